@@ -1,0 +1,145 @@
+/** `context-ceiling config show|get|validate|schema`: every value with the layer it came from. */
+import * as z from 'zod/mini';
+import { describeSource, flattenValues, type Source } from '../core/policy.js';
+import { policyFileSchema } from '../core/policy-schema.js';
+import { loadConfig, parsePolicyText, policyFilePaths, type LoadedConfig } from '../io/config.js';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+
+const usage = 'context-ceiling config show [--json] | get KEY [--json] | validate [FILE] | schema';
+
+export const configCommand: Command = {
+  summary: 'show, get, validate the policy',
+  usage,
+  help: `Usage: ${usage}
+
+Layers, lowest first (a later layer wins key by key):
+  default                 built-in values
+  preset                  a preset named by a file's "extends"
+  user                    ~/.claude/context-ceiling.json
+  project                 <project>/.claude/context-ceiling.json
+  policy                  the file named by DEV_TEAM_CONTEXT_POLICY
+  env                     DEV_TEAM_CONTEXT_* variables
+
+Subcommands:
+  show                    every value and where it came from
+  get KEY                 one value (e.g. ceilingPct, tools.Skill, tiers)
+  validate [FILE]         check FILE, or every layer; exit 1 with
+                          "path: key: message" lines when something is wrong
+  schema                  print the JSON Schema of a policy file
+
+Options:
+  --json                  machine-readable output (show, get)
+`,
+  run(args, io) {
+    const flags = parseFlags(args, { boolean: ['json'] }, usage);
+    const [sub, ...rest] = flags._.map(String);
+    switch (sub) {
+      case 'show':
+        expectArgs(rest, 0);
+        return show(io, flags.json === true);
+      case 'get':
+        if (rest.length !== 1) throw new UsageError('config get needs exactly one KEY', usage);
+        return get(io, rest[0]!, flags.json === true);
+      case 'validate':
+        if (rest.length > 1) throw new UsageError('config validate takes at most one FILE', usage);
+        return validate(io, rest[0]);
+      case 'schema':
+        expectArgs(rest, 0);
+        io.out(`${JSON.stringify(policyJsonSchema(), null, 2)}\n`);
+        return 0;
+      case undefined:
+        throw new UsageError('config needs a subcommand: show, get, validate or schema', usage);
+      default:
+        throw new UsageError(`unknown config subcommand "${sub}"`, usage);
+    }
+  },
+};
+
+function expectArgs(rest: string[], count: number): void {
+  if (rest.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(rest[count])}`, usage);
+}
+
+function load(io: CliIO): LoadedConfig {
+  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home });
+  if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
+  return config;
+}
+
+type Row = { key: string; value: unknown; source: Source };
+
+function rows(config: LoadedConfig): Row[] {
+  const values = flattenValues(config.policy);
+  const out: Row[] = values.map(([key, value]) => ({ key, value, source: config.sources[key] ?? { layer: 'default' } }));
+  if (config.policy.window === undefined) out.push({ key: 'window', value: null, source: { layer: 'default', detail: 'status line bridge when fresh, else 200000' } });
+  if (config.policy.stateDir === undefined) out.push({ key: 'stateDir', value: null, source: { layer: 'default', detail: '${TMPDIR:-/tmp}/context-ceiling-<uid>' } });
+  return out;
+}
+
+function show(io: CliIO, json: boolean): number {
+  const config = load(io);
+  const table = rows(config);
+  if (json) {
+    io.out(`${JSON.stringify({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, warnings: config.warnings }, null, 2)}\n`);
+    return 0;
+  }
+  const width = Math.max(...table.map((row) => row.key.length)) + 2;
+  const valueWidth = Math.min(40, Math.max(...table.map((row) => formatValue(row.value).length)) + 2);
+  for (const row of table) io.out(`${row.key.padEnd(width)}${formatValue(row.value).padEnd(valueWidth)}${describeSource(row.source)}\n`);
+  io.out('\nPolicy files:\n');
+  for (const file of config.files) io.out(`  ${file.role.padEnd(8)}${file.path} (${file.state})\n`);
+  for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+  return 0;
+}
+
+function get(io: CliIO, key: string, json: boolean): number {
+  const table = rows(load(io));
+  const matches = table.filter((row) => row.key === key || row.key.startsWith(`${key}.`));
+  if (matches.length === 0) {
+    const keys = [...new Set(table.map((row) => row.key.split('.')[0]))].join(', ');
+    throw new UsageError(`unknown key "${key}"; keys are ${keys}`, usage);
+  }
+  if (json) {
+    const entries = matches.map(({ key: k, value, source }) => ({ key: k, value, source: source.layer, detail: source.detail ?? null }));
+    io.out(`${JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2)}\n`);
+    return 0;
+  }
+  for (const row of matches) io.out(`${row.key} = ${formatValue(row.value)}  (${describeSource(row.source)})\n`);
+  return 0;
+}
+
+function validate(io: CliIO, file: string | undefined): number {
+  if (file !== undefined) {
+    const path = resolve(io.cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      throw new CliError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const result = parsePolicyText(text, path);
+    if (result.kind !== 'ok') throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : `${path}: not found`);
+    io.out(`${path}: ok\n`);
+    return 0;
+  }
+  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home });
+  const problems = [...config.problems, ...config.warnings];
+  for (const { role, path } of policyFilePaths({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home })) {
+    const status = config.files.find((f) => f.path === path)?.state ?? 'missing';
+    io.out(`${role.padEnd(8)}${path}: ${status === 'loaded' ? 'ok' : status}\n`);
+  }
+  if (problems.length > 0) throw new CliError(problems.join('\n'));
+  io.out('configuration is valid\n');
+  return 0;
+}
+
+function formatValue(value: unknown): string {
+  if (value === null || value === undefined) return '(unset)';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** The JSON Schema committed as policies/schema.json (a test keeps it in step). */
+export function policyJsonSchema(): Record<string, unknown> {
+  return { ...z.toJSONSchema(policyFileSchema(), { io: 'input' }), title: 'context-ceiling policy' };
+}

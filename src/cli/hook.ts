@@ -1,0 +1,28 @@
+/** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
+import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent } from '../hooks/run.js';
+import { UsageError, type Command } from './io.js';
+
+const usage = `context-ceiling hook <${HOOK_EVENTS.join('|')}>`;
+
+export const hookCommand: Command = {
+  summary: 'run a hook',
+  usage,
+  help: `Usage: ${usage}
+
+Runs one Claude Code hook: reads the hook's JSON input on stdin and answers
+the way Claude Code expects (exit 0 silent, exit 0 with JSON on stdout, or
+exit 2 with the reason on stderr). Fails open: any bad input or internal
+error is exit 0 with no output.
+
+Events:
+  pre-tool-use   the ceiling guard for Agent, Task and Skill calls
+`,
+  run(args) {
+    const [event, ...extra] = args;
+    if (event === undefined || !HOOK_EVENTS.includes(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
+    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
+    const outcome = runHookEvent(event, processHookContext());
+    emitOutcome(outcome);
+    return outcome.exitCode;
+  },
+};

@@ -1,0 +1,81 @@
+/** CLI entry: a name → command table; each command loads only when asked for. */
+import { homedir } from 'node:os';
+import { CliError, UsageError, type CliIO, type Command } from './io.js';
+
+declare const PACKAGE_VERSION: string;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  hook: async () => (await import('./hook.js')).hookCommand,
+  status: async () => (await import('./status.js')).statusCommand,
+  config: async () => (await import('./config.js')).configCommand,
+  demo: async () => (await import('./demo.js')).demoCommand,
+};
+
+const SUMMARIES: Array<[string, string]> = [
+  ['hook <event>', 'run a hook (what hooks.json calls): pre-tool-use'],
+  ['status', 'occupancy, window, tier and what the guard would do now'],
+  ['config', 'show, get, validate the policy; each value with its source'],
+  ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
+];
+
+export const MAIN_HELP = `context-ceiling — keep Claude Code sessions inside their context budget
+
+Usage: context-ceiling <command> [options]
+
+Commands:
+${SUMMARIES.map(([name, text]) => `  ${name.padEnd(14)}${text}`).join('\n')}
+
+Options:
+  -h, --help     help for any command (context-ceiling <command> --help)
+  -v, --version  print the version
+
+Exit codes: 0 ok · 1 bad arguments, invalid config or missing input · 2 a hook blocked the tool call.
+Configuration: DEV_TEAM_CONTEXT_* variables or a policy file; see docs/configuration.md.
+`;
+
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.out(MAIN_HELP);
+    return 0;
+  }
+  if (name === '-v' || name === '--version') {
+    io.out(`${typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev'}\n`);
+    return 0;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    io.err(`context-ceiling: unknown command "${name}"\nRun context-ceiling --help for the list of commands.\n`);
+    return 1;
+  }
+  const command = await load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.out(command.help);
+    return 0;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.err(`context-ceiling: ${error.message}\n${error.usage ? `Usage: ${error.usage}\n` : ''}`);
+      return 1;
+    }
+    if (error instanceof CliError) {
+      io.err(error.message.split('\n').map((line) => `context-ceiling: ${line}\n`).join(''));
+      return 1;
+    }
+    io.err(`context-ceiling: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+export function processIO(): CliIO {
+  return {
+    env: process.env,
+    cwd: process.cwd(),
+    home: homedir(),
+    stdoutIsTTY: process.stdout.isTTY === true,
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+  };
+}

@@ -1,0 +1,144 @@
+/** `context-ceiling status`: the numbers behind the guard, for one transcript. */
+import { judgeCeiling, type Verdict } from '../core/ceiling.js';
+import { AUTOCOMPACT_ENV } from '../core/constants.js';
+import { formatPercent, formatTokens } from '../core/messages.js';
+import type { Occupancy } from '../core/occupancy.js';
+import { describeSource } from '../core/policy.js';
+import { windowFromConfig } from '../hooks/context.js';
+import { loadConfig, type LoadedConfig } from '../io/config.js';
+import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
+import { readOccupancy } from '../io/transcript.js';
+import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+
+const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';
+
+export const statusCommand: Command = {
+  summary: 'occupancy, window, tier and what the guard would do now',
+  usage,
+  help: `Usage: ${usage}
+
+Measures the context occupancy of one Claude Code session from its
+transcript and shows the window (and where it came from), the percent,
+the tier, and what the guard would do now for an Agent and a Skill call.
+
+With no option it reads the newest transcript of the current project under
+~/.claude/projects/ (CLAUDE_PROJECT_DIR, else the current directory).
+
+Options:
+  --transcript FILE   read this transcript
+  --session ID        read <ID>.jsonl of this project (or of any project)
+  --json              one JSON object: occupancy, window, windowSource,
+                      percent, tier, verdicts, ...
+`,
+  run(args, io) {
+    const flags = parseFlags(args, { string: ['transcript', 'session'], boolean: ['json'] }, usage);
+    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
+    if (flags.transcript && flags.session) throw new UsageError('give --transcript or --session, not both', usage);
+    const projectDir = io.env.CLAUDE_PROJECT_DIR || io.cwd;
+    const config = loadConfig({ env: io.env, projectDir, home: io.home });
+    if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
+    const transcript = locate(flags.transcript, flags.session, io, projectDir);
+    const report = buildStatus(transcript, config, io.env);
+    if (report.error) throw new CliError(`cannot read ${transcript}: ${report.error}`);
+    io.out(flags.json ? `${JSON.stringify(report.json, null, 2)}\n` : renderStatus(report));
+    for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+    return 0;
+  },
+};
+
+function locate(transcript: string | undefined, session: string | undefined, io: CliIO, projectDir: string): string {
+  if (transcript) return transcript;
+  if (session) {
+    const found = findSessionTranscript(io.env, io.home, projectDir, session);
+    if (!found) throw new CliError(`no transcript for session ${session} under ${projectTranscriptDir(io.env, io.home, projectDir)} or any other project`);
+    return found;
+  }
+  const dir = projectTranscriptDir(io.env, io.home, projectDir);
+  const newest = newestTranscript(dir);
+  if (!newest) throw new CliError(`no transcript found in ${dir}; run inside a Claude Code project or pass --transcript FILE`);
+  return newest;
+}
+
+type StatusReport = {
+  transcript: string;
+  occupancy: Occupancy;
+  verdicts: { Agent: Verdict; Skill: Verdict };
+  config: LoadedConfig;
+  autocompactPct: number | undefined;
+  error: string | undefined;
+  json: Record<string, unknown>;
+};
+
+export function buildStatus(transcript: string, config: LoadedConfig, env: Readonly<Record<string, string | undefined>>): StatusReport {
+  const { policy } = config;
+  const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes });
+  const window = windowFromConfig(config);
+  const judge = (toolName: string) => judgeCeiling({ toolName, toolInput: {}, occupancy: measurement.occupancy, window, policy });
+  const verdicts = { Agent: judge('Agent'), Skill: judge('Skill') };
+  const { data, tier } = verdicts.Agent;
+  const autocompact = Number(env[AUTOCOMPACT_ENV]);
+  const autocompactPct = Number.isFinite(autocompact) && autocompact > 0 && autocompact <= 100 ? autocompact : undefined;
+  const occupancy = measurement.occupancy;
+  return {
+    transcript,
+    occupancy,
+    verdicts,
+    config,
+    autocompactPct,
+    error: measurement.error,
+    json: {
+      transcript,
+      occupancy: data.occupancy ?? null,
+      occupancyState: occupancy.kind,
+      occupancySource: occupancy.kind === 'measured' ? occupancy.source : null,
+      window: window.tokens,
+      windowSource: window.source,
+      windowDetail: window.detail ?? null,
+      percent: data.percent === undefined ? null : Math.round(data.percent * 100) / 100,
+      ceilingPct: policy.ceilingPct,
+      strict: policy.strict,
+      enabled: policy.enabled,
+      tier,
+      verdicts: Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, { kind: v.kind, messageId: v.messageId }])),
+      autocompactPct: autocompactPct ?? null,
+    },
+  };
+}
+
+function renderStatus(report: StatusReport): string {
+  const { occupancy, verdicts, config } = report;
+  const { data, tier } = verdicts.Agent;
+  const { policy, sources } = config;
+  const window = data.window;
+  const rows: Array<[string, string]> = [['Transcript', report.transcript]];
+  rows.push(['Occupancy', describeOccupancy(occupancy)]);
+  const windowHint = window.source === 'default' ? ' — set DEV_TEAM_CONTEXT_WINDOW (e.g. 1000000) if your model has another window' : '';
+  rows.push(['Window', `${formatTokens(window.tokens)} tokens (${window.detail ? `${window.source}: ${window.detail}` : window.source})${windowHint}`]);
+  rows.push(['Percent', data.percent === undefined ? 'unknown' : formatPercent(data.percent)]);
+  rows.push([
+    'Ceiling',
+    `${policy.ceilingPct}% (${describeSource(sources.ceilingPct!)}), ${policy.strict ? 'strict: over the ceiling blocks' : 'warn mode'}${policy.enabled ? '' : ' — guard disabled'}`,
+  ]);
+  rows.push(['Tier', tier]);
+  rows.push(['Guard now', `Agent: ${verdictWord(verdicts.Agent)} · Skill: ${verdictWord(verdicts.Skill)} · recovery skills: allow`]);
+  if (report.autocompactPct !== undefined) rows.push(['Autocompact', `Claude Code compacts at ${report.autocompactPct}% (${AUTOCOMPACT_ENV}; lower-only, between turns)`]);
+  if (verdicts.Agent.messageId === 'window-contradicted') {
+    rows.push(['Note', 'measured occupancy exceeds the window, so the window is wrong; the guard will not block until it is fixed']);
+  }
+  return `${rows.map(([label, value]) => `${label.padEnd(12)}${value}`).join('\n')}\n`;
+}
+
+function describeOccupancy(occupancy: Occupancy): string {
+  switch (occupancy.kind) {
+    case 'measured':
+      return `${formatTokens(occupancy.tokens)} tokens (${occupancy.source === 'usage' ? 'latest main-thread turn' : 'right after the last compaction'})`;
+    case 'unknown-since-compaction':
+      return 'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)';
+    case 'unavailable':
+      return occupancy.reason === 'scan-cap' ? 'unknown (no usage within the scan cap)' : 'unknown (no assistant turn with usage yet)';
+  }
+}
+
+function verdictWord(verdict: Verdict): string {
+  return verdict.kind === 'allow' ? `allow (${verdict.messageId})` : `${verdict.kind}${verdict.messageId === 'window-contradicted' ? ' (window is wrong)' : ''}`;
+}

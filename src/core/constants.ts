@@ -1,0 +1,48 @@
+/** Built-in defaults. Each one says why it has the value it has. */
+
+/** The seed ADR's 40 % context rule: room left to summarise and recover. */
+export const DEFAULT_CEILING_PCT = 40;
+
+/** Every Claude model shares a 200,000-token base window; 1M variants need an explicit window (seed 002). */
+export const DEFAULT_WINDOW = 200_000;
+
+/** Warnings repeat only when occupancy climbs into a new 5-point band (seed 002's dedup). */
+export const DEDUP_BUCKET_PCT = 5;
+
+/** Tier thresholds from seed 000: WARNING at 70 %, CRITICAL at 80 %, EMERGENCY at 88 % of the window. */
+export const DEFAULT_TIERS = { warningPct: 70, criticalPct: 80, emergencyPct: 88 } as const;
+
+/** Backward scan cap: far more than any tail we need, small enough that a hook never reads a whole multi-GB file. */
+export const DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024;
+
+/** Skills that bring context back under budget; gating them could deadlock recovery (seed 002). */
+export const DEFAULT_RECOVERY_SKILLS = [
+  'context-summarization',
+  'context-loading-protocol',
+  'continue',
+  'review-summary',
+  'session-review',
+] as const;
+
+/** Capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated. */
+export const DEFAULT_GATED_TOOLS = ['Agent', 'Task', 'Skill'] as const;
+
+/** Names of the environment variables. The seed's four names are kept exactly. */
+export const ENV = {
+  ceiling: 'DEV_TEAM_CONTEXT_CEILING',
+  strict: 'DEV_TEAM_CONTEXT_STRICT',
+  ceilingPct: 'DEV_TEAM_CONTEXT_CEILING_PCT',
+  window: 'DEV_TEAM_CONTEXT_WINDOW',
+  policy: 'DEV_TEAM_CONTEXT_POLICY',
+  stateDir: 'DEV_TEAM_CONTEXT_STATE_DIR',
+  debug: 'DEV_TEAM_CONTEXT_DEBUG',
+  maxScanBytes: 'DEV_TEAM_CONTEXT_MAX_SCAN_BYTES',
+  recoverySkills: 'DEV_TEAM_CONTEXT_RECOVERY_SKILLS',
+  tools: 'DEV_TEAM_CONTEXT_TOOLS',
+  warningPct: 'DEV_TEAM_CONTEXT_WARNING_PCT',
+  criticalPct: 'DEV_TEAM_CONTEXT_CRITICAL_PCT',
+  emergencyPct: 'DEV_TEAM_CONTEXT_EMERGENCY_PCT',
+} as const;
+
+/** Claude Code's own auto-compaction override; shown, never set, by us. */
+export const AUTOCOMPACT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';

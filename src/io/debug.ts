@@ -1,0 +1,32 @@
+/** Diagnostics, off unless DEV_TEAM_CONTEXT_DEBUG asks: `1`/`on` → stderr, an absolute path → appended to that file. */
+import { appendFileSync } from 'node:fs';
+import { ENV } from '../core/constants.js';
+
+export type Debug = (message: string) => void;
+
+export const silentDebug: Debug = () => {};
+
+/** `enabled` is the resolved policy's `debug`; the env value decides where lines go. */
+export function createDebug(env: Readonly<Record<string, string | undefined>>, enabled: boolean, write: (line: string) => void): Debug {
+  if (!enabled) return silentDebug;
+  const target = env[ENV.debug];
+  const toFile = target?.startsWith('/') ? target : undefined;
+  return (message) => {
+    const line = `context-ceiling debug: ${message.replace(/\s+/g, ' ')}\n`;
+    try {
+      if (toFile) appendFileSync(toFile, `${new Date().toISOString()} ${line}`, { mode: 0o600 });
+      else write(line);
+    } catch {
+      // a debug sink that fails must not affect the hook
+    }
+  };
+}
+
+/** One line for an unknown error, never a stack trace. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,62 @@
+/** Hook process plumbing: bounded stdin, protocol output. */
+import { fstatSync, readSync, writeSync } from 'node:fs';
+
+/** Claude Code's hook inputs are small; anything beyond this is not a real input and fails open. */
+export const MAX_STDIN_BYTES = 8 * 1024 * 1024;
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/** All of stdin as UTF-8, or undefined when it is a terminal, unreadable or too large. */
+export function readStdin(maxBytes = MAX_STDIN_BYTES): string | undefined {
+  // Not process.stdin or node:tty: either pulls in the net/stream stack, ~4 ms of a hook's start-up.
+  if (isCharacterDevice(0)) return undefined; // a terminal (or /dev/null): no hook input
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const buffer = Buffer.allocUnsafe(64 * 1024);
+  for (;;) {
+    let read: number;
+    try {
+      read = readSync(0, buffer, 0, buffer.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 5); // non-blocking pipe not ready yet
+        continue;
+      }
+      if (code === 'EOF') break;
+      return undefined;
+    }
+    if (read === 0) break;
+    total += read;
+    if (total > maxBytes) return undefined;
+    chunks.push(Buffer.from(buffer.subarray(0, read)));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** What a hook run produced; only the entry point writes it out. */
+export type HookOutcome = { exitCode: 0 | 2; stdout: string; stderr: string };
+
+export const SILENT: HookOutcome = { exitCode: 0, stdout: '', stderr: '' };
+
+/** Write all of `text` to fd 1 or 2 synchronously, so nothing is lost when the process ends. */
+export function writeAll(fd: 1 | 2, text: string): void {
+  const bytes = Buffer.from(text);
+  let done = 0;
+  while (done < bytes.length) {
+    try {
+      done += writeSync(fd, bytes, done, bytes.length - done);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') return; // reader gone: nothing to tell
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+}
+
+function isCharacterDevice(fd: number): boolean {
+  try {
+    return fstatSync(fd).isCharacterDevice();
+  } catch {
+    return true; // no usable stdin at all
+  }
+}

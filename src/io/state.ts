@@ -1,0 +1,100 @@
+/**
+ * The private state directory (dedup markers, later bridge files):
+ * `$DEV_TEAM_CONTEXT_STATE_DIR`, else `${TMPDIR:-/tmp}/context-ceiling-<uid>`,
+ * created 0700 and refused when it is a symlink or someone else's.
+ */
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createExclusive, writeFileAtomic } from './fs-safe.js';
+
+export function defaultStateDir(): string {
+  return join(tmpdir(), `context-ceiling-${process.getuid?.() ?? 'user'}`);
+}
+
+/** Make sure `dir` is a private directory we own. Throws with a one-line reason otherwise. */
+export function ensurePrivateDir(dir: string): string {
+  let stat = lstatOrUndefined(dir);
+  if (!stat) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    stat = lstatSync(dir);
+  }
+  if (stat.isSymbolicLink()) throw new Error(`state directory ${dir} is a symlink; refusing to use it`);
+  if (!stat.isDirectory()) throw new Error(`state directory ${dir} is not a directory`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) throw new Error(`state directory ${dir} belongs to uid ${stat.uid}, not ${uid}; refusing to use it`);
+  if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Session and agent ids become file names only through this. */
+export function sanitizeId(id: string): string {
+  const clean = id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128);
+  return clean.length > 0 ? clean : '_';
+}
+
+/**
+ * Where a session's guard state lives. `key` is the session id, plus the
+ * agent id for a call judged inside a subagent (its own context, its own dedup).
+ */
+export function sessionStateDir(stateDir: string, key: string): string {
+  const sessions = ensurePrivateDir(join(stateDir, 'sessions'));
+  return ensurePrivateDir(join(sessions, sanitizeId(key)));
+}
+
+/** The transcript position dedup last looked at, and the compaction epoch it was in. */
+export type DedupEpoch = { epoch: string; scannedTo: number };
+
+export function readDedupEpoch(dir: string): DedupEpoch | undefined {
+  try {
+    const value = JSON.parse(readFileSync(join(dir, 'epoch.json'), 'utf8')) as Partial<DedupEpoch>;
+    if (typeof value.epoch === 'string' && Number.isSafeInteger(value.scannedTo)) return value as DedupEpoch;
+  } catch {
+    // missing or garbled: start a fresh epoch
+  }
+  return undefined;
+}
+
+export function writeDedupEpoch(dir: string, epoch: DedupEpoch): void {
+  writeFileAtomic(join(dir, 'epoch.json'), `${JSON.stringify(epoch)}\n`);
+}
+
+const MARKER = /^warned-(.+)-b(\d+)$/;
+
+/** Buckets already warned in `epoch`. */
+export function readWarnedBuckets(dir: string, epoch: string): number[] {
+  const buckets: number[] = [];
+  for (const name of readdirSync(dir)) {
+    const match = MARKER.exec(name);
+    if (match && match[1] === epoch) buckets.push(Number(match[2]));
+  }
+  return buckets;
+}
+
+/** Claim the warning for (epoch, bucket); exactly one of many concurrent callers gets true. */
+export function claimWarning(dir: string, epoch: string, bucket: number): boolean {
+  return createExclusive(join(dir, `warned-${epoch}-b${bucket}`));
+}
+
+/** Drop markers of earlier epochs (best effort; a leftover only costs a directory entry). */
+export function pruneEpochs(dir: string, keep: string): void {
+  for (const name of readdirSync(dir)) {
+    const match = MARKER.exec(name);
+    if (match && match[1] !== keep) {
+      try {
+        unlinkSync(join(dir, name));
+      } catch {
+        // raced with another pruner
+      }
+    }
+  }
+}
+
+function lstatOrUndefined(path: string) {
+  try {
+    return lstatSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * Reads a Claude Code transcript from the end, in chunks, stopping at the
+ * first record that settles occupancy. Cost depends on the distance to that
+ * record, capped by maxScanBytes, never on the file's size.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { classifyRecord, occupancyFromEvidence, type Occupancy, type OccupancyEvidence, type RecordScope } from '../core/occupancy.js';
+import { describeError } from './debug.js';
+import { RecordSketch } from '../core/record-sketch.js';
+
+export type ScanOptions = RecordScope & {
+  maxScanBytes: number;
+  /** Bytes per read; small enough that a hit near the end costs one read. */
+  chunkBytes?: number;
+  /** Lines longer than this are streamed through RecordSketch instead of JSON.parse. */
+  maxParseBytes?: number;
+};
+
+export type ScanResult = {
+  evidence: OccupancyEvidence | undefined;
+  fileSize: number;
+  bytesScanned: number;
+  capHit: boolean;
+};
+
+const NEWLINE = 0x0a;
+/** Substrings a settling line must contain; anything else is skipped unparsed. */
+const CANDIDATE_MARKS = [Buffer.from('"assistant"'), Buffer.from('compact_boundary')];
+const LONGEST_MARK = Math.max(...CANDIDATE_MARKS.map((m) => m.length));
+const DEFAULT_CHUNK = 64 * 1024;
+const DEFAULT_MAX_PARSE = 1024 * 1024;
+
+export type Measurement = { occupancy: Occupancy; fileSize: number | undefined; error?: string | undefined };
+
+/** Occupancy from a transcript; an unreadable file is `unavailable`, never an exception. */
+export function readOccupancy(path: string, options: ScanOptions): Measurement {
+  try {
+    const scan = scanTranscript(path, options);
+    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), fileSize: scan.fileSize };
+  } catch (error) {
+    return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: describeError(error) };
+  }
+}
+
+/** Scan `path` backwards for the newest settling record. Throws only on I/O errors; callers decide. */
+export function scanTranscript(path: string, options: ScanOptions): ScanResult {
+  const fd = openSync(path, 'r');
+  try {
+    return scanOpenTranscript(fd, options);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
+  const maxParse = options.maxParseBytes ?? DEFAULT_MAX_PARSE;
+  const scope: RecordScope = { agentId: options.agentId };
+  const fileSize = fstatSync(fd).size;
+  let pos = fileSize;
+  let scanned = 0;
+  // The line being assembled, newest part first; dropped (but still searched) once it outgrows maxParse.
+  let parts: Buffer[] = [];
+  let partsSize = 0;
+  let oversized = false;
+  let oversizedCandidate = false;
+  let lineEnd = fileSize;
+
+  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({
+    evidence,
+    fileSize,
+    bytesScanned: scanned,
+    capHit,
+  });
+
+  // Settle one complete line [start, lineEnd); returns evidence or undefined.
+  const settle = (start: number, head: Buffer): OccupancyEvidence | undefined => {
+    if (oversized) {
+      if (!oversizedCandidate && !hasMark(head) && !spansMark(head, parts[0])) return undefined;
+      return classifyRecord(sketchRange(fd, start, lineEnd), scope);
+    }
+    const line = parts.length === 0 ? head : Buffer.concat([head, ...parts]);
+    if (line.length === 0 || !hasMark(line)) return undefined;
+    try {
+      return classifyRecord(JSON.parse(line.toString('utf8')), scope);
+    } catch {
+      return undefined; // torn last line or garbage: skipped, never fatal
+    }
+  };
+
+  const addPart = (part: Buffer) => {
+    if (part.length === 0) return;
+    if (oversized) {
+      oversizedCandidate ||= hasMark(part) || spansMark(part, parts[0]);
+      parts = [part.subarray(0, LONGEST_MARK)];
+      return;
+    }
+    parts.unshift(part);
+    partsSize += part.length;
+    if (partsSize > maxParse) {
+      oversized = true;
+      oversizedCandidate = parts.some(hasMark) || parts.some((p, k) => spansMark(p, parts[k + 1]));
+      parts = [part.subarray(0, LONGEST_MARK)];
+    }
+  };
+
+  while (pos > 0) {
+    if (scanned >= options.maxScanBytes) return finish(undefined, true);
+    const size = Math.min(chunkBytes, pos, options.maxScanBytes - scanned);
+    pos -= size;
+    const chunk = Buffer.allocUnsafe(size);
+    readFully(fd, chunk, pos);
+    scanned += size;
+    let end = size;
+    let newline = chunk.lastIndexOf(NEWLINE, end - 1);
+    while (newline !== -1) {
+      const head = chunk.subarray(newline + 1, end);
+      const start = pos + newline + 1;
+      const evidence = settle(start, head);
+      if (evidence) return finish(evidence, false);
+      parts = [];
+      partsSize = 0;
+      oversized = false;
+      oversizedCandidate = false;
+      lineEnd = start - 1;
+      end = newline;
+      newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
+    }
+    if (pos === 0) {
+      return finish(settle(0, chunk.subarray(0, end)), false);
+    }
+    // A slice of the fresh chunk; its unused prefix stays alive only while this line is assembled.
+    addPart(end === size ? chunk : chunk.subarray(0, end));
+  }
+  return finish(undefined, false);
+}
+
+/** Stream [start, end) through RecordSketch with flat memory. */
+function sketchRange(fd: number, start: number, end: number): Record<string, unknown> | undefined {
+  const sketch = new RecordSketch();
+  const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK);
+  for (let at = start; at < end; ) {
+    const size = Math.min(buffer.length, end - at);
+    const view = buffer.subarray(0, size);
+    readFully(fd, view, at);
+    sketch.feed(view);
+    at += size;
+  }
+  return sketch.result();
+}
+
+/**
+ * Forward scan of [from, file end) for the last `compact_boundary` line start:
+ * tells the dedup state whether a compaction happened since it last looked.
+ * Reads at most maxBytes, from the end of the range.
+ */
+export function findLastCompaction(path: string, from: number, maxBytes: number): { offset: number | undefined; fileSize: number } {
+  const fd = openSync(path, 'r');
+  try {
+    const fileSize = fstatSync(fd).size;
+    const start = Math.max(from, fileSize - maxBytes, 0);
+    const mark = Buffer.from('"subtype":"compact_boundary"');
+    const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK + mark.length);
+    let offset: number | undefined;
+    let carry = 0;
+    for (let at = start; at < fileSize; ) {
+      const size = Math.min(DEFAULT_CHUNK, fileSize - at);
+      readFully(fd, buffer.subarray(carry, carry + size), at);
+      const view = buffer.subarray(0, carry + size);
+      for (let hit = view.indexOf(mark); hit !== -1; hit = view.indexOf(mark, hit + 1)) offset = at - carry + hit;
+      carry = Math.min(mark.length - 1, view.length);
+      view.copy(buffer, 0, view.length - carry);
+      at += size;
+    }
+    return { offset, fileSize };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readFully(fd: number, target: Buffer, position: number): void {
+  let done = 0;
+  while (done < target.length) {
+    const read = readSync(fd, target, done, target.length - done, position + done);
+    if (read === 0) throw new Error('transcript shrank while being read');
+    done += read;
+  }
+}
+
+function hasMark(bytes: Buffer): boolean {
+  return CANDIDATE_MARKS.some((mark) => bytes.includes(mark));
+}
+
+/** A mark split across two adjacent parts: `earlier` ends where `later` begins. */
+function spansMark(earlier: Buffer, later: Buffer | undefined): boolean {
+  if (!later) return false;
+  const seam = Buffer.concat([earlier.subarray(-(LONGEST_MARK - 1)), later.subarray(0, LONGEST_MARK - 1)]);
+  return hasMark(seam);
+}

@@ -1,0 +1,91 @@
+/** A temp world for black-box runs: HOME, TMPDIR, a project, a transcript folder; removed afterwards. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { execa, type Result } from 'execa';
+
+export const ROOT = resolve(import.meta.dirname, '..', '..');
+export const HOOK_BIN = join(ROOT, 'dist', 'hook.cjs');
+export const CLI_BIN = join(ROOT, 'dist', 'cli.js');
+export const FIXTURES = join(ROOT, 'test', 'fixtures', 'claude-code-2.1.328');
+
+export type Sandbox = {
+  root: string;
+  home: string;
+  tmp: string;
+  project: string;
+  /** Write a file under the sandbox root (parents created); returns its absolute path. */
+  write(relative: string, content: string): string;
+  /** The minimal, explicit environment every run starts from. */
+  env(extra?: Record<string, string>): Record<string, string>;
+  cleanup(): void;
+};
+
+export function makeSandbox(): Sandbox {
+  const root = mkdtempSync(join(tmpdir(), 'cc-test-'));
+  const home = join(root, 'home');
+  const tmp = join(root, 'tmp');
+  const project = join(root, 'project');
+  for (const dir of [home, tmp, project]) mkdirSync(dir, { recursive: true });
+  return {
+    root,
+    home,
+    tmp,
+    project,
+    write(relative, content) {
+      const path = join(root, relative);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, content);
+      return path;
+    },
+    env(extra = {}) {
+      return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmp, NO_COLOR: '1', ...extra };
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export type HookRun = { exitCode: number; stdout: string; stderr: string };
+
+/** Run the built hook entry as Claude Code would: JSON on stdin, explicit env, cwd = project. */
+export async function runHook(sandbox: Sandbox, input: unknown, env: Record<string, string> = {}, entry: 'hook' | 'cli' = 'hook'): Promise<HookRun> {
+  const args = entry === 'hook' ? [HOOK_BIN, 'pre-tool-use'] : [CLI_BIN, 'hook', 'pre-tool-use'];
+  const result: Result = await execa(process.execPath, args, {
+    input: typeof input === 'string' ? input : JSON.stringify(input),
+    env: sandbox.env(env),
+    extendEnv: false,
+    cwd: sandbox.project,
+    reject: false,
+    stripFinalNewline: false,
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** Run the CLI with args; same explicit environment. */
+export async function runCli(sandbox: Sandbox, args: string[], env: Record<string, string> = {}, input?: string): Promise<HookRun> {
+  const result: Result = await execa(process.execPath, [CLI_BIN, ...args], {
+    env: sandbox.env(env),
+    extendEnv: false,
+    cwd: sandbox.project,
+    reject: false,
+    stripFinalNewline: false,
+    ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+export function preToolUse(transcriptPath: string, toolName: string, toolInput: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+  return {
+    session_id: 'sess-1',
+    transcript_path: transcriptPath,
+    cwd: '/home/dev/project',
+    permission_mode: 'default',
+    hook_event_name: 'PreToolUse',
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: 'toolu_1',
+    ...extra,
+  };
+}

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { bucketOf, isRecoveryCall, judgeCeiling, resolveToolAction, shouldWarnAgain, type GuardFacts } from '../../src/core/ceiling.js';
+import type { Occupancy } from '../../src/core/occupancy.js';
+import { resolvePolicy, type Policy } from '../../src/core/policy.js';
+import type { PolicyValues } from '../../src/core/policy-schema.js';
+
+const policyWith = (values: PolicyValues = {}): Policy => resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
+const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
+const facts = (over: Partial<GuardFacts> & { values?: PolicyValues } = {}): GuardFacts => ({
+  toolName: 'Agent',
+  toolInput: { subagent_type: 'Explore' },
+  occupancy: measured(100_000),
+  window: { tokens: 200_000, source: 'default' },
+  policy: policyWith(over.values),
+  ...over,
+});
+
+describe('judgeCeiling', () => {
+  it.each<[string, Partial<GuardFacts> & { values?: PolicyValues }, string, string, string]>([
+    ['below the ceiling', { occupancy: measured(79_999) }, 'allow', 'below-ceiling', 'NOMINAL'],
+    ['exactly at the ceiling warns', { occupancy: measured(80_000) }, 'warn', 'over-ceiling', 'LOW'],
+    ['over the ceiling warns by default', {}, 'warn', 'over-ceiling', 'LOW'],
+    ['strict blocks', { values: { strict: true } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    ['strict blocks a Skill', { toolName: 'Skill', toolInput: { skill: 'deep-dive' }, values: { strict: true } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    ['strict blocks Task (the pre-2.1.63 Agent)', { toolName: 'Task', values: { strict: true } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    ['disabled allows', { values: { enabled: false, strict: true } }, 'allow', 'disabled', 'LOW'],
+    ['other tools are not gated', { toolName: 'Read', values: { strict: true } }, 'allow', 'not-gated', 'LOW'],
+    ['a tool turned off is not gated', { values: { strict: true, tools: { Agent: 'off' } } }, 'allow', 'not-gated', 'LOW'],
+    ['a tool set to warn warns even in strict mode', { values: { strict: true, tools: { Agent: 'warn' } } }, 'warn', 'over-ceiling', 'LOW'],
+    ['a tool set to block blocks without strict mode', { values: { tools: { Agent: 'block' } } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    ['an extra tool can be gated', { toolName: 'WebFetch', values: { tools: { WebFetch: 'block' } } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    ['recovery skill at 90 % in strict mode', { toolName: 'Skill', toolInput: { skill: 'context-summarization' }, occupancy: measured(180_000), values: { strict: true } }, 'allow', 'recovery-skill', 'EMERGENCY'],
+    ['plugin-qualified recovery skill', { toolName: 'Skill', toolInput: { skill: 'dev-team:context-summarization' }, occupancy: measured(180_000), values: { strict: true } }, 'allow', 'recovery-skill', 'EMERGENCY'],
+    ['any plugin prefix', { toolName: 'Skill', toolInput: { skill: 'any-plugin:continue' }, occupancy: measured(180_000), values: { strict: true } }, 'allow', 'recovery-skill', 'EMERGENCY'],
+    ['configured recovery list', { toolName: 'Skill', toolInput: { skill: 'wrap-up' }, occupancy: measured(180_000), values: { strict: true, recoverySkills: ['wrap-up'] } }, 'allow', 'recovery-skill', 'EMERGENCY'],
+    ['a recovery skill name on Agent is still gated', { toolName: 'Agent', toolInput: { subagent_type: 'continue' }, values: { strict: true } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    ['unknown since compaction allows', { occupancy: { kind: 'unknown-since-compaction' }, values: { strict: true } }, 'allow', 'unknown-since-compaction', 'UNKNOWN'],
+    ['no measurement allows', { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, values: { strict: true } }, 'allow', 'unmeasured', 'UNKNOWN'],
+    ['occupancy above the window never blocks', { occupancy: measured(951_005), values: { strict: true } }, 'warn', 'window-contradicted', 'EMERGENCY'],
+    ['a 1M window changes the verdict', { occupancy: measured(180_000), window: { tokens: 1_000_000, source: 'env' }, values: { strict: true } }, 'allow', 'below-ceiling', 'NOMINAL'],
+    ['a lower ceiling triggers earlier', { occupancy: measured(50_000), values: { ceilingPct: 25 } }, 'warn', 'over-ceiling', 'LOW'],
+    ['tier WARNING at 70 %', { occupancy: measured(140_000) }, 'warn', 'over-ceiling', 'WARNING'],
+  ])('%s', (_name, over, kind, messageId, tier) => {
+    const verdict = judgeCeiling(facts(over));
+    expect({ kind: verdict.kind, messageId: verdict.messageId, tier: verdict.tier }).toEqual({ kind, messageId, tier });
+  });
+
+  it('carries the numbers and the window provenance as data', () => {
+    const verdict = judgeCeiling(facts({ window: { tokens: 200_000, source: 'policy', detail: '/p.json' } }));
+    expect(verdict.data).toMatchObject({ tool: 'Agent', target: 'Explore', occupancy: 100_000, percent: 50, ceilingPct: 40, recoverySkill: 'context-summarization', window: { source: 'policy', detail: '/p.json' } });
+  });
+});
+
+describe('isRecoveryCall', () => {
+  const list = ['context-summarization', 'continue'];
+  it.each([
+    ['Skill', 'continue', true],
+    ['Skill', '/continue', true],
+    ['Skill', 'dev-team:continue', true],
+    ['Skill', 'a:b:continue', true],
+    ['Skill', 'continue-later', false],
+    ['Skill', 'discontinue', false],
+    ['Skill', undefined, false],
+    ['Agent', 'continue', false],
+  ])('%s %s → %s', (tool, target, expected) => {
+    expect(isRecoveryCall(tool, target, list)).toBe(expected);
+  });
+});
+
+describe('resolveToolAction', () => {
+  it.each([
+    [{ Agent: 'auto' as const }, false, 'warn'],
+    [{ Agent: 'auto' as const }, true, 'block'],
+    [{ Agent: 'warn' as const }, true, 'warn'],
+    [{ Agent: 'off' as const }, true, 'off'],
+    [{}, true, 'off'],
+  ])('%j strict=%s → %s', (tools, strict, expected) => {
+    expect(resolveToolAction('Agent', { tools, strict })).toBe(expected);
+  });
+
+  it('does not treat inherited object keys as tools', () => {
+    expect(resolveToolAction('constructor', { tools: {}, strict: true })).toBe('off');
+    expect(resolveToolAction('__proto__', { tools: {}, strict: true })).toBe('off');
+  });
+});
+
+describe('dedup buckets', () => {
+  it.each([
+    [40, 8],
+    [44.99, 8],
+    [45, 9],
+    [99.9, 19],
+  ])('%s%% is bucket %s', (percent, bucket) => {
+    expect(bucketOf(percent)).toBe(bucket);
+  });
+
+  it.each([
+    [8, [], true],
+    [8, [8], false],
+    [9, [8], true],
+    [8, [9], false],
+    [10, [8, 9], true],
+  ])('bucket %s after %j → warn %s', (bucket, warned, expected) => {
+    expect(shouldWarnAgain(bucket, warned)).toBe(expected);
+  });
+});

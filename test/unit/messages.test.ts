@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { judgeCeiling } from '../../src/core/ceiling.js';
+import { formatPercent, formatTokens, renderVerdict } from '../../src/core/messages.js';
+import { resolvePolicy } from '../../src/core/policy.js';
+
+const policy = (strict: boolean) => resolvePolicy([{ source: { layer: 'env' }, values: { strict } }]).policy;
+
+describe('renderVerdict', () => {
+  it('warn: stderr, model and user texts name percent, numbers, window source and the recovery skill', () => {
+    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'default' }, policy: policy(false) });
+    const texts = renderVerdict(verdict)!;
+    expect(texts.stderr).toBe(
+      'context-ceiling: context at 50% (100,000 of 200,000 tokens, window: default) is over the 40% ceiling before Agent; run /context-summarization before loading more capabilities.',
+    );
+    expect(texts.model).toContain('50%');
+    expect(texts.model).toContain('/context-summarization');
+    expect(texts.user).toContain('DEV_TEAM_CONTEXT_WINDOW=1000000');
+    expect(texts.stderr).not.toContain('\n');
+  });
+
+  it('block: one stderr line with "blocked", the numbers and the way out', () => {
+    const verdict = judgeCeiling({ toolName: 'Skill', toolInput: { skill: 'deep-dive' }, occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' }, window: { tokens: 200_000, source: 'env' }, policy: policy(true) });
+    expect(renderVerdict(verdict)).toEqual({
+      stderr:
+        'context-ceiling: blocked Skill "deep-dive": context at 90% (180,000 of 200,000 tokens, window: env) is over the 40% ceiling (strict mode). Run the /context-summarization skill to bring context under the ceiling, then retry; recovery skills are never blocked.',
+    });
+  });
+
+  it('no default-window hint when the window was configured', () => {
+    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 500_000, source: 'usage' }, window: { tokens: 1_000_000, source: 'env' }, policy: policy(false) });
+    expect(renderVerdict(verdict)!.user).not.toContain('DEV_TEAM_CONTEXT_WINDOW=1000000');
+  });
+
+  it('allow verdicts are silent', () => {
+    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 1, source: 'usage' }, window: { tokens: 200_000, source: 'default' }, policy: policy(false) });
+    expect(renderVerdict(verdict)).toBeUndefined();
+  });
+});
+
+describe('formatting', () => {
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1_000, '1,000'],
+    [951_005, '951,005'],
+    [1_000_000, '1,000,000'],
+  ])('formatTokens(%s) = %s', (n, text) => {
+    expect(formatTokens(n)).toBe(text);
+  });
+
+  it('percent is rounded down so a value under the ceiling never reads as the ceiling', () => {
+    expect(formatPercent(39.9995)).toBe('39%');
+    expect(formatPercent(50)).toBe('50%');
+  });
+});

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { readEnvLayer, resolvePolicy } from '../../src/core/policy.js';
+
+describe('readEnvLayer', () => {
+  it.each<[string, Record<string, string>, Record<string, unknown>]>([
+    ['nothing set', {}, {}],
+    ['the seed’s four variables', { DEV_TEAM_CONTEXT_CEILING: 'off', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_WINDOW: '1000000' }, { enabled: false, strict: true, ceilingPct: 25, window: 1_000_000 }],
+    ['CEILING=on is explicit on', { DEV_TEAM_CONTEXT_CEILING: 'on' }, { enabled: true }],
+    ['STRICT=off is explicit off', { DEV_TEAM_CONTEXT_STRICT: 'off' }, { strict: false }],
+    ['opt-outs are strict literals', { DEV_TEAM_CONTEXT_CEILING: 'false', DEV_TEAM_CONTEXT_STRICT: 'true' }, {}],
+    ['and case-sensitive', { DEV_TEAM_CONTEXT_CEILING: 'OFF', DEV_TEAM_CONTEXT_STRICT: 'On' }, {}],
+    ['malformed numbers are ignored', { DEV_TEAM_CONTEXT_CEILING_PCT: 'abc', DEV_TEAM_CONTEXT_WINDOW: '-5' }, {}],
+    ['fractions, exponents and hex are malformed', { DEV_TEAM_CONTEXT_CEILING_PCT: '40.5', DEV_TEAM_CONTEXT_WINDOW: '1e6' }, {}],
+    ['out of range is malformed', { DEV_TEAM_CONTEXT_CEILING_PCT: '0', DEV_TEAM_CONTEXT_WINDOW: '10' }, {}],
+    ['leading zeros are a number, not octal', { DEV_TEAM_CONTEXT_CEILING_PCT: '040' }, { ceilingPct: 40 }],
+    ['tool actions', { DEV_TEAM_CONTEXT_TOOLS: 'Skill=block, Agent=warn' }, { tools: { Skill: 'block', Agent: 'warn' } }],
+    ['bad tool actions are ignored whole', { DEV_TEAM_CONTEXT_TOOLS: 'Skill=block,Agent=maybe' }, {}],
+    ['recovery skills', { DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up, continue' }, { recoverySkills: ['wrap-up', 'continue'] }],
+    ['tiers', { DEV_TEAM_CONTEXT_WARNING_PCT: '60' }, { tiers: { warningPct: 60, criticalPct: undefined, emergencyPct: undefined } }],
+    ['debug to stderr or a file', { DEV_TEAM_CONTEXT_DEBUG: '/tmp/x.log' }, { debug: true }],
+    ['state dir', { DEV_TEAM_CONTEXT_STATE_DIR: '/tmp/s' }, { stateDir: '/tmp/s' }],
+  ])('%s', (_name, env, values) => {
+    expect(readEnvLayer(env).values).toEqual(values);
+  });
+
+  it('says what it ignored and why', () => {
+    expect(readEnvLayer({ DEV_TEAM_CONTEXT_WINDOW: 'big', DEV_TEAM_CONTEXT_STRICT: 'yes' }).warnings).toEqual([
+      'DEV_TEAM_CONTEXT_STRICT="yes" ignored: only "on" or "off" is recognised',
+      'DEV_TEAM_CONTEXT_WINDOW="big" ignored: expected a whole number from 1000 to 100000000',
+    ]);
+  });
+});
+
+describe('resolvePolicy', () => {
+  it('defaults when nothing is configured', () => {
+    const { policy, sources } = resolvePolicy([]);
+    expect(policy).toMatchObject({ enabled: true, strict: false, ceilingPct: 40, window: undefined, tools: { Agent: 'auto', Task: 'auto', Skill: 'auto' } });
+    expect(policy.recoverySkills[0]).toBe('context-summarization');
+    expect(sources.ceilingPct).toEqual({ layer: 'default' });
+  });
+
+  it('later layers win key by key and record where each value came from', () => {
+    const { policy, sources } = resolvePolicy([
+      { source: { layer: 'preset', detail: 'strict-ci' }, values: { strict: true, ceilingPct: 40 } },
+      { source: { layer: 'user', detail: '~/u.json' }, values: { ceilingPct: 30, tools: { Agent: 'warn' } } },
+      { source: { layer: 'project', detail: 'p.json' }, values: { ceilingPct: 35, tools: { Skill: 'block' } } },
+      { source: { layer: 'env' }, values: { window: 1_000_000 } },
+    ]);
+    expect(policy).toMatchObject({ strict: true, ceilingPct: 35, window: 1_000_000, tools: { Agent: 'warn', Skill: 'block', Task: 'auto' } });
+    expect(sources.strict).toEqual({ layer: 'preset', detail: 'strict-ci' });
+    expect(sources.ceilingPct).toEqual({ layer: 'project', detail: 'p.json' });
+    expect(sources['tools.Agent']).toEqual({ layer: 'user', detail: '~/u.json' });
+    expect(sources['tools.Task']).toEqual({ layer: 'default' });
+    expect(sources.window).toEqual({ layer: 'env' });
+  });
+
+  it('tiers that do not rise fall back to the defaults with a warning', () => {
+    const { policy, warnings, sources } = resolvePolicy([{ source: { layer: 'env' }, values: { tiers: { warningPct: 85 } } }]);
+    expect(policy.tiers).toEqual({ warningPct: 70, criticalPct: 80, emergencyPct: 88 });
+    expect(sources['tiers.warningPct']).toEqual({ layer: 'default' });
+    expect(warnings[0]).toMatch(/warningPct < criticalPct < emergencyPct/);
+  });
+});
