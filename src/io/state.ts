@@ -38,7 +38,7 @@ export function sanitizeId(id: string): string {
  * agent id for a call judged inside a subagent (its own context, its own dedup).
  */
 export function sessionStateDir(stateDir: string, key: string): string {
-  const sessions = ensurePrivateDir(join(stateDir, 'sessions'));
+  const sessions = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'sessions'));
   return ensurePrivateDir(join(sessions, sanitizeId(key)));
 }
 

@@ -1,0 +1,215 @@
+/** The CLI as a user runs it: the built bin, an explicit env, a temp HOME. */
+import { copyFileSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { FIXTURES, makeSandbox, ROOT, runCli, type Sandbox } from '../helpers/sandbox.js';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+/** Where Claude Code keeps this sandbox project's transcripts. */
+const projectFolder = () => join(sandbox.home, '.claude', 'projects', sandbox.project.replace(/[^a-zA-Z0-9]/g, '-'));
+
+describe('help and errors', () => {
+  it('--help lists the commands and exits 0', async () => {
+    const run = await runCli(sandbox, ['--help']);
+    expect(run.exitCode).toBe(0);
+    for (const command of ['hook', 'status', 'config', 'demo']) expect(run.stdout).toContain(command);
+  });
+
+  it.each(['status', 'config', 'hook', 'demo'])('%s --help exits 0 with usage', async (command) => {
+    const run = await runCli(sandbox, [command, '--help']);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: context-ceiling /);
+  });
+
+  it('--version prints the package version', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect((await runCli(sandbox, ['--version'])).stdout).toBe(`${version}\n`);
+  });
+
+  it.each([
+    [['frobnicate'], 'context-ceiling: unknown command "frobnicate"'],
+    [['status', '--bogus'], 'context-ceiling: unknown option --bogus'],
+    [['status', 'extra'], 'context-ceiling: unexpected argument "extra"'],
+    [['status', '--transcript'], 'context-ceiling: --transcript needs a value'],
+    [['config'], 'context-ceiling: config needs a subcommand'],
+    [['config', 'get'], 'context-ceiling: config get needs exactly one KEY'],
+    [['config', 'get', 'nope'], 'context-ceiling: unknown key "nope"'],
+    [['hook', 'post-nothing'], 'context-ceiling: unknown hook event "post-nothing"'],
+  ])('%j: one clear line, exit 1', async (args, message) => {
+    const run = await runCli(sandbox, args);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.split('\n')[0]).toContain(message);
+    expect(run.stderr).not.toMatch(/\n\s+at /); // no stack trace
+  });
+});
+
+describe('status', () => {
+  it('--transcript --json: occupancy, window and source, percent, tier, verdicts', async () => {
+    const run = await runCli(sandbox, ['status', '--transcript', join(FIXTURES, 'auto-compact.jsonl'), '--json'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    expect(run.exitCode).toBe(0);
+    const status = JSON.parse(run.stdout);
+    expect(status).toMatchObject({
+      occupancy: 951_005,
+      window: 1_000_000,
+      windowSource: 'env',
+      percent: 95.1,
+      tier: 'EMERGENCY',
+      ceilingPct: 40,
+      verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling' }, Skill: { kind: 'warn', messageId: 'over-ceiling' } },
+    });
+  });
+
+  it('strict mode shows block verdicts; the default window is named as default', async () => {
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
+    const status = JSON.parse((await runCli(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout);
+    expect(status).toMatchObject({ occupancy: 100_000, window: 200_000, windowSource: 'default', percent: 50, tier: 'LOW', strict: true, verdicts: { Agent: { kind: 'block' }, Skill: { kind: 'block' } } });
+  });
+
+  it('human output names every number and what the guard would do', async () => {
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
+    const run = await runCli(sandbox, ['status', '--transcript', transcript]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toContain('100,000 tokens (latest main-thread turn)');
+    expect(run.stdout).toContain('200,000 tokens (default)');
+    expect(run.stdout).toMatch(/Percent\s+50%/);
+    expect(run.stdout).toMatch(/Tier\s+LOW/);
+    expect(run.stdout).toContain('Agent: warn · Skill: warn');
+    expect(run.stdout).not.toMatch(/\u001b\[/); // no colour when not a TTY
+  });
+
+  it('after a compaction without a new turn it says so plainly', async () => {
+    const run = await runCli(sandbox, ['status', '--transcript', join(FIXTURES, 'skill-then-manual-compact.jsonl'), '--json']);
+    expect(JSON.parse(run.stdout)).toMatchObject({ occupancy: 2_595, occupancySource: 'compaction', tier: 'NOMINAL' });
+    const unknown = sandbox.write('u.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).compactBoundary({ trigger: 'manual' }).toString());
+    const human = await runCli(sandbox, ['status', '--transcript', unknown]);
+    expect(human.stdout).toContain('unknown since compaction');
+    expect(human.stdout).toMatch(/Tier\s+UNKNOWN/);
+  });
+
+  it('with no option: the newest transcript of the current project under ~/.claude/projects', async () => {
+    const folder = projectFolder();
+    mkdirSync(folder, { recursive: true });
+    const old = join(folder, 'old-session.jsonl');
+    copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), old);
+    utimesSync(old, new Date('2026-01-01'), new Date('2026-01-01'));
+    sandbox.write(`home/.claude/projects/${folder.split('/').pop()}/new-session.jsonl`, aTranscript().assistant({ cacheRead: 30_000 - 5 }).toString());
+    const status = JSON.parse((await runCli(sandbox, ['status', '--json'])).stdout);
+    expect(status.transcript).toBe(join(folder, 'new-session.jsonl'));
+    expect(status.occupancy).toBe(30_000);
+  });
+
+  it('--session ID finds that session', async () => {
+    const folder = projectFolder();
+    mkdirSync(folder, { recursive: true });
+    copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), join(folder, 'abc.jsonl'));
+    const status = JSON.parse((await runCli(sandbox, ['status', '--session', 'abc', '--json'])).stdout);
+    expect(status.occupancy).toBe(951_005);
+  });
+
+  it('no transcript anywhere: a clear error, exit 1', async () => {
+    const run = await runCli(sandbox, ['status']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/^context-ceiling: no transcript found in .*; run inside a Claude Code project or pass --transcript FILE\n$/);
+  });
+
+  it('an unreadable --transcript: a clear error, exit 1', async () => {
+    const run = await runCli(sandbox, ['status', '--transcript', join(sandbox.root, 'missing.jsonl')]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/^context-ceiling: cannot read .*missing\.jsonl: ENOENT/);
+  });
+
+  it('an invalid policy file: path: key: message, exit 1', async () => {
+    const policy = sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 140 }));
+    const run = await runCli(sandbox, ['status', '--transcript', join(FIXTURES, 'auto-compact.jsonl')]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(`context-ceiling: ${policy}: ceilingPct: must be at most 100\n`);
+  });
+});
+
+describe('config', () => {
+  it('show: every value with where it came from', async () => {
+    sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ extends: 'strict-ci', ceilingPct: 30 }));
+    const run = await runCli(sandbox, ['config', 'show'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toMatch(/^ceilingPct\s+30\s+user \(.*context-ceiling\.json\)$/m);
+    expect(run.stdout).toMatch(/^strict\s+true\s+preset \(strict-ci, extended by .*\)$/m);
+    expect(run.stdout).toMatch(/^window\s+1000000\s+env$/m);
+    expect(run.stdout).toMatch(/^tools\.Skill\s+auto\s+default$/m);
+  });
+
+  it('show --json', async () => {
+    const run = await runCli(sandbox, ['config', 'show', '--json'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' });
+    const shown = JSON.parse(run.stdout);
+    expect(shown.settings).toContainEqual({ key: 'ceilingPct', value: 25, source: 'env', detail: null });
+    expect(shown.files.map((f: { role: string }) => f.role)).toEqual(['user', 'project']);
+  });
+
+  it('show reports ignored malformed env values as warnings on stderr', async () => {
+    const run = await runCli(sandbox, ['config', 'show'], { DEV_TEAM_CONTEXT_WINDOW: 'huge' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toBe('context-ceiling: warning: DEV_TEAM_CONTEXT_WINDOW="huge" ignored: expected a whole number from 1000 to 100000000\n');
+  });
+
+  it('get KEY: value and source; --json', async () => {
+    expect((await runCli(sandbox, ['config', 'get', 'ceilingPct'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' })).stdout).toBe('ceilingPct = 25  (env)\n');
+    expect(JSON.parse((await runCli(sandbox, ['config', 'get', 'strict', '--json'])).stdout)).toEqual({ key: 'strict', value: false, source: 'default', detail: null });
+    expect((await runCli(sandbox, ['config', 'get', 'tools'])).stdout).toBe('tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\n');
+  });
+
+  it('validate FILE: ok, or path: key: message lines and exit 1', async () => {
+    const good = sandbox.write('good.json', JSON.stringify({ strict: true }));
+    expect(await runCli(sandbox, ['config', 'validate', good])).toMatchObject({ exitCode: 0, stdout: `${good}: ok\n` });
+    const bad = sandbox.write('bad.json', JSON.stringify({ strict: 'on', tools: { Skill: 'deny' }, ceilingPC: 4 }));
+    const run = await runCli(sandbox, ['config', 'validate', bad]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr.trim().split('\n').sort()).toEqual(
+      [`context-ceiling: ${bad}: strict: must be a boolean`, `context-ceiling: ${bad}: tools.Skill: must be one of "auto", "warn", "block", "off"`, `context-ceiling: ${bad}: unknown key "ceilingPC"`].sort(),
+    );
+  });
+
+  it('validate with no FILE checks every layer', async () => {
+    sandbox.write('project/.claude/context-ceiling.json', '{ nope');
+    const run = await runCli(sandbox, ['config', 'validate']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toMatch(/^project .*context-ceiling\.json: invalid$/m);
+    expect(run.stderr).toMatch(/not valid JSON/);
+    sandbox.write('project/.claude/context-ceiling.json', '{}');
+    expect((await runCli(sandbox, ['config', 'validate'])).exitCode).toBe(0);
+  });
+
+  it('every preset shipped in policies/ validates', async () => {
+    for (const preset of ['default', 'strict-ci', 'large-window', 'strict-skills']) {
+      expect((await runCli(sandbox, ['config', 'validate', join(ROOT, 'policies', `${preset}.json`)])).exitCode).toBe(0);
+    }
+  });
+});
+
+describe('demo (the README’s first command)', () => {
+  it('shows allow, warn, dedup, block and recovery on built-in data, with no Claude Code present', async () => {
+    const run = await runCli(sandbox, ['demo', '--json']);
+    expect(run.exitCode).toBe(0);
+    const runs = JSON.parse(run.stdout) as Array<{ title: string; exitCode: number; stdout: null | { hookSpecificOutput?: { additionalContext: string } }; stderr: string }>;
+    expect(runs.map((r) => [r.exitCode, r.stderr === '' ? 'silent' : r.exitCode === 2 ? 'blocked' : 'warned'])).toEqual([
+      [0, 'silent'],
+      [0, 'warned'],
+      [0, 'silent'],
+      [0, 'warned'],
+      [2, 'blocked'],
+      [0, 'silent'],
+      [0, 'silent'],
+      [0, 'silent'],
+      [0, 'silent'],
+    ]);
+    expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain('/context-summarization');
+    const human = await runCli(sandbox, ['demo']);
+    expect(human.stdout).toContain('model is told:');
+    expect(human.stdout).toContain('BLOCK (exit 2)');
+  });
+});

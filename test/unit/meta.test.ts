@@ -1,0 +1,64 @@
+/** Meta-tests: generated files, presets, core purity and hook wiring stay in step with the code. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { policyJsonSchema } from '../../src/cli/config.js';
+import { ENV } from '../../src/core/constants.js';
+import { PRESET_NAMES } from '../../src/core/policy-schema.js';
+import { parsePolicyText, PRESETS } from '../../src/io/config.js';
+import { ROOT } from '../helpers/sandbox.js';
+
+const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+
+describe('policies/', () => {
+  it('schema.json is generated from the zod schema (run `npm run schema` when this fails)', () => {
+    expect(JSON.parse(read('policies/schema.json'))).toEqual(policyJsonSchema());
+  });
+
+  it('every preset file is known by name, bundled, and valid', () => {
+    const files = readdirSync(join(ROOT, 'policies')).filter((name) => name !== 'schema.json').map((name) => name.replace(/\.json$/, ''));
+    expect(files.sort()).toEqual([...PRESET_NAMES].sort());
+    for (const name of PRESET_NAMES) {
+      const text = read(`policies/${name}.json`);
+      expect(parsePolicyText(text, name)).toMatchObject({ kind: 'ok' });
+      expect(JSON.parse(text)).toEqual(PRESETS[name]);
+      expect(JSON.parse(text).$schema).toBe('./schema.json');
+    }
+  });
+});
+
+describe('src/core is pure', () => {
+  const core = join(ROOT, 'src', 'core');
+  it.each(readdirSync(core))('%s imports no Node module, adapter or process state', (file) => {
+    const text = readFileSync(join(core, file), 'utf8');
+    expect(text).not.toMatch(/from ['"]node:/);
+    expect(text).not.toMatch(/from ['"](fs|path|os|child_process)['"]/);
+    expect(text).not.toMatch(/from ['"]\.\.\/(io|hooks|cli)\//);
+    expect(text).not.toMatch(/\bprocess\./);
+    expect(text).not.toMatch(/\bDate\.now\(|new Date\(/);
+  });
+});
+
+describe('hooks/hooks.json', () => {
+  const hooks = JSON.parse(read('hooks/hooks.json'));
+  it('registers the guard on Agent|Task|Skill, running the committed-path bundle through the plugin root', () => {
+    const entries = hooks.hooks.PreToolUse;
+    expect(entries).toHaveLength(1);
+    expect(entries[0].matcher).toBe('Agent|Task|Skill');
+    expect(entries[0].hooks).toEqual([{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" pre-tool-use', timeout: 10 }]);
+  });
+});
+
+describe('docs', () => {
+  it('docs/configuration.md names every environment variable', () => {
+    const doc = read('docs/configuration.md');
+    for (const name of Object.values(ENV)) expect(doc).toContain(name);
+  });
+
+  it('the README’s two commands are the ones package.json and .ci/run use', () => {
+    const readme = read('README.md');
+    expect(readme).toContain('npm ci && npm run demo');
+    expect(readme).toContain('npm ci && npm test');
+    expect(read('.ci/run')).toMatch(/^npm ci && npm test$/m);
+  });
+});
