@@ -18,7 +18,10 @@ export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...shared,
-    entry: { hook: 'src/hook.ts' },
+    // policy-parse.cjs holds zod; hook.cjs requires it only when a policy file exists.
+    entry: { hook: 'src/hook.ts', 'policy-parse': 'src/io/policy-parse.ts' },
+    external: ['./policy-parse.cjs'],
+    noExternal: [/^(?!\.\/policy-parse\.cjs$)/],
     format: ['cjs'],
     outExtension: () => ({ js: '.cjs' }),
     minify: true,

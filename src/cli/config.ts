@@ -2,7 +2,8 @@
 import * as z from 'zod/mini';
 import { describeSource, flattenValues, type Source } from '../core/policy.js';
 import { policyFileSchema } from '../core/policy-schema.js';
-import { loadConfig, parsePolicyText, policyFilePaths, type LoadedConfig } from '../io/config.js';
+import { loadConfig, policyFilePaths, type LoadedConfig } from '../io/config.js';
+import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
@@ -62,7 +63,7 @@ function expectArgs(rest: string[], count: number): void {
 }
 
 function load(io: CliIO): LoadedConfig {
-  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home });
+  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
   if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
   return config;
 }
@@ -123,7 +124,7 @@ function validate(io: CliIO, file: string | undefined): number {
     io.out(`${path}: ok\n`);
     return 0;
   }
-  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home });
+  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
   const problems = [...config.problems, ...config.warnings];
   for (const { role, path } of policyFilePaths({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home })) {
     const status = config.files.find((f) => f.path === path)?.state ?? 'missing';

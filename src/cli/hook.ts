@@ -1,5 +1,6 @@
 /** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
 import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent } from '../hooks/run.js';
+import { parsePolicyText } from '../io/policy-parse.js';
 import { UsageError, type Command } from './io.js';
 
 const usage = `context-ceiling hook <${HOOK_EVENTS.join('|')}>`;
@@ -21,7 +22,7 @@ Events:
     const [event, ...extra] = args;
     if (event === undefined || !HOOK_EVENTS.includes(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
-    const outcome = runHookEvent(event, processHookContext());
+    const outcome = runHookEvent(event, processHookContext(parsePolicyText));
     emitOutcome(outcome);
     return outcome.exitCode;
   },

@@ -6,6 +6,7 @@ import type { Occupancy } from '../core/occupancy.js';
 import { describeSource } from '../core/policy.js';
 import { windowFromConfig } from '../hooks/context.js';
 import { loadConfig, type LoadedConfig } from '../io/config.js';
+import { parsePolicyText } from '../io/policy-parse.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
@@ -35,7 +36,7 @@ Options:
     if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
     if (flags.transcript && flags.session) throw new UsageError('give --transcript or --session, not both', usage);
     const projectDir = io.env.CLAUDE_PROJECT_DIR || io.cwd;
-    const config = loadConfig({ env: io.env, projectDir, home: io.home });
+    const config = loadConfig({ env: io.env, projectDir, home: io.home }, parsePolicyText);
     if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
     const transcript = locate(flags.transcript, flags.session, io, projectDir);
     const report = buildStatus(transcript, config, io.env);

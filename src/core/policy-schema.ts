@@ -4,12 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { DEFAULT_MAX_SCAN_BYTES, DEFAULT_RECOVERY_SKILLS, DEFAULT_TIERS } from './constants.js';
-
-export const TOOL_ACTIONS = ['auto', 'warn', 'block', 'off'] as const;
-export type ToolAction = (typeof TOOL_ACTIONS)[number];
-
-export const PRESET_NAMES = ['default', 'strict-ci', 'large-window', 'strict-skills'] as const;
-export type PresetName = (typeof PRESET_NAMES)[number];
+import { PRESET_NAMES, TOOL_ACTIONS, type PolicyFile } from './policy.js';
 
 const percent = (what: string) => z.number().check(z.int(), z.minimum(1), z.maximum(100), z.describe(what));
 const skillName = z.string().check(z.minLength(1), z.regex(/^[^\s,]+$/));
@@ -82,9 +77,10 @@ function buildPolicyFileSchema() {
   });
 }
 
-export type PolicyFile = z.infer<ReturnType<typeof buildPolicyFileSchema>>;
-/** Policy values without the file-only keys. */
-export type PolicyValues = Omit<PolicyFile, '$schema' | 'extends'>;
+// The hand-written PolicyFile type (policy.ts, kept zod-free for the hook bundle) must match the schema exactly.
+type Inferred = z.infer<ReturnType<typeof buildPolicyFileSchema>>;
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const policyTypeMatchesSchema: Same<Inferred, PolicyFile> = true;
 
 type Issue = { readonly code?: string; readonly path: readonly PropertyKey[]; readonly message: string };
 

@@ -11,7 +11,35 @@ import {
   DEFAULT_TIERS,
   ENV,
 } from './constants.js';
-import { TOOL_ACTIONS, type PolicyValues, type ToolAction } from './policy-schema.js';
+
+export const TOOL_ACTIONS = ['auto', 'warn', 'block', 'off'] as const;
+export type ToolAction = (typeof TOOL_ACTIONS)[number];
+
+export const PRESET_NAMES = ['default', 'strict-ci', 'large-window', 'strict-skills'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+/**
+ * A policy file's content once validated. Written out by hand so the hook
+ * bundle needs no zod unless a policy file exists; policy-schema.ts proves
+ * at compile time that it equals the schema's inferred type.
+ */
+export type PolicyFile = {
+  $schema?: string | undefined;
+  extends?: PresetName | undefined;
+  enabled?: boolean | undefined;
+  strict?: boolean | undefined;
+  ceilingPct?: number | undefined;
+  window?: number | undefined;
+  tools?: Record<string, ToolAction> | undefined;
+  recoverySkills?: string[] | undefined;
+  tiers?: { warningPct?: number | undefined; criticalPct?: number | undefined; emergencyPct?: number | undefined } | undefined;
+  maxScanBytes?: number | undefined;
+  stateDir?: string | undefined;
+  debug?: boolean | undefined;
+};
+
+/** Policy values without the file-only keys. */
+export type PolicyValues = Omit<PolicyFile, '$schema' | 'extends'>;
 
 export type LayerName = 'default' | 'preset' | 'user' | 'project' | 'policy' | 'env';
 

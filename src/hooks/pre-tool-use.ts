@@ -4,7 +4,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { bucketOf, judgeCeiling, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
-import { SAFE_AGENT_ID, preToolUseInputSchema, type PreToolUseInput } from '../core/hook-input.js';
+import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderVerdict } from '../core/messages.js';
 import { createDebug, describeError, type Debug } from '../io/debug.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
@@ -81,8 +81,7 @@ function parseInput(stdin: string | undefined): PreToolUseInput | undefined {
   } catch {
     return undefined;
   }
-  const parsed = preToolUseInputSchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return parsePreToolUseInput(json);
 }
 
 /**

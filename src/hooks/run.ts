@@ -1,6 +1,7 @@
 /** Runs one hook event end to end and never throws: any failure is exit 0 with no output. */
 import { homedir } from 'node:os';
 import { readStdin, SILENT, writeAll, type HookOutcome } from '../io/hook-io.js';
+import type { PolicyParser } from '../io/config.js';
 import type { HookContext } from './context.js';
 import { runPreToolUse } from './pre-tool-use.js';
 
@@ -21,8 +22,9 @@ export function runHookEvent(event: string | undefined, ctx: HookContext, stdin:
   }
 }
 
-export function processHookContext(): HookContext {
+export function processHookContext(parsePolicy: PolicyParser): HookContext {
   return {
+    parsePolicy,
     env: process.env,
     cwd: process.cwd(),
     home: safeHome(),

@@ -6,8 +6,7 @@ import largeWindowPreset from '../../policies/large-window.json' with { type: 'j
 import strictCiPreset from '../../policies/strict-ci.json' with { type: 'json' };
 import strictSkillsPreset from '../../policies/strict-skills.json' with { type: 'json' };
 import { ENV } from '../core/constants.js';
-import { readEnvLayer, resolvePolicy, checkPolicyRules, type Layer, type LayerName, type ResolvedPolicy } from '../core/policy.js';
-import { formatPolicyIssues, policyFileSchema, type PolicyFile, type PresetName } from '../core/policy-schema.js';
+import { readEnvLayer, resolvePolicy, type Layer, type LayerName, type PolicyFile, type PresetName, type ResolvedPolicy } from '../core/policy.js';
 
 /** Presets ship inside the bundle so they resolve wherever the package is installed. */
 export const PRESETS: Record<PresetName, unknown> = {
@@ -36,6 +35,12 @@ export type LoadedConfig = ResolvedPolicy & {
 
 export type ReadPolicy = { kind: 'missing' } | { kind: 'invalid'; problems: string[] } | { kind: 'ok'; file: PolicyFile };
 
+/**
+ * Validates a policy file's text (policy-parse.ts). Passed in rather than
+ * imported so the hook bundle loads zod only when a policy file exists.
+ */
+export type PolicyParser = (text: string, path: string) => ReadPolicy;
+
 /** Where each policy file is looked for, lowest precedence first. */
 export function policyFilePaths(ctx: ConfigContext): Array<{ role: FileRole; path: string }> {
   const paths: Array<{ role: FileRole; path: string }> = [
@@ -48,12 +53,12 @@ export function policyFilePaths(ctx: ConfigContext): Array<{ role: FileRole; pat
 }
 
 /** Read every layer. Never throws: a broken file is left out and described in `problems`. */
-export function loadConfig(ctx: ConfigContext): LoadedConfig {
+export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfig {
   const layers: Layer[] = [];
   const files: PolicyFileStatus[] = [];
   const problems: string[] = [];
   for (const { role, path } of policyFilePaths(ctx)) {
-    const read = readPolicyFile(path);
+    const read = readPolicyFile(path, parse);
     files.push({ role, path, state: read.kind === 'ok' ? 'loaded' : read.kind });
     if (read.kind === 'invalid') problems.push(...read.problems);
     if (read.kind === 'missing' && role === 'policy') problems.push(`${path}: file not found (named by ${ENV.policy})`);
@@ -69,7 +74,7 @@ export function loadConfig(ctx: ConfigContext): LoadedConfig {
 }
 
 /** Read and validate one policy file. */
-export function readPolicyFile(path: string): ReadPolicy {
+export function readPolicyFile(path: string, parse: PolicyParser): ReadPolicy {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -78,27 +83,11 @@ export function readPolicyFile(path: string): ReadPolicy {
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };
     return { kind: 'invalid', problems: [`${path}: cannot be read (${code ?? 'error'})`] };
   }
-  return parsePolicyText(text, path);
+  return parse(text, path);
 }
 
-export function parsePolicyText(text: string, path: string): ReadPolicy {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    return { kind: 'invalid', problems: [`${path}: not valid JSON (${(error as Error).message})`] };
-  }
-  const parsed = policyFileSchema().safeParse(json);
-  if (!parsed.success) {
-    const lines = formatPolicyIssues(parsed.error.issues);
-    return { kind: 'invalid', problems: (lines.length ? lines : ['must be a JSON object']).map((line) => `${path}: ${line}`) };
-  }
-  const ruleProblems = checkPolicyRules(parsed.data);
-  if (ruleProblems.length) return { kind: 'invalid', problems: ruleProblems.map((line) => `${path}: ${line}`) };
-  return { kind: 'ok', file: parsed.data };
-}
-
+/** Presets are our own files, validated by the test suite, so they are trusted here. */
 function presetValues(name: PresetName): PolicyFile {
-  const { $schema: _schema, extends: _extends, ...values } = policyFileSchema().parse(PRESETS[name]);
+  const { $schema: _schema, extends: _extends, ...values } = PRESETS[name] as PolicyFile;
   return values;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bucketOf, isRecoveryCall, judgeCeiling, resolveToolAction, shouldWarnAgain, type GuardFacts } from '../../src/core/ceiling.js';
 import type { Occupancy } from '../../src/core/occupancy.js';
 import { resolvePolicy, type Policy } from '../../src/core/policy.js';
-import type { PolicyValues } from '../../src/core/policy-schema.js';
+import type { PolicyValues } from '../../src/core/policy.js';
 
 const policyWith = (values: PolicyValues = {}): Policy => resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
 const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });

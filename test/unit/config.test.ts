@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig, parsePolicyText } from '../../src/io/config.js';
+import { loadConfig } from '../../src/io/config.js';
+import { parsePolicyText } from '../../src/io/policy-parse.js';
 
 let root: string;
 let home: string;
@@ -18,7 +19,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 
 const userFile = () => join(home, '.claude', 'context-ceiling.json');
 const projectFile = () => join(project, '.claude', 'context-ceiling.json');
-const load = (env: Record<string, string> = {}) => loadConfig({ env, projectDir: project, home });
+const load = (env: Record<string, string> = {}) => loadConfig({ env, projectDir: project, home }, parsePolicyText);
 
 describe('loadConfig', () => {
   it('precedence: env > DEV_TEAM_CONTEXT_POLICY > project > user > preset > default', () => {

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyJsonSchema } from '../../src/cli/config.js';
 import { ENV } from '../../src/core/constants.js';
-import { PRESET_NAMES } from '../../src/core/policy-schema.js';
-import { parsePolicyText, PRESETS } from '../../src/io/config.js';
+import { PRESET_NAMES } from '../../src/core/policy.js';
+import { PRESETS } from '../../src/io/config.js';
+import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

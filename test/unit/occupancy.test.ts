@@ -74,3 +74,27 @@ describe('occupancyFromEvidence', () => {
     expect(occupancyFromEvidence(evidence, capHit)).toEqual(expected);
   });
 });
+
+import { parsePreToolUseInput } from '../../src/core/hook-input.js';
+
+describe('parsePreToolUseInput', () => {
+  const base = { session_id: 's', transcript_path: '/t.jsonl', tool_name: 'Skill', tool_input: { skill: 'x' } };
+  it.each<[string, unknown, boolean]>([
+    ['a real input, unknown fields ignored', { ...base, cwd: '/p', prompt_id: 'x', effort: { level: 'medium' } }, true],
+    ['inside a subagent', { ...base, agent_id: 'a1', agent_type: 'Explore' }, true],
+    ['missing session_id', { ...base, session_id: undefined }, false],
+    ['empty transcript_path', { ...base, transcript_path: '' }, false],
+    ['numeric tool_name', { ...base, tool_name: 7 }, false],
+    ['cwd not a string', { ...base, cwd: 1 }, false],
+    ['agent_id not a string', { ...base, agent_id: {} }, false],
+    ['absurdly long session id', { ...base, session_id: 'x'.repeat(5000) }, false],
+    ['an array', [base], false],
+    ['null', null, false],
+  ])('%s', (_name, value, ok) => {
+    expect(parsePreToolUseInput(value) !== undefined).toBe(ok);
+  });
+
+  it('keeps exactly the fields the guard uses', () => {
+    expect(parsePreToolUseInput({ ...base, cwd: '/p', agent_id: 'a', extra: 1 })).toEqual({ ...base, cwd: '/p', agent_id: 'a' });
+  });
+});
