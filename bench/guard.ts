@@ -106,7 +106,8 @@ function main(): void {
     const transcript = ensureTranscript(name, size);
     const actual = statSync(transcript).size;
     const input = JSON.stringify({ session_id: `bench-${name}`, transcript_path: transcript, cwd: DATA, hook_event_name: 'PreToolUse', tool_name: 'Skill', tool_input: { skill: 'deep-dive' } });
-    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], { input, env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25' }, encoding: 'utf8' });
+    // Strict mode blocks are never deduplicated, so this shows the measured number on every bench run.
+    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], { input, env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_STRICT: 'on' }, encoding: 'utf8' });
     verdicts.push(`${name}: ${check.stderr.trim() || '(silent)'}`);
     const commands = {
       bare: { command: process.execPath, args: ['-e', '0'], input: undefined as string | undefined },
@@ -163,7 +164,7 @@ Targets: guard ≤ 1.3 × \`node -e 0\`, peak memory ≤ bare Node + 30 MB.
 |---|---|---|---|---|---|---|---|---|---|
 ${rows.join('\n')}
 
-Guard verdicts at a 25% ceiling (proves each run measured the newest usage, 60,005 tokens):
+Guard verdicts at a 25% ceiling in strict mode (proves each run measured the newest usage, 60,005 tokens):
 
 ${verdicts.map((line) => `- ${line}`).join('\n')}
 `;
