@@ -17,7 +17,7 @@ const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'dist', 'hook.cjs');
 const SEED = join(ROOT, 'bench', 'seed-guard.sh');
-const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const SEED_RUNS = Number(process.env.BENCH_SEED_RUNS ?? 5);
 const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
@@ -135,7 +135,8 @@ function main(): void {
     const bareKiB = median(samples.bare.peakKiB);
     const guardKiB = median(samples.guard.peakKiB);
     const seedKiB = median(samples.seed.peakKiB);
-    const ratio = guard / bare;
+    // Each guard run is paired with the bare run just before it; the median of those ratios resists host noise.
+    const ratio = median(samples.guard.ms.map((ms, i) => ms / samples.bare.ms[i]!));
     const memDelta = (guardKiB - bareKiB) / 1024;
     rows.push(
       `| ${name} | ${(actual / MiB).toFixed(1)} MiB | ${bare.toFixed(1)} | ${guard.toFixed(1)} | **${ratio.toFixed(2)}×** ${ratio <= 1.3 ? '✓' : '✗'} | ${seed.toFixed(1)} (${(seed / bare).toFixed(1)}×) | ${(bareKiB / 1024).toFixed(1)} | ${(guardKiB / 1024).toFixed(1)} | **+${memDelta.toFixed(1)}** ${memDelta <= 30 ? '✓' : '✗'} | ${(seedKiB / 1024).toFixed(1)} |`,
@@ -155,7 +156,8 @@ result**, so the guard must skip that line backwards to find it. The guard
 runs the PreToolUse hook for a Skill call (\`node dist/hook.cjs pre-tool-use\`,
 allow path). "seed" is the source ADR's approach, \`tail -n 400 | jq\`
 (bench/seed-guard.sh). Wall times are medians of ${RUNS} interleaved runs
-(${SEED_RUNS} for seed); peak RSS is the median of 5 runs of \`/usr/bin/time -f %M\`.
+(${SEED_RUNS} for seed); "guard / bare" is the median of each guard run's
+ratio to the bare run just before it (robust to a noisy host); peak RSS is the median of 5 runs of \`/usr/bin/time -f %M\`.
 Targets: guard ≤ 1.3 × \`node -e 0\`, peak memory ≤ bare Node + 30 MB.
 
 ## ${date}

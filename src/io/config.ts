@@ -1,5 +1,5 @@
 /** Finds, reads and validates the policy layers; the merge itself is core (policy.ts). */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import defaultPreset from '../../policies/default.json' with { type: 'json' };
 import largeWindowPreset from '../../policies/large-window.json' with { type: 'json' };
@@ -77,6 +77,8 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
 export function readPolicyFile(path: string, parse: PolicyParser): ReadPolicy {
   let text: string;
   try {
+    // The common case is "no such file": ask without an exception (building one costs ~0.1 ms per file).
+    if (statSync(path, { throwIfNoEntry: false }) === undefined) return { kind: 'missing' };
     text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

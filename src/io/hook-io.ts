@@ -12,7 +12,7 @@ export function readStdin(maxBytes = MAX_STDIN_BYTES): string | undefined {
   if (isCharacterDevice(0)) return undefined; // a terminal (or /dev/null): no hook input
   const chunks: Buffer[] = [];
   let total = 0;
-  const buffer = Buffer.allocUnsafe(64 * 1024);
+  const buffer = Buffer.allocUnsafe(16 * 1024); // hook inputs are a few KB; a larger fresh buffer costs page faults
   for (;;) {
     let read: number;
     try {

@@ -187,6 +187,14 @@ describe('dedup', () => {
     expectSilent(await runHook(sandbox, preToolUse(path, 'Agent')));
   });
 
+  it('20 concurrent calls for one session warn exactly once for their band', async () => {
+    const input = preToolUse(transcriptAt(100_000), 'Agent');
+    const runs = await Promise.all(Array.from({ length: 20 }, () => runHook(sandbox, input)));
+    expect(runs.every((run) => run.exitCode === 0)).toBe(true);
+    expect(runs.filter((run) => run.stderr !== '')).toHaveLength(1);
+    expect(runs.filter((run) => run.stdout !== '')).toHaveLength(1);
+  });
+
   it('dedup is per session', async () => {
     const transcript = transcriptAt(100_000);
     expect((await runHook(sandbox, preToolUse(transcript, 'Agent', {}, { session_id: 'a' }))).stderr).not.toBe('');
