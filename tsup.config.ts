@@ -18,10 +18,11 @@ export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...shared,
-    // policy-parse.cjs holds zod; hook.cjs requires it only when a policy file exists.
-    entry: { hook: 'src/hook.ts', 'policy-parse': 'src/io/policy-parse.ts' },
-    external: ['./policy-parse.cjs'],
-    noExternal: [/^(?!\.\/policy-parse\.cjs$)/],
+    // policy-parse.cjs holds zod and yaml-parse.cjs the YAML parser; hook.cjs requires them only when needed.
+    // hook-events.cjs holds every event but pre-tool-use, so the guard's bundle stays small.
+    entry: { hook: 'src/hook.ts', 'hook-events': 'src/hooks/events.ts', 'policy-parse': 'src/io/policy-parse.ts', 'yaml-parse': 'src/io/yaml-parse.ts' },
+    external: ['./policy-parse.cjs', './yaml-parse.cjs', './hook-events.cjs'],
+    noExternal: [/^(?!\.\/(policy-parse|yaml-parse|hook-events)\.cjs$)/],
     format: ['cjs'],
     outExtension: () => ({ js: '.cjs' }),
     minify: true,
@@ -32,6 +33,7 @@ export default defineConfig([
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
     splitting: true,
-    banner: { js: '#!/usr/bin/env node' },
+    // Bundled CommonJS dependencies (yaml) call require('process'): give the ESM bundle a real require.
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);" },
   },
 ]);

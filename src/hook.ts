@@ -1,11 +1,20 @@
 /** The hook entry (dist/hook.cjs): `node hook.cjs <event>`. Kept free of CLI code for start-up time. */
-import type { PolicyParser } from './io/config.js';
+import type { HookContext } from './hooks/context.js';
 import { writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
+import type * as YamlParse from './io/yaml-parse.js';
+import type * as Events from './hooks/events.js';
+import { runPreToolUse } from './hooks/pre-tool-use.js';
 import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent } from './hooks/run.js';
 
-/** zod loads (~2 ms) only when a policy file exists: dist/policy-parse.cjs, beside this bundle. */
-const parsePolicy: PolicyParser = (text, path) => (require('./policy-parse.cjs') as typeof PolicyParse).parsePolicyText(text, path);
+/**
+ * Heavy parsers live in bundles beside this one and load only when used:
+ * zod (~2 ms) when a policy file exists, yaml when the orchestration file is read.
+ */
+const services: Pick<HookContext, 'parsePolicy' | 'parseYaml'> = {
+  parsePolicy: (text, path) => (require('./policy-parse.cjs') as typeof PolicyParse).parsePolicyText(text, path),
+  parseYaml: (text) => (require('./yaml-parse.cjs') as typeof YamlParse).parseYamlText(text),
+};
 
 try {
   const event = process.argv[2];
@@ -14,7 +23,9 @@ try {
     writeAll(2, `context-ceiling: unknown hook event ${JSON.stringify(event ?? '')}; expected one of ${HOOK_EVENTS.join(', ')}\n`);
     process.exitCode = 1;
   } else {
-    emitOutcome(runHookEvent(event, processHookContext(parsePolicy)));
+    // The guard is bundled here; the other events' code loads from dist/hook-events.cjs only when they fire.
+    const lookup = () => (event === 'pre-tool-use' ? runPreToolUse : (require('./hook-events.cjs') as typeof Events).HANDLERS[event]);
+    emitOutcome(runHookEvent(lookup, processHookContext(services)));
   }
 } catch {
   process.exitCode = 0; // fail open, whatever happened

@@ -1,6 +1,8 @@
 /** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
+import { HANDLERS } from '../hooks/events.js';
 import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
+import { parseYamlText } from '../io/yaml-parse.js';
 import { UsageError, type Command } from './io.js';
 
 const usage = `context-ceiling hook <${HOOK_EVENTS.join('|')}>`;
@@ -16,13 +18,19 @@ exit 2 with the reason on stderr). Fails open: any bad input or internal
 error is exit 0 with no output.
 
 Events:
-  pre-tool-use   the ceiling guard for Agent, Task and Skill calls
+  pre-tool-use         the ceiling guard for Agent, Task and Skill calls
+  user-prompt-submit   the <context-monitor> status and pending compaction alerts
+  pre-compact          write a checkpoint before Claude Code compacts
+  session-start        the compaction alert after a compaction; the resumption
+                       context from an earlier session's checkpoint at startup
+  post-tool-use        after a Write/Edit of ORCHESTRATION.yaml, warn when its
+                       resumption section is stale
 `,
   run(args) {
     const [event, ...extra] = args;
     if (event === undefined || !HOOK_EVENTS.includes(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
-    const outcome = runHookEvent(event, processHookContext(parsePolicyText));
+    const outcome = runHookEvent(() => HANDLERS[event], processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText }));
     emitOutcome(outcome);
     return outcome.exitCode;
   },

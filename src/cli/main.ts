@@ -9,12 +9,14 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   status: async () => (await import('./status.js')).statusCommand,
   config: async () => (await import('./config.js')).configCommand,
   demo: async () => (await import('./demo.js')).demoCommand,
+  checkpoints: async () => (await import('./checkpoints.js')).checkpointsCommand,
 };
 
 const SUMMARIES: Array<[string, string]> = [
-  ['hook <event>', 'run a hook (what hooks.json calls): pre-tool-use'],
+  ['hook <event>', 'run a hook (what hooks.json calls; hook --help lists events)'],
   ['status', 'occupancy, window, tier and what the guard would do now'],
   ['config', 'show, get, validate the policy; each value with its source'],
+  ['checkpoints', 'list, show, acknowledge the checkpoints written at compaction'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 
@@ -48,12 +50,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     io.err(`context-ceiling: unknown command "${name}"\nRun context-ceiling --help for the list of commands.\n`);
     return 1;
   }
-  const command = await load();
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.out(command.help);
-    return 0;
-  }
   try {
+    const command = await load();
+    if (rest.includes('--help') || rest.includes('-h')) {
+      io.out(command.help);
+      return 0;
+    }
     return await command.run(rest, io);
   } catch (error) {
     if (error instanceof UsageError) {

@@ -42,7 +42,19 @@ export const ENV = {
   warningPct: 'DEV_TEAM_CONTEXT_WARNING_PCT',
   criticalPct: 'DEV_TEAM_CONTEXT_CRITICAL_PCT',
   emergencyPct: 'DEV_TEAM_CONTEXT_EMERGENCY_PCT',
+  monitor: 'DEV_TEAM_CONTEXT_MONITOR',
+  orchestrationFile: 'DEV_TEAM_CONTEXT_ORCHESTRATION',
+  resumptionStaleMinutes: 'DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES',
 } as const;
+
+/** Where the orchestrator keeps its resumable state (seed 003), relative to the project. */
+export const DEFAULT_ORCHESTRATION_FILE = 'ORCHESTRATION.yaml';
+
+/** A resumption section older than this after a write is probably forgotten (seed 003's L3 check). */
+export const DEFAULT_RESUMPTION_STALE_MINUTES = 30;
+
+/** Injected-text budgets in tokens, estimated as characters / 4 (design: "Tiers"). */
+export const TOKEN_BUDGET = { monitorCalm: 100, monitorAlarm: 200, compactionAlert: 500, resumptionContext: 1000 } as const;
 
 /** Claude Code's own auto-compaction override; shown, never set, by us. */
 export const AUTOCOMPACT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';

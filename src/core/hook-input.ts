@@ -35,6 +35,29 @@ export function parsePreToolUseInput(value: unknown): PreToolUseInput | undefine
   };
 }
 
+/** What every other event needs: whose session, its transcript, where. Event-specific fields stay in `raw`. */
+export type SessionInput = {
+  session_id: string;
+  transcript_path: string | undefined;
+  cwd: string | undefined;
+  raw: Record<string, unknown>;
+};
+
+export function parseSessionInput(value: unknown): SessionInput | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const raw = value as Record<string, unknown>;
+  const sessionId = text(raw.session_id, MAX_ID);
+  if (!sessionId) return undefined;
+  if (raw.transcript_path !== undefined && raw.transcript_path !== null && !text(raw.transcript_path, MAX_ID)) return undefined;
+  if (raw.cwd !== undefined && typeof raw.cwd !== 'string') return undefined;
+  return { session_id: sessionId, transcript_path: text(raw.transcript_path, MAX_ID), cwd: raw.cwd as string | undefined, raw };
+}
+
+/** A string field of the raw input, bounded; anything else reads as absent. */
+export function stringField(raw: Record<string, unknown>, key: string, max = MAX_ID): string | undefined {
+  return text(raw[key], max);
+}
+
 function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 }

@@ -3,7 +3,7 @@
  * costs ~20 ms of start-up); `policies/schema.json` is generated from this.
  */
 import * as z from 'zod/mini';
-import { DEFAULT_MAX_SCAN_BYTES, DEFAULT_RECOVERY_SKILLS, DEFAULT_TIERS } from './constants.js';
+import { DEFAULT_MAX_SCAN_BYTES, DEFAULT_ORCHESTRATION_FILE, DEFAULT_RECOVERY_SKILLS, DEFAULT_RESUMPTION_STALE_MINUTES, DEFAULT_TIERS } from './constants.js';
 import { PRESET_NAMES, TOOL_ACTIONS, type PolicyFile } from './policy.js';
 
 const percent = (what: string) => z.number().check(z.int(), z.minimum(1), z.maximum(100), z.describe(what));
@@ -73,6 +73,23 @@ function buildPolicyFileSchema() {
   ),
   debug: z.optional(
     z.boolean().check(z.describe('Write diagnostics to stderr (env DEV_TEAM_CONTEXT_DEBUG=1, or a file path to append to). Default false.')),
+  ),
+  monitor: z.optional(
+    z.boolean().check(z.describe('Inject the <context-monitor> status on every prompt (env DEV_TEAM_CONTEXT_MONITOR=off|on). Compaction alerts are not affected. Default true.')),
+  ),
+  orchestrationFile: z.optional(
+    z.string().check(
+      z.minLength(1),
+      z.describe(`The orchestrator's state file whose resumption: section checkpoints record, relative to the project (env DEV_TEAM_CONTEXT_ORCHESTRATION). Default ${DEFAULT_ORCHESTRATION_FILE}.`),
+    ),
+  ),
+  resumptionStaleMinutes: z.optional(
+    z.number().check(
+      z.int(),
+      z.minimum(1),
+      z.maximum(525_600),
+      z.describe(`After a write to the orchestration file, warn when resumption.updated_at is older than this many minutes (env DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES). Default ${DEFAULT_RESUMPTION_STALE_MINUTES}.`),
+    ),
   ),
   });
 }

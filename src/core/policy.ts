@@ -7,7 +7,9 @@ import {
   DEFAULT_CEILING_PCT,
   DEFAULT_GATED_TOOLS,
   DEFAULT_MAX_SCAN_BYTES,
+  DEFAULT_ORCHESTRATION_FILE,
   DEFAULT_RECOVERY_SKILLS,
+  DEFAULT_RESUMPTION_STALE_MINUTES,
   DEFAULT_TIERS,
   ENV,
 } from './constants.js';
@@ -36,6 +38,9 @@ export type PolicyFile = {
   maxScanBytes?: number | undefined;
   stateDir?: string | undefined;
   debug?: boolean | undefined;
+  monitor?: boolean | undefined;
+  orchestrationFile?: string | undefined;
+  resumptionStaleMinutes?: number | undefined;
 };
 
 /** Policy values without the file-only keys. */
@@ -58,6 +63,9 @@ export type Policy = {
   maxScanBytes: number;
   stateDir: string | undefined;
   debug: boolean;
+  monitor: boolean;
+  orchestrationFile: string;
+  resumptionStaleMinutes: number;
 };
 
 export type ResolvedPolicy = {
@@ -77,6 +85,9 @@ export const DEFAULT_VALUES: PolicyValues = {
   tiers: { ...DEFAULT_TIERS },
   maxScanBytes: DEFAULT_MAX_SCAN_BYTES,
   debug: false,
+  monitor: true,
+  orchestrationFile: DEFAULT_ORCHESTRATION_FILE,
+  resumptionStaleMinutes: DEFAULT_RESUMPTION_STALE_MINUTES,
 };
 
 /** Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). */
@@ -104,6 +115,9 @@ export function resolvePolicy(layers: readonly Layer[]): ResolvedPolicy {
     maxScanBytes: get('maxScanBytes'),
     stateDir: get('stateDir'),
     debug: get('debug'),
+    monitor: get('monitor'),
+    orchestrationFile: get('orchestrationFile'),
+    resumptionStaleMinutes: get('resumptionStaleMinutes'),
   };
   const sources = Object.fromEntries([...flat].map(([key, entry]) => [key, entry.source]));
   const warnings = applyRules(policy, sources);
@@ -178,6 +192,10 @@ export function readEnvLayer(env: Readonly<Record<string, string | undefined>>):
 
   values.enabled = onOff(ENV.ceiling);
   values.strict = onOff(ENV.strict);
+  values.monitor = onOff(ENV.monitor);
+  values.resumptionStaleMinutes = integer(ENV.resumptionStaleMinutes, 1, 525_600);
+  const orchestration = env[ENV.orchestrationFile];
+  if (orchestration) values.orchestrationFile = orchestration;
   values.ceilingPct = integer(ENV.ceilingPct, 1, 100);
   values.window = integer(ENV.window, 1000, 100_000_000);
   values.maxScanBytes = integer(ENV.maxScanBytes, 64 * 1024, Number.MAX_SAFE_INTEGER);

@@ -13,10 +13,11 @@ export type TierThresholds = {
 /**
  * Below the guard ceiling is NOMINAL; from the ceiling to WARNING is LOW
  * headroom; then WARNING, CRITICAL, EMERGENCY. A ceiling set above the
- * warning threshold simply leaves LOW empty. `undefined` percent = UNKNOWN.
+ * warning threshold simply leaves LOW empty. No percent, or one above 100, is UNKNOWN.
  */
 export function computeTier(percent: number | undefined, t: TierThresholds): Tier {
-  if (percent === undefined || !Number.isFinite(percent)) return 'UNKNOWN';
+  // Above 100 % the window is certainly wrong (design: the cross-check), so no tier can be judged.
+  if (percent === undefined || !Number.isFinite(percent) || percent > 100) return 'UNKNOWN';
   if (percent >= t.emergencyPct) return 'EMERGENCY';
   if (percent >= t.criticalPct) return 'CRITICAL';
   if (percent >= t.warningPct) return 'WARNING';

@@ -1,8 +1,13 @@
 /** What every hook starts from: its environment, and the settings resolved from it. */
-import { resolveWindow, type ResolvedWindow } from '../core/window.js';
+import { AUTOCOMPACT_ENV } from '../core/constants.js';
+import type { Occupancy } from '../core/occupancy.js';
 import type { Policy } from '../core/policy.js';
+import { computePercent, computeTier, type Tier } from '../core/tiers.js';
+import { resolveWindow, type ResolvedWindow } from '../core/window.js';
 import { loadConfig, type LoadedConfig, type PolicyParser } from '../io/config.js';
 import { createDebug, type Debug } from '../io/debug.js';
+import type { YamlParser } from '../io/orchestration.js';
+import { readOccupancy } from '../io/transcript.js';
 
 export type HookContext = {
   env: Readonly<Record<string, string | undefined>>;
@@ -10,10 +15,13 @@ export type HookContext = {
   home: string;
   /** Sink for debug lines when debugging goes to stderr. */
   writeStderr: (text: string) => void;
+  /** Heavy parsers arrive as services so the hook bundle loads them only when needed. */
   parsePolicy: PolicyParser;
+  parseYaml: YamlParser;
+  now: () => Date;
 };
 
-export type Settings = { config: LoadedConfig; policy: Policy; window: ResolvedWindow; debug: Debug };
+export type Settings = { config: LoadedConfig; policy: Policy; window: ResolvedWindow; debug: Debug; projectDir: string };
 
 /** Resolve config for a hook; broken policy files are skipped (and named in the debug output). */
 export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Settings {
@@ -21,7 +29,28 @@ export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Se
   const config = loadConfig({ env: ctx.env, projectDir, home: ctx.home }, ctx.parsePolicy);
   const debug = createDebug(ctx.env, config.policy.debug, ctx.writeStderr);
   for (const line of [...config.problems, ...config.warnings]) debug(`config: ${line}`);
-  return { config, policy: config.policy, window: windowFromConfig(config), debug };
+  return { config, policy: config.policy, window: windowFromConfig(config), debug, projectDir };
+}
+
+export type ContextReading = { occupancy: Occupancy; percent: number | undefined; tier: Tier; window: ResolvedWindow };
+
+/** Occupancy, percent and tier of the session behind `transcriptPath` (unavailable without one). */
+export function readContext(settings: Settings, transcriptPath: string | undefined): ContextReading {
+  const { policy, window, debug } = settings;
+  const measurement = transcriptPath
+    ? readOccupancy(transcriptPath, { maxScanBytes: policy.maxScanBytes })
+    : { occupancy: { kind: 'unavailable', reason: 'no-transcript' } as Occupancy, error: 'no transcript_path' };
+  if (measurement.error) debug(`transcript ${transcriptPath ?? '(none)'}: ${measurement.error}`);
+  const occupancy = measurement.occupancy;
+  const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
+  return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };
+}
+
+/** Claude Code's own auto-compaction point, when CLAUDE_AUTOCOMPACT_PCT_OVERRIDE sets one. */
+export function autocompactPct(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env[AUTOCOMPACT_ENV];
+  const value = raw !== undefined && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : Number.NaN;
+  return value > 0 && value <= 100 ? value : undefined;
 }
 
 /** env → policy → default (the statusline bridge joins between policy and default). */
@@ -32,4 +61,14 @@ export function windowFromConfig(config: LoadedConfig): ResolvedWindow {
       ? { tokens: config.policy.window, source: source.layer === 'env' ? ('env' as const) : ('policy' as const), detail: source.layer === 'env' ? undefined : source.detail }
       : undefined;
   return resolveWindow({ configured });
+}
+
+/** JSON.parse that answers undefined instead of throwing: bad stdin is silence, not an error. */
+export function parseJson(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

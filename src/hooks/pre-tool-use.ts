@@ -19,7 +19,7 @@ import {
   type DedupEpoch,
 } from '../io/state.js';
 import { findLastCompaction, readOccupancy } from '../io/transcript.js';
-import { loadSettings, type HookContext } from './context.js';
+import { loadSettings, parseJson, type HookContext } from './context.js';
 
 /** How far dedup's compaction check may fall behind before epoch.json is rewritten anyway. */
 const EPOCH_REWRITE_BYTES = 1024 * 1024;
@@ -74,14 +74,7 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
 }
 
 function parseInput(stdin: string | undefined): PreToolUseInput | undefined {
-  if (!stdin) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(stdin);
-  } catch {
-    return undefined;
-  }
-  return parsePreToolUseInput(json);
+  return parsePreToolUseInput(parseJson(stdin));
 }
 
 /**

@@ -1,19 +1,17 @@
 /** Runs one hook event end to end and never throws: any failure is exit 0 with no output. */
 import { homedir } from 'node:os';
 import { readStdin, SILENT, writeAll, type HookOutcome } from '../io/hook-io.js';
-import type { PolicyParser } from '../io/config.js';
 import type { HookContext } from './context.js';
-import { runPreToolUse } from './pre-tool-use.js';
 
-const HANDLERS: Record<string, (stdin: string | undefined, ctx: HookContext) => HookOutcome> = {
-  'pre-tool-use': runPreToolUse,
-};
+export type HookHandler = (stdin: string | undefined, ctx: HookContext) => HookOutcome;
 
-export const HOOK_EVENTS = Object.keys(HANDLERS);
+/** Event names as `hook <event>` takes them; handlers live in events.ts. */
+export const HOOK_EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'session-start', 'post-tool-use'];
 
-export function runHookEvent(event: string | undefined, ctx: HookContext, stdin: () => string | undefined = readStdin): HookOutcome {
+/** Run a handler (looked up lazily, so a failing lookup also fails open). */
+export function runHookEvent(lookup: () => HookHandler | undefined, ctx: HookContext, stdin: () => string | undefined = readStdin): HookOutcome {
   try {
-    const handler = event === undefined ? undefined : HANDLERS[event];
+    const handler = lookup();
     if (!handler) return SILENT;
     return handler(stdin(), ctx);
   } catch (error) {
@@ -22,9 +20,10 @@ export function runHookEvent(event: string | undefined, ctx: HookContext, stdin:
   }
 }
 
-export function processHookContext(parsePolicy: PolicyParser): HookContext {
+export function processHookContext(services: Pick<HookContext, 'parsePolicy' | 'parseYaml'>): HookContext {
   return {
-    parsePolicy,
+    ...services,
+    now: () => new Date(),
     env: process.env,
     cwd: process.cwd(),
     home: safeHome(),

@@ -50,8 +50,8 @@ export function makeSandbox(): Sandbox {
 export type HookRun = { exitCode: number; stdout: string; stderr: string };
 
 /** Run the built hook entry as Claude Code would: JSON on stdin, explicit env, cwd = project. */
-export async function runHook(sandbox: Sandbox, input: unknown, env: Record<string, string> = {}, entry: 'hook' | 'cli' = 'hook'): Promise<HookRun> {
-  const args = entry === 'hook' ? [HOOK_BIN, 'pre-tool-use'] : [CLI_BIN, 'hook', 'pre-tool-use'];
+export async function runHook(sandbox: Sandbox, input: unknown, env: Record<string, string> = {}, entry: 'hook' | 'cli' = 'hook', event = 'pre-tool-use'): Promise<HookRun> {
+  const args = entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event];
   const result: Result = await execa(process.execPath, args, {
     input: typeof input === 'string' ? input : JSON.stringify(input),
     env: sandbox.env(env),

@@ -7,6 +7,7 @@ import { ENV } from '../../src/core/constants.js';
 import { PRESET_NAMES } from '../../src/core/policy.js';
 import { PRESETS } from '../../src/io/config.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
+import { HOOK_EVENTS } from '../../src/hooks/run.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -36,17 +37,34 @@ describe('src/core is pure', () => {
     expect(text).not.toMatch(/from ['"](fs|path|os|child_process)['"]/);
     expect(text).not.toMatch(/from ['"]\.\.\/(io|hooks|cli)\//);
     expect(text).not.toMatch(/\bprocess\./);
-    expect(text).not.toMatch(/\bDate\.now\(|new Date\(/);
+    expect(text).not.toMatch(/\bDate\.now\(|new Date\(\)/); // the clock comes in as an argument
   });
 });
 
 describe('hooks/hooks.json', () => {
-  const hooks = JSON.parse(read('hooks/hooks.json'));
-  it('registers the guard on Agent|Task|Skill, running the committed-path bundle through the plugin root', () => {
-    const entries = hooks.hooks.PreToolUse;
-    expect(entries).toHaveLength(1);
-    expect(entries[0].matcher).toBe('Agent|Task|Skill');
-    expect(entries[0].hooks).toEqual([{ type: 'command', command: 'node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" pre-tool-use', timeout: 10 }]);
+  const hooks = JSON.parse(read('hooks/hooks.json')).hooks;
+  const expected: Record<string, [string | undefined, string]> = {
+    PreToolUse: ['Agent|Task|Skill', 'pre-tool-use'],
+    UserPromptSubmit: [undefined, 'user-prompt-submit'],
+    PreCompact: [undefined, 'pre-compact'],
+    SessionStart: [undefined, 'session-start'],
+    PostToolUse: ['Write|Edit|MultiEdit', 'post-tool-use'],
+  };
+
+  it('registers exactly one entry per event, each running the bundle through the plugin root', () => {
+    expect(Object.keys(hooks).sort()).toEqual(Object.keys(expected).sort());
+    for (const [event, [matcher, name]] of Object.entries(expected)) {
+      expect(hooks[event]).toHaveLength(1);
+      expect(hooks[event][0].matcher).toBe(matcher);
+      expect(hooks[event][0].hooks).toHaveLength(1);
+      expect(hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${name}` });
+      expect(hooks[event][0].hooks[0].timeout).toBeGreaterThan(0);
+    }
+  });
+
+  it('every registered event is one the hook entry knows', () => {
+    for (const [, name] of Object.values(expected)) expect(HOOK_EVENTS).toContain(name);
+    expect(HOOK_EVENTS.sort()).toEqual(Object.values(expected).map(([, name]) => name).sort());
   });
 });
 

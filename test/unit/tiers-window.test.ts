@@ -13,7 +13,8 @@ describe('computeTier', () => {
     [70, 'WARNING'],
     [80, 'CRITICAL'],
     [88, 'EMERGENCY'],
-    [475, 'EMERGENCY'],
+    [100, 'EMERGENCY'],
+    [475, 'UNKNOWN'],
     [undefined, 'UNKNOWN'],
     [Number.NaN, 'UNKNOWN'],
   ])('%s%% → %s', (percent, tier) => {

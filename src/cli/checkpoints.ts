@@ -1,0 +1,159 @@
+/** `context-ceiling checkpoints list|show|ack`: the checkpoints PreCompact wrote for this project. */
+import { join } from 'node:path';
+import type { Checkpoint } from '../core/checkpoint.js';
+import { describeFill, renderCompactionAlert } from '../core/templates.js';
+import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, type CheckpointEntry } from '../io/checkpoints.js';
+import { sanitizeId } from '../io/state.js';
+import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+
+const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
+
+export const checkpointsCommand: Command = {
+  summary: 'list, show and acknowledge compaction checkpoints',
+  usage,
+  help: `Usage: ${usage}
+
+Checkpoints are written by the PreCompact hook to
+<project>/.claude/context-ceiling/checkpoints/<session>/cx-NNN-checkpoint.json
+(<project> is CLAUDE_PROJECT_DIR, else the current directory). A checkpoint is
+shown to the model once, as a <compaction-alert> in the same session or a
+<resumption-context> in the next one, and then acknowledged with a
+cx-NNN-checkpoint.acknowledged marker beside it.
+
+Subcommands:
+  list            every checkpoint: id, time, trigger, fill, tier, acknowledged
+  show ID         one checkpoint and the alert the model is (or was) shown
+  ack ID | --all  acknowledge one, or every pending one, so no alert shows it
+
+IDs are <session>/cx-NNN; cx-NNN alone works when it is unique (or with --session).
+
+Options:
+  --session ID    only this session's checkpoints
+  --all           (ack) every unacknowledged checkpoint
+  --json          machine-readable output
+`,
+  run(args, io) {
+    const flags = parseFlags(args, { string: ['session'], boolean: ['json', 'all'] }, usage);
+    const [sub, ...rest] = flags._.map(String);
+    const projectDir = io.env.CLAUDE_PROJECT_DIR || io.cwd;
+    const json = flags.json === true;
+    switch (sub) {
+      case 'list':
+        if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`, usage);
+        return list(io, collect(projectDir, flags.session), json);
+      case 'show':
+        if (rest.length !== 1) throw new UsageError('checkpoints show needs exactly one ID', usage);
+        return show(io, find(collect(projectDir, flags.session), rest[0]!), json);
+      case 'ack': {
+        if (flags.all && rest.length > 0) throw new UsageError('give an ID or --all, not both', usage);
+        if (!flags.all && rest.length !== 1) throw new UsageError('checkpoints ack needs an ID or --all', usage);
+        const rows = collect(projectDir, flags.session);
+        return ack(io, flags.all ? rows.filter((row) => !row.acknowledged) : [find(rows, rest[0]!)], json);
+      }
+      case undefined:
+        throw new UsageError('checkpoints needs a subcommand: list, show or ack', usage);
+      default:
+        throw new UsageError(`unknown checkpoints subcommand "${sub}"`, usage);
+    }
+  },
+};
+
+type Row = { id: string; session: string; entry: CheckpointEntry; checkpoint: Checkpoint | undefined; acknowledged: boolean };
+
+function collect(projectDir: string, session: string | undefined): Row[] {
+  const sessions = session === undefined ? listCheckpointSessions(projectDir) : [sanitizeId(session)];
+  return sessions.flatMap((name) =>
+    listCheckpoints(join(checkpointRoot(projectDir), name)).map((entry) => {
+      const checkpoint = readCheckpointFile(entry.path);
+      return { id: `${name}/cx-${String(entry.sequence).padStart(3, '0')}`, session: name, entry, checkpoint, acknowledged: isAcknowledged(entry, checkpoint) };
+    }),
+  );
+}
+
+function find(rows: Row[], id: string): Row {
+  const matches = rows.filter((row) => row.id === id || row.id.endsWith(`/${id}`));
+  if (matches.length === 1) return matches[0]!;
+  if (matches.length === 0) throw new CliError(`no checkpoint ${id}${rows.length ? `; known: ${rows.map((row) => row.id).join(', ')}` : ' (this project has none)'}`);
+  throw new CliError(`${id} is ambiguous: ${matches.map((row) => row.id).join(', ')}; give <session>/${id} or --session`);
+}
+
+function summary(row: Row) {
+  const c = row.checkpoint;
+  return {
+    id: row.id,
+    session: row.session,
+    sequence: row.entry.sequence,
+    path: row.entry.path,
+    corrupt: c === undefined,
+    timestamp: c?.timestamp ?? null,
+    trigger: c?.trigger.type ?? null,
+    occupancy: c?.context.occupancy ?? null,
+    percent: c?.context.percent ?? null,
+    window: c?.context.window ?? null,
+    tier: c?.context.tier ?? null,
+    gitBranch: c?.session.gitBranch ?? null,
+    acknowledged: row.acknowledged,
+  };
+}
+
+function list(io: CliIO, rows: Row[], json: boolean): number {
+  if (json) {
+    io.out(`${JSON.stringify(rows.map(summary), null, 2)}\n`);
+    return 0;
+  }
+  if (rows.length === 0) {
+    io.out('No checkpoints in this project.\n');
+    return 0;
+  }
+  const table = [['ID', 'TIME', 'TRIGGER', 'FILL', 'TIER', 'ACKNOWLEDGED']];
+  for (const row of rows) {
+    const c = row.checkpoint;
+    table.push(
+      c
+        ? [row.id, c.timestamp, c.trigger.type, c.context.percent === null ? '?' : `${Math.floor(c.context.percent)}%`, c.context.tier, row.acknowledged ? 'yes' : 'no']
+        : [row.id, '(corrupt)', '', '', '', row.acknowledged ? 'yes' : 'no'],
+    );
+  }
+  const widths = table[0]!.map((_, col) => Math.max(...table.map((line) => line[col]!.length)));
+  for (const line of table) io.out(`${line.map((cell, col) => (col === line.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('')}\n`);
+  return 0;
+}
+
+function show(io: CliIO, row: Row, json: boolean): number {
+  if (json) {
+    io.out(`${JSON.stringify(row.checkpoint ? { ...row.checkpoint, acknowledged: row.acknowledged } : { ...summary(row) }, null, 2)}\n`);
+    return 0;
+  }
+  const c = row.checkpoint;
+  const lines = [`Checkpoint   ${row.id}`, `File         ${row.entry.path}`, `Acknowledged ${row.acknowledged ? 'yes' : 'no'}`];
+  if (c) {
+    lines.push(
+      `Time         ${c.timestamp}`,
+      `Trigger      ${c.trigger.type}${c.trigger.customInstructions ? ` (instructions: ${c.trigger.customInstructions})` : ''}`,
+      `Fill         ${describeFill(c)}`,
+      `Tier         ${c.context.tier}`,
+      `Git branch   ${c.session.gitBranch ?? '(none)'}`,
+      `Resumption   ${c.orchestration.path} (${c.orchestration.status}${c.orchestration.error ? `: ${c.orchestration.error}` : ''})`,
+    );
+  } else {
+    lines.push('Contents     corrupt: not a readable checkpoint (alerts show a generic re-orientation message)');
+  }
+  const entries = listCheckpoints(join(row.entry.path, '..'));
+  const alert = renderCompactionAlert({
+    checkpoint: c,
+    checkpointPath: row.entry.path,
+    orchestrationPath: c?.orchestration.path || 'ORCHESTRATION.yaml',
+    eventNumber: entries.findIndex((e) => e.sequence === row.entry.sequence) + 1,
+    eventCount: entries.length,
+  });
+  io.out(`${lines.join('\n')}\n\nThe model's compaction alert for it:\n${alert}\n`);
+  return 0;
+}
+
+function ack(io: CliIO, rows: Row[], json: boolean): number {
+  const results = rows.map((row) => ({ id: row.id, acknowledged: true, changed: !row.acknowledged && acknowledgeCheckpoint(row.entry) }));
+  if (json) io.out(`${JSON.stringify(results, null, 2)}\n`);
+  else if (results.length === 0) io.out('Nothing to acknowledge.\n');
+  else for (const r of results) io.out(`${r.id}: ${r.changed ? 'acknowledged' : 'already acknowledged'}\n`);
+  return 0;
+}

@@ -1,0 +1,151 @@
+/** The checkpoint PreCompact writes: what it holds, how it is named, how it is read back. */
+import type { Occupancy } from './occupancy.js';
+import type { Tier } from './tiers.js';
+import type { WindowSource } from './window.js';
+
+export const CHECKPOINT_SCHEMA = 'context-ceiling.checkpoint/1';
+
+export type OrchestrationRecord = {
+  /** Absolute path of the orchestration file that was looked for. */
+  path: string;
+  status: 'loaded' | 'missing' | 'unavailable';
+  /** Why it was unavailable (malformed YAML, unreadable, no resumption section...). */
+  error?: string | undefined;
+  header: Record<string, unknown> | null;
+  resumption: Record<string, unknown> | null;
+};
+
+export type Checkpoint = {
+  schema: typeof CHECKPOINT_SCHEMA;
+  id: string;
+  sequence: number;
+  timestamp: string;
+  sessionId: string;
+  trigger: { type: 'auto' | 'manual' | 'unknown'; customInstructions: string | null };
+  context: {
+    occupancy: number | null;
+    state: Occupancy['kind'];
+    percent: number | null;
+    tier: Tier;
+    window: number;
+    windowSource: WindowSource;
+    ceilingPct: number;
+  };
+  orchestration: OrchestrationRecord;
+  session: { cwd: string; projectDir: string; gitBranch: string | null; transcriptPath: string | null };
+  /** Always false when written; acknowledgement is a marker file beside the checkpoint. Honoured when true. */
+  acknowledged: boolean;
+};
+
+const NAME = /^cx-(\d{3,9})-checkpoint\.json$/;
+
+/** cx-001-checkpoint.json, cx-042-..., cx-1000-... */
+export function checkpointFileName(sequence: number): string {
+  return `cx-${String(sequence).padStart(3, '0')}-checkpoint.json`;
+}
+
+export function checkpointId(sequence: number): string {
+  return `cx-${String(sequence).padStart(3, '0')}`;
+}
+
+/** The sequence number a checkpoint file name carries, or undefined for any other file. */
+export function sequenceOf(fileName: string): number | undefined {
+  const match = NAME.exec(fileName);
+  return match ? Number(match[1]) : undefined;
+}
+
+/** The acknowledgement marker's name for a checkpoint file. */
+export function ackMarkerName(fileName: string): string {
+  return fileName.replace(/\.json$/, '.acknowledged');
+}
+
+export type CheckpointFacts = {
+  sequence: number;
+  now: Date;
+  sessionId: string;
+  trigger: unknown;
+  customInstructions: unknown;
+  occupancy: Occupancy;
+  percent: number | undefined;
+  tier: Tier;
+  window: { tokens: number; source: WindowSource };
+  ceilingPct: number;
+  orchestration: OrchestrationRecord;
+  session: Checkpoint['session'];
+};
+
+export function buildCheckpoint(f: CheckpointFacts): Checkpoint {
+  return {
+    schema: CHECKPOINT_SCHEMA,
+    id: checkpointId(f.sequence),
+    sequence: f.sequence,
+    timestamp: f.now.toISOString(),
+    sessionId: f.sessionId,
+    trigger: {
+      type: f.trigger === 'auto' || f.trigger === 'manual' ? f.trigger : 'unknown',
+      customInstructions: typeof f.customInstructions === 'string' && f.customInstructions.length > 0 ? f.customInstructions.slice(0, 4_000) : null,
+    },
+    context: {
+      occupancy: f.occupancy.kind === 'measured' ? f.occupancy.tokens : null,
+      state: f.occupancy.kind,
+      percent: f.percent === undefined ? null : Math.round(f.percent * 10) / 10,
+      tier: f.tier,
+      window: f.window.tokens,
+      windowSource: f.window.source,
+      ceilingPct: f.ceilingPct,
+    },
+    orchestration: f.orchestration,
+    session: f.session,
+    acknowledged: false,
+  };
+}
+
+/**
+ * Read back a checkpoint leniently: anything with an id and a sequence is a
+ * checkpoint; missing parts read as absent. Undefined means corrupt.
+ */
+export function parseCheckpoint(value: unknown): Checkpoint | undefined {
+  const c = record(value);
+  if (!c || typeof c.id !== 'string' || !Number.isSafeInteger(c.sequence)) return undefined;
+  const trigger = record(c.trigger) ?? {};
+  const context = record(c.context) ?? {};
+  const orchestration = record(c.orchestration) ?? {};
+  const session = record(c.session) ?? {};
+  const number = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+  const string = (v: unknown) => (typeof v === 'string' ? v : null);
+  return {
+    schema: CHECKPOINT_SCHEMA,
+    id: c.id,
+    sequence: c.sequence as number,
+    timestamp: string(c.timestamp) ?? '',
+    sessionId: string(c.sessionId) ?? '',
+    trigger: { type: trigger.type === 'auto' || trigger.type === 'manual' ? trigger.type : 'unknown', customInstructions: string(trigger.customInstructions) },
+    context: {
+      occupancy: number(context.occupancy),
+      state: context.state === 'measured' || context.state === 'unknown-since-compaction' ? context.state : 'unavailable',
+      percent: number(context.percent),
+      tier: (string(context.tier) ?? 'UNKNOWN') as Tier,
+      window: number(context.window) ?? 0,
+      windowSource: (string(context.windowSource) ?? 'default') as WindowSource,
+      ceilingPct: number(context.ceilingPct) ?? 0,
+    },
+    orchestration: {
+      path: string(orchestration.path) ?? '',
+      status: orchestration.status === 'loaded' || orchestration.status === 'missing' ? orchestration.status : 'unavailable',
+      error: string(orchestration.error) ?? undefined,
+      header: record(orchestration.header) ?? null,
+      resumption: record(orchestration.resumption) ?? null,
+    },
+    session: {
+      cwd: string(session.cwd) ?? '',
+      projectDir: string(session.projectDir) ?? '',
+      gitBranch: string(session.gitBranch),
+      transcriptPath: string(session.transcriptPath),
+    },
+    acknowledged: c.acknowledged === true,
+  };
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}

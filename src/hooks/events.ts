@@ -1,0 +1,18 @@
+/**
+ * Every event's handler. In the hook bundle this is dist/hook-events.cjs,
+ * loaded only for events other than pre-tool-use, whose start-up matters most.
+ */
+import { runPostToolUse } from './post-tool-use.js';
+import { runPreCompact } from './pre-compact.js';
+import { runPreToolUse } from './pre-tool-use.js';
+import type { HookHandler } from './run.js';
+import { runSessionStart } from './session-start.js';
+import { runUserPromptSubmit } from './user-prompt-submit.js';
+
+export const HANDLERS: Record<string, HookHandler> = {
+  'pre-tool-use': runPreToolUse,
+  'user-prompt-submit': runUserPromptSubmit,
+  'pre-compact': runPreCompact,
+  'session-start': runSessionStart,
+  'post-tool-use': runPostToolUse,
+};

@@ -1,0 +1,35 @@
+/** PostToolUse on Write/Edit: after the orchestration file is written, warn when its resumption section is stale. */
+import { basename, isAbsolute, resolve } from 'node:path';
+import { parseSessionInput, stringField } from '../core/hook-input.js';
+import { judgeStaleness, renderStaleness, type StalenessFacts } from '../core/templates.js';
+import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
+import { loadSettings, parseJson, type HookContext } from './context.js';
+import { additionalContext } from './user-prompt-submit.js';
+
+const WRITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+export function runPostToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
+  const input = parseSessionInput(parseJson(stdin));
+  if (!input) return SILENT;
+  const tool = stringField(input.raw, 'tool_name', 256);
+  const toolInput = input.raw.tool_input;
+  const written = typeof toolInput === 'object' && toolInput !== null ? stringField(toolInput as Record<string, unknown>, 'file_path') : undefined;
+  if (!tool || !WRITING_TOOLS.has(tool) || !written) return SILENT;
+  const settings = loadSettings(ctx, input.cwd);
+  const { policy, projectDir } = settings;
+  if (!policy.enabled) return SILENT;
+  const target = orchestrationPath(projectDir, policy.orchestrationFile);
+  const path = isAbsolute(written) ? resolve(written) : resolve(input.cwd ?? projectDir, written);
+  if (path !== target) return SILENT;
+  const read = readOrchestration(target, ctx.parseYaml);
+  let facts: StalenessFacts;
+  if (read.status === 'missing') return SILENT;
+  if (read.status === 'unavailable') {
+    facts = read.error?.startsWith('malformed YAML') ? { kind: 'unparseable', error: read.error.replace(/^malformed YAML: /, '') } : { kind: 'no-resumption' };
+  } else {
+    facts = judgeStaleness((read.document as Record<string, unknown>).resumption, ctx.now(), policy.resumptionStaleMinutes);
+  }
+  const text = renderStaleness(facts, basename(target));
+  return text ? additionalContext('PostToolUse', [text]) : SILENT;
+}

@@ -1,0 +1,45 @@
+/** PreCompact: write a checkpoint of the state at compaction, atomically, under a fresh number. */
+import { relative } from 'node:path';
+import { buildCheckpoint } from '../core/checkpoint.js';
+import { parseSessionInput } from '../core/hook-input.js';
+import { describeFill } from '../core/templates.js';
+import { sessionCheckpointDir, writeNewCheckpoint } from '../io/checkpoints.js';
+import { describeError } from '../io/debug.js';
+import { readGitBranch } from '../io/git.js';
+import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
+import { loadSettings, parseJson, readContext, type HookContext } from './context.js';
+
+export function runPreCompact(stdin: string | undefined, ctx: HookContext): HookOutcome {
+  const input = parseSessionInput(parseJson(stdin));
+  if (!input) return SILENT;
+  const settings = loadSettings(ctx, input.cwd);
+  const { policy, projectDir, debug } = settings;
+  if (!policy.enabled) return SILENT;
+  const reading = readContext(settings, input.transcript_path);
+  const { document: _document, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
+  if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
+  try {
+    const { path, checkpoint } = writeNewCheckpoint(sessionCheckpointDir(projectDir, input.session_id), (sequence) =>
+      buildCheckpoint({
+        sequence,
+        now: ctx.now(),
+        sessionId: input.session_id,
+        trigger: input.raw.trigger,
+        customInstructions: input.raw.custom_instructions,
+        occupancy: reading.occupancy,
+        percent: reading.percent,
+        tier: reading.tier,
+        window: reading.window,
+        ceilingPct: policy.ceilingPct,
+        orchestration,
+        session: { cwd: input.cwd ?? ctx.cwd, projectDir, gitBranch: readGitBranch(projectDir), transcriptPath: input.transcript_path ?? null },
+      }),
+    );
+    const message = `context-ceiling: checkpoint ${checkpoint.id} saved (${checkpoint.trigger.type} compaction) at context fill ${describeFill(checkpoint)}: ${relative(projectDir, path) || path}`;
+    return { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: message })}\n`, stderr: '' };
+  } catch (error) {
+    debug(`checkpoint not written: ${describeError(error)}`);
+    return SILENT;
+  }
+}

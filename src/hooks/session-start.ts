@@ -1,0 +1,22 @@
+/**
+ * SessionStart: after a compaction (source "compact") the compaction alert,
+ * in the same turn; on startup, clear or resume a pending alert of this
+ * session, else the resumption context from an earlier session's checkpoint.
+ */
+import { parseSessionInput, stringField } from '../core/hook-input.js';
+import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { takeCompactionAlert, takeResumptionContext } from './alerts.js';
+import { loadSettings, parseJson, type HookContext } from './context.js';
+import { additionalContext, guarded } from './user-prompt-submit.js';
+
+export function runSessionStart(stdin: string | undefined, ctx: HookContext): HookOutcome {
+  const input = parseSessionInput(parseJson(stdin));
+  if (!input) return SILENT;
+  const settings = loadSettings(ctx, input.cwd);
+  if (!settings.policy.enabled) return SILENT;
+  const source = stringField(input.raw, 'source', 32);
+  const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
+  if (alert || source === 'compact') return additionalContext('SessionStart', alert ? [alert] : []);
+  const resumption = guarded(() => takeResumptionContext(settings, input.session_id), settings.debug);
+  return additionalContext('SessionStart', resumption ? [resumption] : []);
+}

@@ -1,0 +1,59 @@
+/** Reads the orchestration file's `resumption:` (and `header:`) sections for checkpoints and staleness checks. */
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { OrchestrationRecord } from '../core/checkpoint.js';
+import type { YamlResult } from './yaml-parse.js';
+
+export type YamlParser = (text: string) => YamlResult;
+
+/** Larger than any real orchestration file; bounds what a hook reads and parses. */
+const MAX_ORCHESTRATION_BYTES = 2 * 1024 * 1024;
+
+export function orchestrationPath(projectDir: string, configured: string): string {
+  return isAbsolute(configured) ? configured : resolve(projectDir, configured);
+}
+
+export type OrchestrationRead = OrchestrationRecord & { document: unknown };
+
+/** Never throws: a missing file is `missing`, anything unusable is `unavailable` with the reason. */
+export function readOrchestration(path: string, parseYaml: YamlParser): OrchestrationRead {
+  const base = { path, header: null, resumption: null, document: undefined };
+  let text: string;
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat) return { ...base, status: 'missing' };
+    if (!stat.isFile()) return { ...base, status: 'unavailable', error: 'not a regular file' };
+    if (stat.size > MAX_ORCHESTRATION_BYTES) return { ...base, status: 'unavailable', error: `larger than ${MAX_ORCHESTRATION_BYTES} bytes` };
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    return { ...base, status: 'unavailable', error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
+  }
+  const parsed = parseYaml(text);
+  if (!parsed.ok) return { ...base, status: 'unavailable', error: `malformed YAML: ${parsed.error}` };
+  const document = parsed.value;
+  const root = asRecord(document);
+  if (!root) return { ...base, document, status: 'unavailable', error: 'the document is not a mapping' };
+  const resumption = asRecord(root.resumption);
+  return {
+    path,
+    document,
+    status: 'loaded',
+    error: resumption ? undefined : root.resumption === undefined ? 'no resumption: section' : 'resumption: is not a mapping',
+    header: toJson(asRecord(root.header)),
+    resumption: toJson(resumption),
+  };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** Plain JSON (dates as ISO strings, no undefined): what a checkpoint file can hold. */
+function toJson(value: Record<string, unknown> | undefined): Record<string, unknown> | null {
+  if (!value) return null;
+  try {
+    return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  } catch {
+    return null; // cyclic aliases
+  }
+}

@@ -1,0 +1,235 @@
+/** Golden tests: the exact text a model receives, for every template and tier; and their token budgets. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { buildCheckpoint, type Checkpoint, type OrchestrationRecord } from '../../src/core/checkpoint.js';
+import type { Occupancy } from '../../src/core/occupancy.js';
+import { computePercent, computeTier } from '../../src/core/tiers.js';
+import { estimateTokens, judgeStaleness, renderCompactionAlert, renderMonitor, renderResumptionContext, renderStaleness } from '../../src/core/templates.js';
+
+const WINDOW = { tokens: 200_000, source: 'default' as const };
+const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };
+
+function monitorAt(occupancy: Occupancy, window = WINDOW, autocompactPct?: number) {
+  const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
+  return renderMonitor({ occupancy, percent, tier: computeTier(percent, thresholds), window, ceilingPct: 40, recoverySkill: 'context-summarization', orchestrationFile: 'ORCHESTRATION.yaml', autocompactPct });
+}
+const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
+
+/** The resumption section of seed 003's populated example (PROJ-001 at QG-2). */
+export const PROJ_001: OrchestrationRecord = {
+  path: '/home/dev/project/ORCHESTRATION.yaml',
+  status: 'loaded',
+  header: { workflow_id: 'FEAT-015', project_id: 'PROJ-001', plan_file: 'projects/PROJ-001-oss-release/ORCHESTRATION_PLAN.md' },
+  resumption: {
+    current_phase: 2,
+    current_phase_name: 'Core License Changes',
+    workflow_status: 'in_progress',
+    current_activity: 'qg-2-iteration-1',
+    last_checkpoint: 'cp-004',
+    next_step: 'Complete QG-2 iteration 1 revision (apply DA-001 fix), then re-score',
+    critical_context: 'QG-2 was scoring 3 Phase 2 deliverables. S-007 found 1 major finding: DA-001 copyright holder inconsistency between NOTICE and header_template. Revision was in progress.',
+    updated_at: '2026-11-22T03:00:00Z',
+    compaction_events: { count: 1 },
+    quality_trajectory: { gates_completed: ['qg-1'], gates_remaining: ['qg-3', 'qg-final'], current_gate: 'qg-2', current_gate_iteration: 1, score_history: { 'qg-2': [0.91, 0.96] }, lowest_dimension: 'traceability' },
+    decisions: [
+      { id: 'RD-001', decision: "Align copyright holder to 'Adam Nowak'", impact: 'Phase 3 header_template', applied: false },
+      { id: 'RD-000', decision: 'Release under Apache-2.0', applied: true },
+    ],
+    agent_summaries: { 'ps-researcher': 'license survey complete', 'nse-reviewer': 'NOTICE reviewed, 1 finding' },
+    defect_summary: { recurring_patterns: ['copyright holder drift between files'] },
+    files_to_read: [
+      { path: 'projects/PROJ-001-oss-release/ORCHESTRATION.yaml', sections: 'resumption, quality_gates.qg-2', purpose: 'current workflow state' },
+      { path: 'projects/PROJ-001-oss-release/ORCHESTRATION_PLAN.md', sections: 'Phase 2, Phase 3', purpose: 'what the phases deliver' },
+    ],
+  },
+};
+
+export function checkpointWith(orchestration: OrchestrationRecord, over: Partial<{ tokens: number; trigger: string; sequence: number; custom: string }> = {}): Checkpoint {
+  const tokens = over.tokens ?? 177_200;
+  const percent = computePercent(tokens, 200_000);
+  return buildCheckpoint({
+    sequence: over.sequence ?? 1,
+    now: new Date('2026-11-22T03:47:28.229Z'),
+    sessionId: '23a83752-3e60-4380-a61e-938c7063d518',
+    trigger: over.trigger ?? 'auto',
+    customInstructions: over.custom ?? null,
+    occupancy: measured(tokens),
+    percent,
+    tier: computeTier(percent, thresholds),
+    window: WINDOW,
+    ceilingPct: 40,
+    orchestration,
+    session: { cwd: '/home/dev/project', projectDir: '/home/dev/project', gitBranch: 'main', transcriptPath: '/home/dev/.claude/projects/-home-dev-project/23a83752.jsonl' },
+  });
+}
+
+const CP_PATH = '/home/dev/project/.claude/context-ceiling/checkpoints/23a83752-3e60-4380-a61e-938c7063d518/cx-001-checkpoint.json';
+const alert = (checkpoint: Checkpoint | undefined, eventNumber = 1, eventCount = 1) =>
+  renderCompactionAlert({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/home/dev/project/ORCHESTRATION.yaml', eventNumber, eventCount });
+
+describe('<context-monitor> at every tier', () => {
+  it.each<[string, Occupancy, number]>([
+    ['nominal', measured(24_000), 100],
+    ['low', measured(90_000), 100],
+    ['warning', measured(144_000), 200],
+    ['critical', measured(166_000), 200],
+    ['emergency', measured(180_000), 200],
+    ['unknown-since-compaction', { kind: 'unknown-since-compaction' }, 100],
+    ['unmeasured', { kind: 'unavailable', reason: 'no-usage' }, 100],
+    ['window-contradicted', measured(951_005), 100],
+  ])('%s', async (name, occupancy, budget) => {
+    const text = monitorAt(occupancy);
+    await expect(text).toMatchFileSnapshot(`../golden/monitor-${name}.txt`);
+    expect(estimateTokens(text)).toBeLessThanOrEqual(budget);
+  });
+
+  it('names Claude Code’s own auto-compaction point when it is overridden', async () => {
+    await expect(monitorAt(measured(700_000), { tokens: 1_000_000, source: 'env' } as never, 80)).toMatchFileSnapshot('../golden/monitor-warning-autocompact.txt');
+  });
+
+  it('never reports 0% when occupancy cannot be measured', () => {
+    expect(monitorAt({ kind: 'unavailable', reason: 'no-usage' })).not.toMatch(/\b0%/);
+    expect(monitorAt({ kind: 'unknown-since-compaction' })).toContain('unknown since compaction');
+  });
+
+  it('stays within budget for any occupancy, window and ceiling', () => {
+    fc.assert(
+      fc.property(fc.nat({ max: 2_000_000_000 }), fc.integer({ min: 1000, max: 100_000_000 }), fc.integer({ min: 1, max: 100 }), (tokens, window, ceilingPct) => {
+        const percent = computePercent(tokens, window);
+        const tier = computeTier(percent, { ...thresholds, ceilingPct });
+        const text = renderMonitor({ occupancy: measured(tokens), percent, tier, window: { tokens: window, source: 'env' }, ceilingPct, recoverySkill: 'context-summarization', orchestrationFile: 'ORCHESTRATION.yaml' });
+        const calm = tier === 'NOMINAL' || tier === 'LOW' || tier === 'UNKNOWN';
+        expect(estimateTokens(text)).toBeLessThanOrEqual(calm ? 100 : 200);
+        expect(text).toMatch(/^<context-monitor>\n[\s\S]*\n<\/context-monitor>$/);
+        expect(text).not.toMatch(/NaN|undefined|Infinity/);
+      }),
+    );
+  });
+});
+
+describe('<compaction-alert> (Template 2)', () => {
+  it('with the full resumption state of seed 003’s example', async () => {
+    const text = alert(checkpointWith(PROJ_001));
+    await expect(text).toMatchFileSnapshot('../golden/alert-full.txt');
+    expect(estimateTokens(text)).toBeLessThanOrEqual(500);
+  });
+
+  it('the second of two compactions says so', async () => {
+    await expect(alert(checkpointWith(PROJ_001, { sequence: 2, trigger: 'manual', custom: 'keep the license notes' }), 2, 2)).toMatchFileSnapshot('../golden/alert-event-2-of-2.txt');
+  });
+
+  it('without an orchestration file', async () => {
+    await expect(alert(checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'missing', header: null, resumption: null }))).toMatchFileSnapshot('../golden/alert-no-orchestration.txt');
+  });
+
+  it('with malformed YAML recorded as unavailable', async () => {
+    await expect(
+      alert(checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'unavailable', error: 'malformed YAML: line 4, column 3: Nested mappings are not allowed in compact mappings', header: null, resumption: null })),
+    ).toMatchFileSnapshot('../golden/alert-malformed-yaml.txt');
+  });
+
+  it('a corrupt checkpoint yields the minimal generic alert', async () => {
+    const text = alert(undefined, 3, 3);
+    await expect(text).toMatchFileSnapshot('../golden/alert-corrupt.txt');
+    expect(text).toContain('CONTEXT COMPACTION OCCURRED');
+  });
+});
+
+describe('<resumption-context> (Template 1)', () => {
+  it('with the full resumption state', async () => {
+    const text = renderResumptionContext({ checkpoint: checkpointWith(PROJ_001), checkpointPath: CP_PATH, orchestrationPath: PROJ_001.path, sessionCompactions: 1 });
+    await expect(text).toMatchFileSnapshot('../golden/resumption-full.txt');
+    expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
+  });
+
+  it('without resumption state', async () => {
+    const text = renderResumptionContext({ checkpoint: checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'missing', header: null, resumption: null }), checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 2 });
+    await expect(text).toMatchFileSnapshot('../golden/resumption-empty.txt');
+  });
+
+  it('a corrupt checkpoint', async () => {
+    await expect(renderResumptionContext({ checkpoint: undefined, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 1 })).toMatchFileSnapshot('../golden/resumption-corrupt.txt');
+  });
+});
+
+describe('budgets hold for any resumption section (long decisions, many agents)', () => {
+  const longText = fc.string({ minLength: 0, maxLength: 3_000, unit: 'grapheme-composite' });
+  const resumption = fc.record(
+    {
+      current_phase: fc.oneof(fc.nat(), longText),
+      current_phase_name: longText,
+      current_activity: longText,
+      next_step: longText,
+      critical_context: longText,
+      workflow_status: longText,
+      decisions: fc.array(fc.record({ id: fc.string({ maxLength: 20 }), decision: longText, impact: longText, applied: fc.boolean() }), { maxLength: 60 }),
+      agent_summaries: fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), longText, { maxKeys: 80 }),
+      defect_summary: fc.record({ recurring_patterns: fc.array(longText, { maxLength: 40 }) }),
+      files_to_read: fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 400 }), sections: longText, purpose: longText }), { maxLength: 30 }),
+      quality_trajectory: fc.record({ current_gate: fc.string({ maxLength: 100 }), score_history: fc.dictionary(fc.string({ maxLength: 10 }), fc.array(fc.double(), { maxLength: 5 })) }),
+      junk: fc.anything(),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('compaction alert ≤ 500 tokens, structured fields kept, tags intact', () => {
+    fc.assert(
+      fc.property(resumption, fc.nat({ max: 3_000_000 }), fc.integer({ min: 1, max: 50 }), (r, tokens, count) => {
+        const checkpoint = checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: r as Record<string, unknown> }, { tokens });
+        const text = alert(checkpoint, count, count);
+        expect(estimateTokens(text)).toBeLessThanOrEqual(500);
+        expect(text.startsWith('<compaction-alert>\n')).toBe(true);
+        expect(text.endsWith('\n</compaction-alert>')).toBe(true);
+        expect(text.match(/<\/compaction-alert>/g)).toHaveLength(1);
+        expect(text).toContain(`CHECKPOINT: ${CP_PATH}`);
+        expect(text).toContain('TRIGGER: auto');
+        expect(text).toContain('IMMEDIATE ACTIONS:');
+        if (count > 1) expect(text).toContain(`COMPACTION EVENT: ${count} of ${count} this session`);
+        expect(text).not.toMatch(/undefined|NaN/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('resumption context ≤ 1000 tokens, tags intact', () => {
+    fc.assert(
+      fc.property(resumption, (r) => {
+        const checkpoint = checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'loaded', header: { workflow_id: 'W' }, resumption: r as Record<string, unknown> });
+        const text = renderResumptionContext({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 3 });
+        expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
+        expect(text.startsWith('<resumption-context>\n')).toBe(true);
+        expect(text.endsWith('\n</resumption-context>')).toBe(true);
+        expect(text.match(/<\/resumption-context>/g)).toHaveLength(1);
+        expect(text).toContain('CHECKPOINT: ');
+        expect(text).not.toMatch(/undefined|NaN/);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+describe('resumption staleness', () => {
+  const now = new Date('2026-11-22T05:00:00Z');
+  it.each<[string, unknown, string]>([
+    ['fresh', { updated_at: '2026-11-22T04:45:00Z' }, 'fresh'],
+    ['stale', { updated_at: '2026-11-22T03:00:00Z' }, 'stale'],
+    ['missing updated_at', { next_step: 'x' }, 'no-updated-at'],
+    ['empty updated_at', { updated_at: '' }, 'no-updated-at'],
+    ['not a timestamp', { updated_at: 'yesterday-ish' }, 'bad-updated-at'],
+    ['a number', { updated_at: 12 }, 'bad-updated-at'],
+    ['no resumption section', undefined, 'no-resumption'],
+    ['resumption is a list', [1], 'no-resumption'],
+  ])('%s', (_name, resumption, kind) => {
+    expect(judgeStaleness(resumption, now, 30).kind).toBe(kind);
+  });
+
+  it('the warnings say what to do', async () => {
+    const texts = [
+      renderStaleness(judgeStaleness({ updated_at: '2026-11-22T03:00:00Z' }, now, 30), 'ORCHESTRATION.yaml'),
+      renderStaleness(judgeStaleness({}, now, 30), 'ORCHESTRATION.yaml'),
+      renderStaleness({ kind: 'unparseable', error: 'line 2, column 1: bad indentation' }, 'ORCHESTRATION.yaml'),
+    ].join('\n\n');
+    await expect(texts).toMatchFileSnapshot('../golden/staleness.txt');
+    expect(renderStaleness(judgeStaleness({ updated_at: '2026-11-22T04:59:00Z' }, now, 30), 'ORCHESTRATION.yaml')).toBeUndefined();
+  });
+});
