@@ -47,9 +47,9 @@ export function describeWindowSource(window: ResolvedWindow): string {
   return window.detail ? `${window.source}, ${window.detail}` : window.source;
 }
 
-/** Whole percent, rounded down so "40%" is never shown for 39.99 %. */
+/** Whole percent, rounded down so "40%" is never shown for 39.99 %; a small non-zero fill is "<1%", not "0%". */
 export function formatPercent(percent: number): string {
-  return `${Math.floor(percent)}%`;
+  return percent > 0 && percent < 1 ? '<1%' : `${Math.floor(percent)}%`;
 }
 
 /** 123456 → "123,456" without depending on the runtime's locale data. */

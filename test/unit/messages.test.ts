@@ -51,5 +51,7 @@ describe('formatting', () => {
   it('percent is rounded down so a value under the ceiling never reads as the ceiling', () => {
     expect(formatPercent(39.9995)).toBe('39%');
     expect(formatPercent(50)).toBe('50%');
+    expect(formatPercent(0.26)).toBe('<1%');
+    expect(formatPercent(0)).toBe('0%');
   });
 });
