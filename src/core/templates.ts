@@ -318,7 +318,7 @@ export function describeFill(c: Checkpoint): string {
   const { occupancy, percent, window, windowSource, state } = c.context;
   if (occupancy === null || percent === null) return state === 'unknown-since-compaction' ? 'unknown (no turn since the previous compaction)' : 'unknown (not measured)';
   if (occupancy > window) return `${formatTokens(occupancy)} tokens, more than the ${formatTokens(window)}-token window (${windowSource}), which is therefore wrong`;
-  return `${formatPercent(percent)} (${formatTokens(occupancy)} of ${formatTokens(window)} tokens, window: ${windowSource})`;
+  return `${formatPercent(percent)} (${formatTokens(occupancy)} of ${formatTokens(window)} tokens, window: ${windowSource}), tier ${c.context.tier}`;
 }
 
 function describeOrchestration(c: Checkpoint): string {

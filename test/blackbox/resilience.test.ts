@@ -50,7 +50,7 @@ describe('PreCompact', () => {
     expect(run.exitCode).toBe(0);
     const path = join(checkpointDir(), 'cx-001-checkpoint.json');
     expect(JSON.parse(run.stdout)).toEqual({
-      systemMessage: `context-ceiling: checkpoint cx-001 saved (auto compaction) at context fill 90% (180,000 of 200,000 tokens, window: default): .claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json`,
+      systemMessage: `context-ceiling: checkpoint cx-001 saved (auto compaction) at context fill 90% (180,000 of 200,000 tokens, window: default), tier EMERGENCY: .claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json`,
     });
     const checkpoint = JSON.parse(readFileSync(path, 'utf8'));
     expect(checkpoint).toMatchObject({

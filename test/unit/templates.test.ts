@@ -128,6 +128,14 @@ describe('<compaction-alert> (Template 2)', () => {
     ).toMatchFileSnapshot('../golden/alert-malformed-yaml.txt');
   });
 
+  it('at every tier of pre-compaction fill', async () => {
+    const fills = [24_000, 90_000, 144_000, 166_000, 180_000];
+    const texts = fills.map((tokens) => alert(checkpointWith(PROJ_001, { tokens })));
+    await expect(texts.join('\n\n')).toMatchFileSnapshot('../golden/alert-tiers.txt');
+    for (const text of texts) expect(estimateTokens(text)).toBeLessThanOrEqual(500);
+    expect(texts.map((text) => /tier (\w+)/.exec(text)?.[1])).toEqual(['NOMINAL', 'LOW', 'WARNING', 'CRITICAL', 'EMERGENCY']);
+  });
+
   it('a corrupt checkpoint yields the minimal generic alert', async () => {
     const text = alert(undefined, 3, 3);
     await expect(text).toMatchFileSnapshot('../golden/alert-corrupt.txt');
@@ -140,6 +148,14 @@ describe('<resumption-context> (Template 1)', () => {
     const text = renderResumptionContext({ checkpoint: checkpointWith(PROJ_001), checkpointPath: CP_PATH, orchestrationPath: PROJ_001.path, sessionCompactions: 1 });
     await expect(text).toMatchFileSnapshot('../golden/resumption-full.txt');
     expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
+  });
+
+  it('at every tier of fill at interruption', async () => {
+    const texts = [24_000, 90_000, 144_000, 166_000, 180_000].map((tokens) =>
+      renderResumptionContext({ checkpoint: checkpointWith(PROJ_001, { tokens }), checkpointPath: CP_PATH, orchestrationPath: PROJ_001.path, sessionCompactions: 1 }),
+    );
+    await expect(texts.join('\n\n')).toMatchFileSnapshot('../golden/resumption-tiers.txt');
+    for (const text of texts) expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
   });
 
   it('without resumption state', async () => {
