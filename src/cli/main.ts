@@ -10,6 +10,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   config: async () => (await import('./config.js')).configCommand,
   demo: async () => (await import('./demo.js')).demoCommand,
   checkpoints: async () => (await import('./checkpoints.js')).checkpointsCommand,
+  install: async () => (await import('./install.js')).installCommand,
+  uninstall: async () => (await import('./install.js')).uninstallCommand,
 };
 
 const SUMMARIES: Array<[string, string]> = [
@@ -17,6 +19,8 @@ const SUMMARIES: Array<[string, string]> = [
   ['status', 'occupancy, window, tier and what the guard would do now'],
   ['config', 'show, get, validate the policy; each value with its source'],
   ['checkpoints', 'list, show, acknowledge the checkpoints written at compaction'],
+  ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
+  ['uninstall', 'remove exactly what install added'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 

@@ -1,0 +1,161 @@
+/**
+ * What `install` and `uninstall` do to a settings.json object, as pure
+ * functions: the hooks we add (one table, also the source of hooks/hooks.json),
+ * how they are recognised, and the merge that leaves everything else alone.
+ */
+
+export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
+
+/** Every hook the product registers. hooks/hooks.json is checked against this table. */
+export const HOOK_SPECS: readonly HookSpec[] = [
+  { event: 'PreToolUse', name: 'pre-tool-use', matcher: 'Agent|Task|Skill', timeout: 10 },
+  { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },
+  { event: 'PreCompact', name: 'pre-compact', timeout: 30 },
+  { event: 'SessionStart', name: 'session-start', timeout: 10 },
+  { event: 'PostToolUse', name: 'post-tool-use', matcher: 'Write|Edit|MultiEdit', timeout: 10 },
+];
+
+/** `node "<runtime>/hook.cjs" <name>`; the runtime folder may start with $CLAUDE_PROJECT_DIR. */
+export function hookCommand(runtimeDir: string, name: string): string {
+  return `node "${runtimeDir}/hook.cjs" ${name}`;
+}
+
+const OURS = new RegExp(`context-ceiling[^"]*/hook\\.cjs"?\\s+(${HOOK_SPECS.map((s) => s.name).join('|')})\\s*$`);
+
+/** The hook name of a command install wrote (any runtime location), or undefined for anyone else's command. */
+export function ourHookName(command: unknown): string | undefined {
+  return typeof command === 'string' ? OURS.exec(command)?.[1] : undefined;
+}
+
+export type EnvChange = { key: string; value: string; previous: string | undefined };
+
+export type Plan = { settings: Record<string, unknown>; actions: string[]; env: EnvChange[] };
+
+export class SettingsShapeError extends Error {}
+
+type Entry = { matcher?: unknown; hooks?: unknown; [key: string]: unknown };
+type Hook = { type?: unknown; command?: unknown; timeout?: unknown; [key: string]: unknown };
+
+/**
+ * Add (or update in place) our hook for every event; keep every other key,
+ * entry and hook as it was. Running it on its own output changes nothing.
+ */
+export function planInstall(input: unknown, runtimeDir: string, env: Record<string, string>): Plan {
+  const settings = structuredClone(asSettings(input));
+  const actions: string[] = [];
+  const hooks = objectAt(settings, 'hooks');
+  for (const spec of HOOK_SPECS) {
+    const entries = arrayAt(hooks, spec.event);
+    const desired: Hook = { type: 'command', command: hookCommand(runtimeDir, spec.name), timeout: spec.timeout };
+    const found = findOurs(entries, spec.name);
+    if (found.length === 0) {
+      entries.push(spec.matcher === undefined ? { hooks: [desired] } : { matcher: spec.matcher, hooks: [desired] });
+      actions.push(`+ ${spec.event}${spec.matcher ? ` [${spec.matcher}]` : ''}: ${desired.command}`);
+      continue;
+    }
+    const [first, ...extra] = found;
+    const { entry, hook } = first!;
+    const sameMatcher = (entry.matcher ?? undefined) === spec.matcher;
+    const sameHook = hook.type === desired.type && hook.command === desired.command && hook.timeout === desired.timeout;
+    for (const duplicate of extra) removeHook(entries, duplicate.entry, duplicate.hook);
+    if (extra.length > 0) actions.push(`- ${spec.event}: ${extra.length} duplicate context-ceiling hook(s) removed`);
+    if (sameMatcher && sameHook) continue;
+    if (sameMatcher || (entry.hooks as Hook[]).length === 1) {
+      Object.assign(hook, desired);
+      if (spec.matcher === undefined) delete entry.matcher;
+      else entry.matcher = spec.matcher;
+    } else {
+      removeHook(entries, entry, hook);
+      entries.push(spec.matcher === undefined ? { hooks: [desired] } : { matcher: spec.matcher, hooks: [desired] });
+    }
+    actions.push(`~ ${spec.event}${spec.matcher ? ` [${spec.matcher}]` : ''}: ${desired.command}`);
+  }
+  const envChanges: EnvChange[] = [];
+  if (Object.keys(env).length > 0) {
+    const target = objectAt(settings, 'env');
+    for (const [key, value] of Object.entries(env)) {
+      if (target[key] === value) continue;
+      envChanges.push({ key, value, previous: typeof target[key] === 'string' ? (target[key] as string) : undefined });
+      target[key] = value;
+      actions.push(`+ env ${key}=${value}`);
+    }
+  }
+  return { settings, actions, env: envChanges };
+}
+
+/**
+ * Remove every hook install wrote, the entries and event lists that held only
+ * those, and the env values it set (restoring what was there before).
+ */
+export function planUninstall(input: unknown, envSet: readonly EnvChange[]): Plan {
+  const settings = structuredClone(asSettings(input));
+  const actions: string[] = [];
+  const hooks = settings.hooks;
+  if (isObject(hooks)) {
+    for (const [event, list] of Object.entries(hooks)) {
+      if (!Array.isArray(list)) continue;
+      let removed = 0;
+      const kept = list.filter((entry: Entry) => {
+        if (!isObject(entry) || !Array.isArray(entry.hooks)) return true;
+        const before = entry.hooks.length;
+        entry.hooks = entry.hooks.filter((hook: Hook) => !(isObject(hook) && ourHookName(hook.command)));
+        removed += before - (entry.hooks as Hook[]).length;
+        return !(before > 0 && (entry.hooks as Hook[]).length === 0);
+      });
+      if (removed === 0) continue;
+      actions.push(`- ${event}: ${removed} context-ceiling hook(s)`);
+      if (kept.length === 0) delete hooks[event];
+      else hooks[event] = kept;
+    }
+    if (actions.length > 0 && Object.keys(hooks).length === 0) delete settings.hooks;
+  }
+  const target = settings.env;
+  if (isObject(target)) {
+    for (const change of envSet) {
+      if (target[change.key] !== change.value) continue; // changed since: leave the user's value
+      if (change.previous === undefined) delete target[change.key];
+      else target[change.key] = change.previous;
+      actions.push(`- env ${change.key}`);
+    }
+    if (envSet.length > 0 && Object.keys(target).length === 0) delete settings.env;
+  }
+  return { settings, actions, env: [] };
+}
+
+function findOurs(entries: Entry[], name: string): Array<{ entry: Entry; hook: Hook }> {
+  const found: Array<{ entry: Entry; hook: Hook }> = [];
+  for (const entry of entries) {
+    if (!isObject(entry) || !Array.isArray(entry.hooks)) continue;
+    for (const hook of entry.hooks as Hook[]) if (isObject(hook) && ourHookName(hook.command) === name) found.push({ entry, hook });
+  }
+  return found;
+}
+
+function removeHook(entries: Entry[], entry: Entry, hook: Hook): void {
+  entry.hooks = (entry.hooks as Hook[]).filter((h) => h !== hook);
+  if ((entry.hooks as Hook[]).length === 0) entries.splice(entries.indexOf(entry), 1);
+}
+
+function asSettings(input: unknown): Record<string, unknown> {
+  if (input === undefined) return {};
+  if (!isObject(input)) throw new SettingsShapeError('the settings file must hold a JSON object');
+  return input;
+}
+
+function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = parent[key];
+  if (value === undefined) return (parent[key] = {}) as Record<string, unknown>;
+  if (!isObject(value)) throw new SettingsShapeError(`"${key}" must be an object`);
+  return value;
+}
+
+function arrayAt(parent: Record<string, unknown>, key: string): Entry[] {
+  const value = parent[key];
+  if (value === undefined) return (parent[key] = []) as Entry[];
+  if (!Array.isArray(value)) throw new SettingsShapeError(`"hooks.${key}" must be an array`);
+  return value as Entry[];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

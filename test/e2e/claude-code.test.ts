@@ -1,0 +1,164 @@
+/**
+ * The product inside the real Claude Code (2.1.328, pinned), offline against
+ * a scripted Messages API on loopback. Every assertion is on what the fake
+ * server received, i.e. what the model actually saw, or on files written.
+ *
+ * Claude Code flushes a turn's transcript record after that turn's hooks ran,
+ * so each scenario first runs a turn that sets the occupancy, then resumes the
+ * session for the turn under test.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from './fake-api.js';
+import { World } from './world.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  await world?.stop();
+  world = undefined;
+});
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+const after = (requests: RecordedRequest[], index: number) => requests.filter((request) => request.index > index);
+
+/** A first run whose only turn reports `tokens` of occupancy; returns the session id. */
+async function sessionAt(w: World, tokens: number, env: Record<string, string> = {}): Promise<string> {
+  w.reply({ cacheRead: tokens - 5, text: 'ready' });
+  const run = await w.claude('get ready', { env });
+  expect(run.exitCode, run.stderr).toBe(0);
+  expect(run.sessionId).toBeDefined();
+  return run.sessionId!;
+}
+
+describe('the guard in the real client', () => {
+  it('1. below the ceiling a Skill call passes and nothing about the ceiling reaches the model', async () => {
+    world = new World();
+    world.skill('deep-dive');
+    await world.start();
+    const session = await sessionAt(world, 40_000);
+    const mark = world.api.requests.length - 1;
+    world.reply({ cacheRead: 41_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 42_000, text: 'done' });
+    const run = await world.claude('use the deep-dive skill', { resume: session });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [, afterTool] = after(world.api.conversation, mark);
+    expect(afterTool!.text).toContain('You are running the deep-dive skill');
+    expect(afterTool!.text).not.toContain('PreToolUse:Skill hook');
+    expect(afterTool!.text).not.toContain('Context ceiling warning');
+    expect(afterTool!.text).not.toContain('context-ceiling:');
+  });
+
+  it('2. over the ceiling (warn) the Skill call proceeds and the next request carries the warning', async () => {
+    world = new World();
+    world.skill('deep-dive');
+    await world.start();
+    const session = await sessionAt(world, 100_000);
+    const mark = world.api.requests.length - 1;
+    world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
+    const run = await world.claude('use the deep-dive skill', { resume: session });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [, afterTool] = after(world.api.conversation, mark);
+    expect(afterTool!.text).toContain('You are running the deep-dive skill'); // the skill ran
+    expect(afterTool!.text).toContain(
+      'PreToolUse:Skill hook additional context: Context ceiling warning: context is at 50% (100,000 of 200,000 tokens; window: default), over the 40% ceiling.',
+    );
+    expect(afterTool!.text).toContain('/context-summarization');
+  });
+
+  it('3. strict mode refuses the Skill call with the reason and the recovery skill; a recovery skill still runs', async () => {
+    world = new World();
+    world.skill('deep-dive');
+    world.skill('context-summarization', 'Summarise the conversation so far into a short list.');
+    await world.start(['--strict']);
+    const session = await sessionAt(world, 100_000);
+    const mark = world.api.requests.length - 1;
+    world.reply(
+      { cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } },
+      { cacheRead: 102_000, toolUse: { name: 'Skill', input: { skill: 'context-summarization' } } },
+      { cacheRead: 103_000, text: 'summarised' },
+    );
+    const run = await world.claude('use the deep-dive skill', { resume: session });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [, refused, recovered] = after(world.api.conversation, mark);
+    const toolResult = JSON.stringify(refused!.body.messages?.at(-1));
+    expect(toolResult).toContain('"is_error":true');
+    expect(refused!.text).toContain('PreToolUse:Skill hook error');
+    expect(refused!.text).toContain('context-ceiling: blocked Skill \\"deep-dive\\"'.replace(/\\"/g, '"'));
+    expect(refused!.text).toContain('Run the /context-summarization skill');
+    expect(refused!.text).not.toContain('You are running the deep-dive skill');
+    expect(recovered!.text).toContain('Summarise the conversation so far into a short list.');
+    expect(count(recovered!.text, 'context-ceiling: blocked')).toBe(1); // only the first call was blocked
+  });
+});
+
+describe('the monitor in the real client', () => {
+  it('4. the <context-monitor> block reaches the model on a prompt, with the right tier', async () => {
+    world = new World();
+    await world.start();
+    const session = await sessionAt(world, 150_000);
+    const mark = world.api.requests.length - 1;
+    world.reply({ cacheRead: 151_000, text: 'ok' });
+    await world.claude('next step please', { resume: session });
+    const [request] = after(world.api.conversation, mark);
+    expect(request!.text).toContain('UserPromptSubmit hook additional context: <context-monitor>\nContext 75% (150,000 of 200,000 tokens, window: default). Tier WARNING (ceiling 40%).');
+    expect(request!.text).toContain('Recommended actions:');
+  });
+});
+
+const ORCHESTRATION = `resumption:
+  current_phase: 3
+  current_phase_name: Integration
+  current_activity: wiring the billing adapter
+  next_step: Finish the billing adapter, then run the integration tests
+  updated_at: 2026-11-22T05:00:00Z
+`;
+
+describe('compaction in the real client', () => {
+  it('5. an auto-compaction writes a checkpoint; the alert reaches the model once', async () => {
+    const env = { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50', DEV_TEAM_CONTEXT_WINDOW: '1000000' };
+    world = new World(undefined, env);
+    world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
+    await world.start();
+    const session = await sessionAt(world, 951_005);
+    // Resuming a session over the threshold triggers the compaction between turns; it can take a resume or two
+    // to land (this version compacts this small session without a summarisation request or compact_boundary).
+    const alerted = () => world!.api.conversation.some((r) => r.text.includes('<compaction-alert>'));
+    for (let attempt = 0; attempt < 4 && !alerted(); attempt++) {
+      world.reply({ cacheRead: 3_000, text: 'continuing' });
+      const run = await world.claude('continue the work', { resume: session });
+      expect(run.exitCode, run.stderr).toBe(0);
+    }
+    const checkpoints = world.checkpoints(session);
+    expect(checkpoints.length).toBeGreaterThanOrEqual(1);
+    expect(checkpoints[0]!.json).toMatchObject({ trigger: { type: 'auto' }, context: { occupancy: 951_005, windowSource: 'env' }, orchestration: { status: 'loaded' } });
+    // one more turn, so a repeated injection would show
+    world.reply({ cacheRead: 4_000, text: 'still going' });
+    await world.claude('and now?', { resume: session });
+    const withAlert = world.api.conversation.filter((r) => r.text.includes('<compaction-alert>'));
+    expect(withAlert.length).toBeGreaterThanOrEqual(1);
+    expect(withAlert[0]!.text).toContain('TRIGGER: auto (PreCompact hook)');
+    expect(withAlert[0]!.text).toContain('Continue from: Finish the billing adapter, then run the integration tests');
+    for (const request of world.api.conversation) expect(count(request.text, 'CONTEXT COMPACTION OCCURRED')).toBeLessThanOrEqual(1);
+    expect(world.acknowledged(session).length).toBe(checkpoints.length);
+  });
+
+  it('6. a manual /compact does the same with trigger manual', async () => {
+    world = new World(undefined, { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
+    await world.start();
+    const session = await sessionAt(world, 120_000);
+    const compact = await world.claude('/compact', { resume: session });
+    expect(compact.exitCode, compact.stderr).toBe(0);
+    expect(world.compacted(session)).toBe(true);
+    const checkpoints = world.checkpoints(session);
+    expect(checkpoints).toHaveLength(1);
+    expect(checkpoints[0]!.json).toMatchObject({ trigger: { type: 'manual' }, context: { occupancy: 120_000 } });
+    world.reply({ cacheRead: 5_000, text: 'back on track' });
+    await world.claude('where were we?', { resume: session });
+    world.reply({ cacheRead: 6_000, text: 'yes' });
+    await world.claude('go on', { resume: session });
+    const withAlert = world.api.conversation.filter((r) => r.text.includes('<compaction-alert>'));
+    expect(withAlert.length).toBeGreaterThanOrEqual(1);
+    expect(withAlert[0]!.text).toContain('TRIGGER: manual (PreCompact hook)');
+    for (const request of world.api.conversation) expect(count(request.text, 'CONTEXT COMPACTION OCCURRED')).toBeLessThanOrEqual(1);
+    expect(world.acknowledged(session)).toEqual(['cx-001-checkpoint.acknowledged']);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * One end-to-end world: a git-initialised temp project with a temp HOME, the
+ * product's hooks installed by its own `install` command, a fake Messages API,
+ * and the real Claude Code CLI (the pinned devDependency) run in print mode.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { CLI_BIN, ROOT } from '../helpers/sandbox.js';
+import { FakeAnthropic, type Script, type Turn } from './fake-api.js';
+
+export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
+
+export type ClaudeResult = { exitCode: number; stdout: string; stderr: string; json: Record<string, unknown> | undefined; sessionId: string | undefined };
+
+export class World {
+  readonly root = mkdtempSync(join(tmpdir(), 'cc-e2e-'));
+  readonly home = join(this.root, 'home');
+  readonly project = join(this.root, 'project');
+  readonly tmp = join(this.root, 'tmp');
+  readonly api: FakeAnthropic;
+  private url = '';
+  private queue: Turn[] = [];
+  private lastUsage = 5_000;
+
+  /** Without a script, the model answers from the queue `reply()` fills, then with plain text at the last usage. */
+  constructor(script?: Script, private readonly env: Record<string, string> = {}) {
+    this.api = new FakeAnthropic(script ?? (() => this.nextTurn()));
+    for (const dir of [this.home, this.project, this.tmp]) mkdirSync(dir, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: this.project });
+  }
+
+  async start(installArgs: string[] = []): Promise<void> {
+    this.url = await this.api.start();
+    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs], { cwd: this.project, env: this.baseEnv(), extendEnv: false, reject: false });
+    if (install.exitCode !== 0) throw new Error(`install failed: ${install.stderr}`);
+  }
+
+  /** The next model turns, in order. */
+  reply(...turns: Turn[]): void {
+    this.queue.push(...turns);
+  }
+
+  private nextTurn(): Turn {
+    const turn = this.queue.shift() ?? { text: 'ok', cacheRead: this.lastUsage };
+    this.lastUsage = turn.cacheRead ?? this.lastUsage;
+    return turn;
+  }
+
+  async stop(): Promise<void> {
+    await this.api.stop();
+    rmSync(this.root, { recursive: true, force: true });
+  }
+
+  /** A real skill, so the Skill tool's own validation passes and PreToolUse fires. */
+  skill(name: string, body = `You are running the ${name} skill. Reply with one line.`): void {
+    this.write(`project/.claude/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: ${name} for the end-to-end test\n---\n\n${body}\n`);
+  }
+
+  write(relative: string, content: string): string {
+    const path = join(this.root, relative);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, content);
+    return path;
+  }
+
+  /** `claude -p <prompt>` in the project, against the fake API. */
+  async claude(prompt: string, options: { resume?: string; env?: Record<string, string> } = {}): Promise<ClaudeResult> {
+    const args = ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Skill Agent Read Write Edit'];
+    if (options.resume) args.push('--resume', options.resume);
+    const run = await execa(CLAUDE_BIN, args, {
+      cwd: this.project,
+      env: { ...this.baseEnv(), ...options.env },
+      extendEnv: false,
+      reject: false,
+      timeout: 90_000,
+      forceKillAfterDelay: 2_000,
+      cleanup: true,
+      stdin: 'ignore',
+    });
+    let json: Record<string, unknown> | undefined;
+    try {
+      json = JSON.parse(String(run.stdout));
+    } catch {
+      json = undefined;
+    }
+    return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), json, sessionId: typeof json?.session_id === 'string' ? json.session_id : undefined };
+  }
+
+  /** The session's transcript file. */
+  transcript(sessionId: string): string {
+    const folder = join(this.home, '.claude', 'projects', this.project.replace(/[^a-zA-Z0-9]/g, '-'));
+    return join(folder, `${sessionId}.jsonl`);
+  }
+
+  /** Claude Code wrote a compact_boundary into the session's transcript. */
+  compacted(sessionId: string): boolean {
+    return existsSync(this.transcript(sessionId)) && readFileSync(this.transcript(sessionId), 'utf8').includes('"subtype":"compact_boundary"');
+  }
+
+  checkpoints(sessionId: string): Array<{ name: string; json: Record<string, unknown> }> {
+    const dir = join(this.project, '.claude', 'context-ceiling', 'checkpoints', sessionId);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((name) => name.endsWith('-checkpoint.json'))
+      .sort()
+      .map((name) => ({ name, json: JSON.parse(readFileSync(join(dir, name), 'utf8')) }));
+  }
+
+  acknowledged(sessionId: string): string[] {
+    const dir = join(this.project, '.claude', 'context-ceiling', 'checkpoints', sessionId);
+    return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.acknowledged')).sort() : [];
+  }
+
+  private baseEnv(): Record<string, string> {
+    return {
+      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      HOME: this.home,
+      TMPDIR: this.tmp,
+      ANTHROPIC_BASE_URL: this.url,
+      ANTHROPIC_API_KEY: 'sk-ant-e2e-test',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      NO_COLOR: '1',
+      ...this.env,
+    };
+  }
+}
