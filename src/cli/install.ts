@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } f
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '../core/constants.js';
-import { planInstall, planUninstall, SettingsShapeError, type EnvChange, type Plan } from '../core/install-plan.js';
+import { planInstall, planUninstall, SettingsShapeError, type Created, type EnvChange, type Plan } from '../core/install-plan.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
 
@@ -28,6 +28,8 @@ type InstallRecord = {
   runtimeDir: string | null;
   runtimeCopied: boolean;
   env: EnvChange[];
+  /** What the first install created (uninstall deletes those once empty). */
+  created: Created;
   installedAt: string;
 };
 
@@ -141,6 +143,7 @@ function install(io: CliIO, t: Target, options: Options & { strict: boolean }): 
       runtimeDir: runtime.copy ? runtime.realDir : null,
       runtimeCopied: runtime.copy || previous?.runtimeCopied === true,
       env: mergeEnvRecord(previous?.env ?? [], plan.env),
+      created: previous?.created ?? plan.created,
       installedAt: new Date().toISOString(),
     };
     mkdirSync(dirname(t.recordPath), { recursive: true });
@@ -161,7 +164,10 @@ function install(io: CliIO, t: Target, options: Options & { strict: boolean }): 
 function uninstall(io: CliIO, t: Target, options: Options): number {
   const current = readSettings(t.settingsPath);
   const record = readRecord(t.recordPath);
-  const plan = current.value === undefined ? { settings: {}, actions: [], env: [] } : planOrExplain(t.settingsPath, () => planUninstall(current.value, record?.env ?? []));
+  const plan: Plan =
+    current.value === undefined
+      ? { settings: {}, actions: [], env: [], created: { hooksObject: false, events: [], envObject: false } }
+      : planOrExplain(t.settingsPath, () => planUninstall(current.value, { env: record?.env ?? [], created: record?.created }));
   const runtimeDir = record?.runtimeCopied && record.runtimeDir && existsSync(record.runtimeDir) ? record.runtimeDir : undefined;
   const changed = plan.actions.length > 0 || runtimeDir !== undefined || record !== undefined;
   let backup: string | undefined;

@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   checkpoints: async () => (await import('./checkpoints.js')).checkpointsCommand,
   install: async () => (await import('./install.js')).installCommand,
   uninstall: async () => (await import('./install.js')).uninstallCommand,
+  doctor: async () => (await import('./doctor.js')).doctorCommand,
 };
 
 const SUMMARIES: Array<[string, string]> = [
@@ -21,6 +22,7 @@ const SUMMARIES: Array<[string, string]> = [
   ['checkpoints', 'list, show, acknowledge the checkpoints written at compaction'],
   ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
   ['uninstall', 'remove exactly what install added'],
+  ['doctor', 'check Node, installed hooks, config, window and state directory'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 

@@ -29,7 +29,13 @@ export function ourHookName(command: unknown): string | undefined {
 
 export type EnvChange = { key: string; value: string; previous: string | undefined };
 
-export type Plan = { settings: Record<string, unknown>; actions: string[]; env: EnvChange[] };
+/** What install created and uninstall may therefore delete once it is empty again. */
+export type Created = { hooksObject: boolean; events: string[]; envObject: boolean };
+
+export type Plan = { settings: Record<string, unknown>; actions: string[]; env: EnvChange[]; created: Created };
+
+/** What uninstall knows about the install it undoes (from the install record); unknown means "delete what ends up empty". */
+export type InstallMemory = { env: readonly EnvChange[]; created?: Created | undefined };
 
 export class SettingsShapeError extends Error {}
 
@@ -43,8 +49,10 @@ type Hook = { type?: unknown; command?: unknown; timeout?: unknown; [key: string
 export function planInstall(input: unknown, runtimeDir: string, env: Record<string, string>): Plan {
   const settings = structuredClone(asSettings(input));
   const actions: string[] = [];
+  const created: Created = { hooksObject: settings.hooks === undefined, events: [], envObject: false };
   const hooks = objectAt(settings, 'hooks');
   for (const spec of HOOK_SPECS) {
+    if (hooks[spec.event] === undefined) created.events.push(spec.event);
     const entries = arrayAt(hooks, spec.event);
     const desired: Hook = { type: 'command', command: hookCommand(runtimeDir, spec.name), timeout: spec.timeout };
     const found = findOurs(entries, spec.name);
@@ -72,6 +80,7 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
   }
   const envChanges: EnvChange[] = [];
   if (Object.keys(env).length > 0) {
+    created.envObject = settings.env === undefined;
     const target = objectAt(settings, 'env');
     for (const [key, value] of Object.entries(env)) {
       if (target[key] === value) continue;
@@ -80,16 +89,17 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
       actions.push(`+ env ${key}=${value}`);
     }
   }
-  return { settings, actions, env: envChanges };
+  return { settings, actions, env: envChanges, created };
 }
 
 /**
  * Remove every hook install wrote, the entries and event lists that held only
  * those, and the env values it set (restoring what was there before).
  */
-export function planUninstall(input: unknown, envSet: readonly EnvChange[]): Plan {
+export function planUninstall(input: unknown, memory: InstallMemory): Plan {
   const settings = structuredClone(asSettings(input));
   const actions: string[] = [];
+  const mayDelete = (created: boolean | undefined) => memory.created === undefined || created === true;
   const hooks = settings.hooks;
   if (isObject(hooks)) {
     for (const [event, list] of Object.entries(hooks)) {
@@ -104,22 +114,22 @@ export function planUninstall(input: unknown, envSet: readonly EnvChange[]): Pla
       });
       if (removed === 0) continue;
       actions.push(`- ${event}: ${removed} context-ceiling hook(s)`);
-      if (kept.length === 0) delete hooks[event];
+      if (kept.length === 0 && mayDelete(memory.created?.events.includes(event))) delete hooks[event];
       else hooks[event] = kept;
     }
-    if (actions.length > 0 && Object.keys(hooks).length === 0) delete settings.hooks;
+    if (actions.length > 0 && Object.keys(hooks).length === 0 && mayDelete(memory.created?.hooksObject)) delete settings.hooks;
   }
   const target = settings.env;
   if (isObject(target)) {
-    for (const change of envSet) {
+    for (const change of memory.env) {
       if (target[change.key] !== change.value) continue; // changed since: leave the user's value
       if (change.previous === undefined) delete target[change.key];
       else target[change.key] = change.previous;
       actions.push(`- env ${change.key}`);
     }
-    if (envSet.length > 0 && Object.keys(target).length === 0) delete settings.env;
+    if (memory.env.length > 0 && Object.keys(target).length === 0 && mayDelete(memory.created?.envObject)) delete settings.env;
   }
-  return { settings, actions, env: [] };
+  return { settings, actions, env: [], created: { hooksObject: false, events: [], envObject: false } };
 }
 
 function findOurs(entries: Entry[], name: string): Array<{ entry: Entry; hook: Hook }> {

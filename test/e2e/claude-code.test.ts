@@ -164,3 +164,25 @@ describe('compaction in the real client', () => {
     expect(world.acknowledged(session)).toEqual(['cx-001-checkpoint.acknowledged']);
   });
 });
+
+describe('the plugin route', () => {
+  it('a clone of the repository, with no npm install, works as a plugin (--plugin-dir)', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { join } = await import('node:path');
+    const { ROOT } = await import('../helpers/sandbox.js');
+    world = new World();
+    world.skill('deep-dive');
+    // Only what git tracks: what a user gets from the repository.
+    const plugin = join(world.root, 'plugin');
+    execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, plugin]);
+    execFileSync('sh', ['-c', `git -C "${ROOT}" diff --cached --binary | git -C "${plugin}" apply --allow-empty -`]); // include staged, uncommitted work
+    await world.start(['--dry-run']); // start the API without installing hooks into settings
+    const session = await sessionAt(world, 100_000);
+    const mark = world.api.requests.length - 1;
+    world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
+    const run = await world.claude('use the deep-dive skill', { resume: session, args: ['--plugin-dir', plugin] });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [, afterTool] = after(world.api.conversation, mark);
+    expect(afterTool!.text).toMatch(/PreToolUse:Skill hook additional context: Context ceiling warning: context is at 50%/);
+  });
+});

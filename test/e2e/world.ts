@@ -67,8 +67,8 @@ export class World {
   }
 
   /** `claude -p <prompt>` in the project, against the fake API. */
-  async claude(prompt: string, options: { resume?: string; env?: Record<string, string> } = {}): Promise<ClaudeResult> {
-    const args = ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Skill Agent Read Write Edit'];
+  async claude(prompt: string, options: { resume?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<ClaudeResult> {
+    const args = ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Skill Agent Read Write Edit', ...(options.args ?? [])];
     if (options.resume) args.push('--resume', options.resume);
     const run = await execa(CLAUDE_BIN, args, {
       cwd: this.project,

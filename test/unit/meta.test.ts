@@ -7,6 +7,11 @@ import { ENV } from '../../src/core/constants.js';
 import { PRESET_NAMES } from '../../src/core/policy.js';
 import { PRESETS } from '../../src/io/config.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { RUNTIME_FILES } from '../../src/cli/install.js';
+import { HOOK_SPECS } from '../../src/core/install-plan.js';
 import { HOOK_EVENTS } from '../../src/hooks/run.js';
 import { ROOT } from '../helpers/sandbox.js';
 
@@ -41,30 +46,51 @@ describe('src/core is pure', () => {
   });
 });
 
-describe('hooks/hooks.json', () => {
+describe('hooks/hooks.json and the plugin', () => {
   const hooks = JSON.parse(read('hooks/hooks.json')).hooks;
-  const expected: Record<string, [string | undefined, string]> = {
-    PreToolUse: ['Agent|Task|Skill', 'pre-tool-use'],
-    UserPromptSubmit: [undefined, 'user-prompt-submit'],
-    PreCompact: [undefined, 'pre-compact'],
-    SessionStart: [undefined, 'session-start'],
-    PostToolUse: ['Write|Edit|MultiEdit', 'post-tool-use'],
-  };
 
-  it('registers exactly one entry per event, each running the bundle through the plugin root', () => {
-    expect(Object.keys(hooks).sort()).toEqual(Object.keys(expected).sort());
-    for (const [event, [matcher, name]] of Object.entries(expected)) {
-      expect(hooks[event]).toHaveLength(1);
-      expect(hooks[event][0].matcher).toBe(matcher);
-      expect(hooks[event][0].hooks).toHaveLength(1);
-      expect(hooks[event][0].hooks[0]).toMatchObject({ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${name}` });
-      expect(hooks[event][0].hooks[0].timeout).toBeGreaterThan(0);
+  it('registers exactly HOOK_SPECS (what install writes), each running the bundle through the plugin root', () => {
+    expect(Object.keys(hooks).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
+    for (const spec of HOOK_SPECS) {
+      expect(hooks[spec.event]).toEqual([
+        { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }] },
+      ]);
     }
+    expect(HOOK_EVENTS.sort()).toEqual(HOOK_SPECS.map((spec) => spec.name).sort());
   });
 
-  it('every registered event is one the hook entry knows', () => {
-    for (const [, name] of Object.values(expected)) expect(HOOK_EVENTS).toContain(name);
-    expect(HOOK_EVENTS.sort()).toEqual(Object.values(expected).map(([, name]) => name).sort());
+  it('plugin.json names the package and its version', () => {
+    const plugin = JSON.parse(read('.claude-plugin/plugin.json'));
+    const pkg = JSON.parse(read('package.json'));
+    expect(plugin).toMatchObject({ name: pkg.name, version: pkg.version, hooks: './hooks/hooks.json' });
+  });
+
+  it('the real Claude Code validates the plugin, strictly', () => {
+    const result = spawnSync(join(ROOT, 'node_modules', '.bin', 'claude'), ['plugin', 'validate', '--strict', '--json', ROOT], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'cc-plugin-')) },
+    });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    const report = JSON.parse(result.stdout);
+    expect(report.success).toBe(true);
+    expect(report.manifest.errors).toEqual([]);
+    expect(report.manifest.warnings).toEqual([]);
+    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
+  });
+
+  it('the real Claude Code validates the repository as its own marketplace, strictly', () => {
+    const result = spawnSync(join(ROOT, 'node_modules', '.bin', 'claude'), ['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')], {
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'cc-plugin-')) },
+    });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+    expect(JSON.parse(read('.claude-plugin/marketplace.json')).plugins).toEqual([expect.objectContaining({ name: 'context-ceiling', source: './' })]);
+  });
+
+  it.each(RUNTIME_FILES)('the committed dist/%s is the current build (run npm run build and commit it when this fails)', (file) => {
+    const committed = spawnSync('git', ['show', `:dist/${file}`], { cwd: ROOT, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+    expect(committed.status, `dist/${file} is not in git: the plugin route needs it committed`).toBe(0);
+    expect(readFileSync(join(ROOT, 'dist', file)).equals(committed.stdout)).toBe(true);
   });
 });
 

@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { HOOK_SPECS, hookCommand, ourHookName, planInstall, planUninstall, SettingsShapeError } from '../../src/core/install-plan.js';
+
+const RUNTIME = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
+
+describe('planInstall', () => {
+  it('into nothing: one entry per event, with matchers and timeouts', () => {
+    const { settings, actions } = planInstall(undefined, RUNTIME, {});
+    expect(actions).toHaveLength(HOOK_SPECS.length);
+    expect(settings).toEqual({
+      hooks: Object.fromEntries(
+        HOOK_SPECS.map((spec) => [spec.event, [{ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(RUNTIME, spec.name), timeout: spec.timeout }] }]]),
+      ),
+    });
+  });
+
+  it('keeps every other key, entry and hook, and appends after them', () => {
+    const input = { model: 'opus', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }], Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] }, env: { A: '1' } };
+    const { settings } = planInstall(input, RUNTIME, {});
+    expect(settings.model).toBe('opus');
+    expect((settings.hooks as Record<string, unknown[]>).PreToolUse![0]).toEqual(input.hooks.PreToolUse[0]);
+    expect((settings.hooks as Record<string, unknown>).Stop).toEqual(input.hooks.Stop);
+    expect(settings.env).toEqual({ A: '1' });
+    expect(input.hooks.PreToolUse).toHaveLength(1); // the input is not mutated
+  });
+
+  it('a moved runtime is updated in place, not duplicated', () => {
+    const first = planInstall({}, '/old/context-ceiling/runtime', {}).settings;
+    const { settings, actions } = planInstall(first, RUNTIME, {});
+    expect(actions.every((a) => a.startsWith('~ '))).toBe(true);
+    expect((settings.hooks as Record<string, unknown[]>).PreToolUse).toHaveLength(1);
+    expect(JSON.stringify(settings)).not.toContain('/old/');
+  });
+
+  it('duplicates of our hook are folded into one', () => {
+    const once = planInstall({}, RUNTIME, {}).settings as { hooks: Record<string, unknown[]> };
+    once.hooks.PreToolUse!.push(structuredClone(once.hooks.PreToolUse![0]));
+    const { settings } = planInstall(once, RUNTIME, {});
+    expect((settings.hooks as Record<string, unknown[]>).PreToolUse).toHaveLength(1);
+  });
+
+  it('--strict sets the env value and records what was there before', () => {
+    const { settings, env } = planInstall({ env: { DEV_TEAM_CONTEXT_STRICT: 'off' } }, RUNTIME, { DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(settings.env).toEqual({ DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(env).toEqual([{ key: 'DEV_TEAM_CONTEXT_STRICT', value: 'on', previous: 'off' }]);
+  });
+
+  it.each([
+    ['a JSON array', []],
+    ['hooks as a list', { hooks: [] }],
+    ['an event as an object', { hooks: { PreToolUse: {} } }],
+    ['env as a string', { env: 'x' }],
+  ])('refuses %s', (_name, input) => {
+    expect(() => planInstall(input, RUNTIME, { X: 'on' })).toThrow(SettingsShapeError);
+  });
+});
+
+describe('our commands are recognised, nobody else’s', () => {
+  it.each([
+    ['node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/hook.cjs" pre-tool-use', 'pre-tool-use'],
+    ['node "/home/u/.claude/context-ceiling/runtime/hook.cjs" session-start', 'session-start'],
+    ['node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/dist/hook.cjs" post-tool-use', 'post-tool-use'],
+    ['node "/x/other-tool/hook.cjs" pre-tool-use', undefined],
+    ['./guard.sh', undefined],
+    ['node "/x/context-ceiling/hook.cjs" pre-tool-use && rm -rf /', undefined],
+    [42, undefined],
+  ])('%s', (command, name) => {
+    expect(ourHookName(command)).toBe(name);
+  });
+});
+
+describe('properties', () => {
+  const foreignHook = fc.record({ type: fc.constant('command'), command: fc.string().filter((c) => !c.includes('context-ceiling')) });
+  const settings = fc.record(
+    {
+      model: fc.string(),
+      permissions: fc.record({ allow: fc.array(fc.string()) }),
+      hooks: fc.dictionary(fc.constantFrom('PreToolUse', 'PostToolUse', 'Stop', 'UserPromptSubmit', 'SessionStart', 'Notification'), fc.array(fc.record({ matcher: fc.string(), hooks: fc.array(foreignHook, { minLength: 1 }) }, { requiredKeys: ['hooks'] }))),
+      env: fc.dictionary(fc.string({ minLength: 1 }).filter((k) => k !== '__proto__'), fc.string()),
+      statusLine: fc.record({ type: fc.constant('command'), command: fc.string() }),
+    },
+    { requiredKeys: [] },
+  );
+
+  it('install is idempotent', () => {
+    fc.assert(
+      fc.property(settings, fc.boolean(), (input, strict) => {
+        const env: Record<string, string> = strict ? { DEV_TEAM_CONTEXT_STRICT: 'on' } : {};
+        const once = planInstall(input, RUNTIME, env).settings;
+        const twice = planInstall(once, RUNTIME, env);
+        expect(twice.actions).toEqual([]);
+        expect(twice.settings).toEqual(once);
+      }),
+    );
+  });
+
+  it('uninstall after install gives back the original settings (in meaning)', () => {
+    fc.assert(
+      fc.property(settings, fc.boolean(), (input, strict) => {
+        const installed = planInstall(input, RUNTIME, strict ? { DEV_TEAM_CONTEXT_STRICT: 'on' } : ({} as Record<string, string>));
+        const removed = planUninstall(installed.settings, { env: installed.env, created: installed.created }).settings;
+        expect(removed).toEqual(input);
+      }),
+    );
+  });
+});
