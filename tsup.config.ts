@@ -20,7 +20,13 @@ export default defineConfig([
     ...shared,
     // policy-parse.cjs holds zod and yaml-parse.cjs the YAML parser; hook.cjs requires them only when needed.
     // hook-events.cjs holds every event but pre-tool-use, so the guard's bundle stays small.
-    entry: { hook: 'src/hook.ts', 'hook-events': 'src/hooks/events.ts', 'policy-parse': 'src/io/policy-parse.ts', 'yaml-parse': 'src/io/yaml-parse.ts' },
+    entry: {
+      hook: 'src/hook.ts',
+      'hook-events': 'src/hooks/events.ts',
+      'policy-parse': 'src/io/policy-parse.ts',
+      'yaml-parse': 'src/io/yaml-parse.ts',
+      statusline: 'src/statusline.ts',
+    },
     external: ['./policy-parse.cjs', './yaml-parse.cjs', './hook-events.cjs'],
     noExternal: [/^(?!\.\/(policy-parse|yaml-parse|hook-events)\.cjs$)/],
     format: ['cjs'],

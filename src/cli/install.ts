@@ -10,7 +10,7 @@ import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io
 declare const PACKAGE_VERSION: string;
 
 /** The bundles a hook needs at run time; copied as a unit so the hooks survive the package moving (npx). */
-export const RUNTIME_FILES = ['hook.cjs', 'hook-events.cjs', 'policy-parse.cjs', 'yaml-parse.cjs'] as const;
+export const RUNTIME_FILES = ['hook.cjs', 'hook-events.cjs', 'policy-parse.cjs', 'yaml-parse.cjs', 'statusline.cjs'] as const;
 
 type Scope = 'project' | 'local' | 'user';
 
@@ -33,7 +33,7 @@ type InstallRecord = {
   installedAt: string;
 };
 
-const installUsage = 'context-ceiling install [--project | --local | --user] [--strict] [--dry-run] [--json]';
+const installUsage = 'context-ceiling install [--project | --local | --user] [--strict] [--statusline] [--dry-run] [--json]';
 const uninstallUsage = 'context-ceiling uninstall [--project | --local | --user] [--dry-run] [--json]';
 
 const SCOPES_HELP = `Where:
@@ -61,14 +61,18 @@ dependency of that project), ~/.claude/context-ceiling/runtime for --user.
 ${SCOPES_HELP}
 
 Options:
-  --strict    also set ${ENV.strict}=on in the settings' "env" (blocks instead of warns)
-  --dry-run   show what would change, change nothing
-  --json      machine-readable result
+  --strict      also set ${ENV.strict}=on in the settings' "env" (blocks instead of warns)
+  --statusline  also make our status line the settings' statusLine: it shows the
+                fill and records the session's real window for the hooks; an
+                existing statusLine command keeps running, wrapped, and uninstall
+                restores it
+  --dry-run     show what would change, change nothing
+  --json        machine-readable result
 `,
   run(args, io) {
-    const flags = parseFlags(args, { boolean: ['project', 'local', 'user', 'strict', 'dry-run', 'json'] }, installUsage);
+    const flags = parseFlags(args, { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'] }, installUsage);
     if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, installUsage);
-    return install(io, target(io, flags, installUsage), { strict: flags.strict === true, dryRun: flags['dry-run'] === true, json: flags.json === true });
+    return install(io, target(io, flags, installUsage), { strict: flags.strict === true, statusLine: flags.statusline === true, dryRun: flags['dry-run'] === true, json: flags.json === true });
   },
 };
 
@@ -126,10 +130,10 @@ function runtimeFor(t: Target): { commandDir: string; realDir: string; copy: boo
 
 type Options = { dryRun: boolean; json: boolean };
 
-function install(io: CliIO, t: Target, options: Options & { strict: boolean }): number {
+function install(io: CliIO, t: Target, options: Options & { strict: boolean; statusLine: boolean }): number {
   const current = readSettings(t.settingsPath);
   const runtime = runtimeFor(t);
-  const plan = planOrExplain(t.settingsPath, () => planInstall(current.value, runtime.commandDir, options.strict ? { [ENV.strict]: 'on' } : {}));
+  const plan = planOrExplain(t.settingsPath, () => planInstall(current.value, runtime.commandDir, options.strict ? { [ENV.strict]: 'on' } : {}, { statusLine: options.statusLine }));
   const staleRuntime = runtime.copy ? RUNTIME_FILES.filter((file) => !sameFile(join(packageDistDir(), file), join(runtime.realDir, file))) : [];
   const previous = readRecord(t.recordPath);
   const changed = plan.actions.length > 0 || staleRuntime.length > 0;
@@ -143,7 +147,7 @@ function install(io: CliIO, t: Target, options: Options & { strict: boolean }): 
       runtimeDir: runtime.copy ? runtime.realDir : null,
       runtimeCopied: runtime.copy || previous?.runtimeCopied === true,
       env: mergeEnvRecord(previous?.env ?? [], plan.env),
-      created: previous?.created ?? plan.created,
+      created: { ...(previous?.created ?? plan.created), statusLine: previous?.created?.statusLine ?? plan.created.statusLine },
       installedAt: new Date().toISOString(),
     };
     mkdirSync(dirname(t.recordPath), { recursive: true });

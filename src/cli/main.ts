@@ -13,6 +13,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   install: async () => (await import('./install.js')).installCommand,
   uninstall: async () => (await import('./install.js')).uninstallCommand,
   doctor: async () => (await import('./doctor.js')).doctorCommand,
+  statusline: async () => (await import('./statusline.js')).statuslineCommand,
 };
 
 const SUMMARIES: Array<[string, string]> = [
@@ -23,6 +24,7 @@ const SUMMARIES: Array<[string, string]> = [
   ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
   ['uninstall', 'remove exactly what install added'],
   ['doctor', 'check Node, installed hooks, config, window and state directory'],
+  ['statusline', 'status line command: occupancy and tier; records the real window'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 

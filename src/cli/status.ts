@@ -4,7 +4,8 @@ import { AUTOCOMPACT_ENV } from '../core/constants.js';
 import { formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
 import { describeSource } from '../core/policy.js';
-import { windowFromConfig } from '../hooks/context.js';
+import { basename } from 'node:path';
+import { sessionWindow, windowFromConfig } from '../hooks/context.js';
 import { loadConfig, type LoadedConfig } from '../io/config.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
@@ -73,7 +74,8 @@ type StatusReport = {
 export function buildStatus(transcript: string, config: LoadedConfig, env: Readonly<Record<string, string | undefined>>): StatusReport {
   const { policy } = config;
   const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes });
-  const window = windowFromConfig(config);
+  // The transcript's file name is its session id: the key of the status line bridge.
+  const window = sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), measurement.model);
   const judge = (toolName: string) => judgeCeiling({ toolName, toolInput: {}, occupancy: measurement.occupancy, window, policy });
   const verdicts = { Agent: judge('Agent'), Skill: judge('Skill') };
   const { data, tier } = verdicts.Agent;

@@ -45,7 +45,11 @@ export const ENV = {
   monitor: 'DEV_TEAM_CONTEXT_MONITOR',
   orchestrationFile: 'DEV_TEAM_CONTEXT_ORCHESTRATION',
   resumptionStaleMinutes: 'DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES',
+  bridgeMaxAgeMinutes: 'DEV_TEAM_CONTEXT_BRIDGE_MAX_AGE_MINUTES',
 } as const;
+
+/** The status line refreshes every turn and the window changes only with the model, so a day-old record is still right. */
+export const DEFAULT_BRIDGE_MAX_AGE_MINUTES = 1440;
 
 /** Where the orchestrator keeps its resumable state (seed 003), relative to the project. */
 export const DEFAULT_ORCHESTRATION_FILE = 'ORCHESTRATION.yaml';

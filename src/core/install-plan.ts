@@ -20,6 +20,18 @@ export function hookCommand(runtimeDir: string, name: string): string {
   return `node "${runtimeDir}/hook.cjs" ${name}`;
 }
 
+/** `node "<runtime>/statusline.cjs"`, wrapping the user's own status line command when there was one. */
+export function statusLineCommand(runtimeDir: string, wrap: string | undefined): string {
+  const base = `node "${runtimeDir}/statusline.cjs"`;
+  return wrap === undefined ? base : `${base} --wrap '${wrap.replace(/'/g, `'\\''`)}'`;
+}
+
+const OUR_STATUS_LINE = /context-ceiling[^"]*\/statusline\.cjs"/;
+
+export function isOurStatusLine(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && OUR_STATUS_LINE.test(String((value as Record<string, unknown>).command ?? ''));
+}
+
 const OURS = new RegExp(`context-ceiling[^"]*/hook\\.cjs"?\\s+(${HOOK_SPECS.map((s) => s.name).join('|')})\\s*$`);
 
 /** The hook name of a command install wrote (any runtime location), or undefined for anyone else's command. */
@@ -30,7 +42,13 @@ export function ourHookName(command: unknown): string | undefined {
 export type EnvChange = { key: string; value: string; previous: string | undefined };
 
 /** What install created and uninstall may therefore delete once it is empty again. */
-export type Created = { hooksObject: boolean; events: string[]; envObject: boolean };
+export type Created = {
+  hooksObject: boolean;
+  events: string[];
+  envObject: boolean;
+  /** The statusLine install replaced (wrapped), restored by uninstall; null when there was none. */
+  statusLine?: { previous: unknown } | undefined;
+};
 
 export type Plan = { settings: Record<string, unknown>; actions: string[]; env: EnvChange[]; created: Created };
 
@@ -46,7 +64,7 @@ type Hook = { type?: unknown; command?: unknown; timeout?: unknown; [key: string
  * Add (or update in place) our hook for every event; keep every other key,
  * entry and hook as it was. Running it on its own output changes nothing.
  */
-export function planInstall(input: unknown, runtimeDir: string, env: Record<string, string>): Plan {
+export function planInstall(input: unknown, runtimeDir: string, env: Record<string, string>, options: { statusLine?: boolean } = {}): Plan {
   const settings = structuredClone(asSettings(input));
   const actions: string[] = [];
   const created: Created = { hooksObject: settings.hooks === undefined, events: [], envObject: false };
@@ -89,7 +107,27 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
       actions.push(`+ env ${key}=${value}`);
     }
   }
+  if (options.statusLine) planStatusLine(settings, runtimeDir, created, actions);
   return { settings, actions, env: envChanges, created };
+}
+
+/** Point statusLine at ours; a user's own command is kept running, wrapped, and restored by uninstall. */
+function planStatusLine(settings: Record<string, unknown>, runtimeDir: string, created: Created, actions: string[]): void {
+  const current = settings.statusLine;
+  if (current !== undefined && !isObject(current)) throw new SettingsShapeError('"statusLine" must be an object');
+  let wrap: string | undefined;
+  if (isOurStatusLine(current)) {
+    wrap = /--wrap '((?:[^']|'\\'')*)'$/.exec(String((current as Record<string, unknown>).command))?.[1]?.replace(/'\\''/g, "'");
+  } else if (current !== undefined) {
+    wrap = typeof current.command === 'string' ? current.command : undefined;
+    created.statusLine = { previous: structuredClone(current) };
+  } else {
+    created.statusLine = { previous: null };
+  }
+  const desired = { type: 'command', command: statusLineCommand(runtimeDir, wrap) };
+  if (isObject(current) && current.type === desired.type && current.command === desired.command) return;
+  settings.statusLine = { ...(isObject(current) && isOurStatusLine(current) ? current : {}), ...desired };
+  actions.push(`${current === undefined ? '+' : '~'} statusLine: ${desired.command}`);
 }
 
 /**
@@ -128,6 +166,12 @@ export function planUninstall(input: unknown, memory: InstallMemory): Plan {
       actions.push(`- env ${change.key}`);
     }
     if (memory.env.length > 0 && Object.keys(target).length === 0 && mayDelete(memory.created?.envObject)) delete settings.env;
+  }
+  if (isOurStatusLine(settings.statusLine)) {
+    const previous = memory.created?.statusLine?.previous;
+    if (previous !== undefined && previous !== null) settings.statusLine = previous;
+    else delete settings.statusLine;
+    actions.push(previous ? '~ statusLine: restored the previous command' : '- statusLine');
   }
   return { settings, actions, env: [], created: { hooksObject: false, events: [], envObject: false } };
 }

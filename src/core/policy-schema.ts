@@ -3,7 +3,7 @@
  * costs ~20 ms of start-up); `policies/schema.json` is generated from this.
  */
 import * as z from 'zod/mini';
-import { DEFAULT_MAX_SCAN_BYTES, DEFAULT_ORCHESTRATION_FILE, DEFAULT_RECOVERY_SKILLS, DEFAULT_RESUMPTION_STALE_MINUTES, DEFAULT_TIERS } from './constants.js';
+import { DEFAULT_BRIDGE_MAX_AGE_MINUTES, DEFAULT_MAX_SCAN_BYTES, DEFAULT_ORCHESTRATION_FILE, DEFAULT_RECOVERY_SKILLS, DEFAULT_RESUMPTION_STALE_MINUTES, DEFAULT_TIERS } from './constants.js';
 import { PRESET_NAMES, TOOL_ACTIONS, type PolicyFile } from './policy.js';
 
 const percent = (what: string) => z.number().check(z.int(), z.minimum(1), z.maximum(100), z.describe(what));
@@ -89,6 +89,14 @@ function buildPolicyFileSchema() {
       z.minimum(1),
       z.maximum(525_600),
       z.describe(`After a write to the orchestration file, warn when resumption.updated_at is older than this many minutes (env DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES). Default ${DEFAULT_RESUMPTION_STALE_MINUTES}.`),
+    ),
+  ),
+  bridgeMaxAgeMinutes: z.optional(
+    z.number().check(
+      z.int(),
+      z.minimum(1),
+      z.maximum(525_600),
+      z.describe(`How old the window the status line bridge recorded may be and still be used (env DEV_TEAM_CONTEXT_BRIDGE_MAX_AGE_MINUTES). Default ${DEFAULT_BRIDGE_MAX_AGE_MINUTES}.`),
     ),
   ),
   });

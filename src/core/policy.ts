@@ -4,6 +4,7 @@
  * Pure: files arrive already read and parsed.
  */
 import {
+  DEFAULT_BRIDGE_MAX_AGE_MINUTES,
   DEFAULT_CEILING_PCT,
   DEFAULT_GATED_TOOLS,
   DEFAULT_MAX_SCAN_BYTES,
@@ -41,6 +42,7 @@ export type PolicyFile = {
   monitor?: boolean | undefined;
   orchestrationFile?: string | undefined;
   resumptionStaleMinutes?: number | undefined;
+  bridgeMaxAgeMinutes?: number | undefined;
 };
 
 /** Policy values without the file-only keys. */
@@ -66,6 +68,7 @@ export type Policy = {
   monitor: boolean;
   orchestrationFile: string;
   resumptionStaleMinutes: number;
+  bridgeMaxAgeMinutes: number;
 };
 
 export type ResolvedPolicy = {
@@ -88,6 +91,7 @@ export const DEFAULT_VALUES: PolicyValues = {
   monitor: true,
   orchestrationFile: DEFAULT_ORCHESTRATION_FILE,
   resumptionStaleMinutes: DEFAULT_RESUMPTION_STALE_MINUTES,
+  bridgeMaxAgeMinutes: DEFAULT_BRIDGE_MAX_AGE_MINUTES,
 };
 
 /** Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). */
@@ -118,6 +122,7 @@ export function resolvePolicy(layers: readonly Layer[]): ResolvedPolicy {
     monitor: get('monitor'),
     orchestrationFile: get('orchestrationFile'),
     resumptionStaleMinutes: get('resumptionStaleMinutes'),
+    bridgeMaxAgeMinutes: get('bridgeMaxAgeMinutes'),
   };
   const sources = Object.fromEntries([...flat].map(([key, entry]) => [key, entry.source]));
   const warnings = applyRules(policy, sources);
@@ -194,6 +199,7 @@ export function readEnvLayer(env: Readonly<Record<string, string | undefined>>):
   values.strict = onOff(ENV.strict);
   values.monitor = onOff(ENV.monitor);
   values.resumptionStaleMinutes = integer(ENV.resumptionStaleMinutes, 1, 525_600);
+  values.bridgeMaxAgeMinutes = integer(ENV.bridgeMaxAgeMinutes, 1, 525_600);
   const orchestration = env[ENV.orchestrationFile];
   if (orchestration) values.orchestrationFile = orchestration;
   values.ceilingPct = integer(ENV.ceilingPct, 1, 100);

@@ -7,6 +7,8 @@ import { resolveWindow, type ResolvedWindow } from '../core/window.js';
 import { loadConfig, type LoadedConfig, type PolicyParser } from '../io/config.js';
 import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
+import { readBridge } from '../io/bridge.js';
+import { defaultStateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
 
 export type HookContext = {
@@ -34,13 +36,25 @@ export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Se
 
 export type ContextReading = { occupancy: Occupancy; percent: number | undefined; tier: Tier; window: ResolvedWindow };
 
+/**
+ * The window for one session: configured (env, policy) first, else what the
+ * status line bridge recorded for this session and model when fresh, else the default.
+ */
+export function sessionWindow(settings: Pick<Settings, 'window' | 'policy'>, now: Date, sessionId: string, measuredModel: string | undefined): ResolvedWindow {
+  if (settings.window.source !== 'default') return settings.window;
+  const { policy } = settings;
+  const bridge = readBridge(policy.stateDir ?? defaultStateDir(), sessionId, now);
+  return resolveWindow({ bridge, bridgeMaxAgeSeconds: policy.bridgeMaxAgeMinutes * 60, measuredModel });
+}
+
 /** Occupancy, percent and tier of the session behind `transcriptPath` (unavailable without one). */
-export function readContext(settings: Settings, transcriptPath: string | undefined): ContextReading {
-  const { policy, window, debug } = settings;
+export function readContext(settings: Settings, transcriptPath: string | undefined, sessionId: string, now: Date): ContextReading {
+  const { policy, debug } = settings;
   const measurement = transcriptPath
     ? readOccupancy(transcriptPath, { maxScanBytes: policy.maxScanBytes })
-    : { occupancy: { kind: 'unavailable', reason: 'no-transcript' } as Occupancy, error: 'no transcript_path' };
+    : { occupancy: { kind: 'unavailable', reason: 'no-transcript' } as Occupancy, model: undefined, error: 'no transcript_path' };
   if (measurement.error) debug(`transcript ${transcriptPath ?? '(none)'}: ${measurement.error}`);
+  const window = sessionWindow(settings, now, sessionId, measurement.model);
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
   return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };

@@ -16,7 +16,7 @@ export function runPreCompact(stdin: string | undefined, ctx: HookContext): Hook
   const settings = loadSettings(ctx, input.cwd);
   const { policy, projectDir, debug } = settings;
   if (!policy.enabled) return SILENT;
-  const reading = readContext(settings, input.transcript_path);
+  const reading = readContext(settings, input.transcript_path, input.session_id, ctx.now());
   const { document: _document, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
   if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
   try {

@@ -19,7 +19,7 @@ import {
   type DedupEpoch,
 } from '../io/state.js';
 import { findLastCompaction, readOccupancy } from '../io/transcript.js';
-import { loadSettings, parseJson, type HookContext } from './context.js';
+import { loadSettings, parseJson, sessionWindow, type HookContext } from './context.js';
 
 /** How far dedup's compaction check may fall behind before epoch.json is rewritten anyway. */
 const EPOCH_REWRITE_BYTES = 1024 * 1024;
@@ -53,7 +53,7 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
     toolName: input.tool_name,
     toolInput: input.tool_input,
     occupancy: measurement.occupancy,
-    window: settings.window,
+    window: sessionWindow(settings, ctx.now(), input.session_id, measurement.model),
     policy,
   });
   debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source}`);

@@ -14,7 +14,7 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
   if (!policy.enabled) return SILENT;
   const parts: string[] = [];
   if (policy.monitor) {
-    const reading = readContext(settings, input.transcript_path);
+    const reading = readContext(settings, input.transcript_path, input.session_id, ctx.now());
     parts.push(
       renderMonitor({
         ...reading,

@@ -32,13 +32,20 @@ const EMPTY = Buffer.alloc(0);
 const DEFAULT_CHUNK = 64 * 1024;
 const DEFAULT_MAX_PARSE = 1024 * 1024;
 
-export type Measurement = { occupancy: Occupancy; fileSize: number | undefined; error?: string | undefined };
+export type Measurement = {
+  occupancy: Occupancy;
+  /** Model of the measured turn, when a usage record settled it. */
+  model?: string | undefined;
+  fileSize: number | undefined;
+  error?: string | undefined;
+};
 
 /** Occupancy from a transcript; an unreadable file is `unavailable`, never an exception. */
 export function readOccupancy(path: string, options: ScanOptions): Measurement {
   try {
     const scan = scanTranscript(path, options);
-    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), fileSize: scan.fileSize };
+    const model = scan.evidence?.kind === 'usage' ? scan.evidence.model : undefined;
+    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), model, fileSize: scan.fileSize };
   } catch (error) {
     return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: describeError(error) };
   }

@@ -1,0 +1,39 @@
+/** `context-ceiling statusline [--wrap CMD]`: the status line command, through the bin. */
+import { processHookContext } from '../hooks/run.js';
+import { runStatusLine } from '../hooks/statusline.js';
+import { readStdin } from '../io/hook-io.js';
+import { parsePolicyText } from '../io/policy-parse.js';
+import { parseYamlText } from '../io/yaml-parse.js';
+import { parseFlags, UsageError, type Command } from './io.js';
+
+const usage = 'context-ceiling statusline [--wrap "<command>"]';
+
+export const statuslineCommand: Command = {
+  summary: 'the status line: occupancy, bar, tier; records the real window',
+  usage,
+  help: `Usage: ${usage}
+
+Claude Code runs a status line command after each turn with JSON on stdin
+(session, model, context_window). This prints one line:
+
+  ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL
+
+and records the session's real context window in the state directory, so the
+hooks judge against it (window source "bridge") instead of the 200,000
+default. DEV_TEAM_CONTEXT_WINDOW or a policy "window" still win.
+NO_COLOR turns the colours off.
+
+Options:
+  --wrap "<command>"   run your existing status line command too (same input)
+                       and append this line to its output
+
+Wire it with: context-ceiling install --statusline
+`,
+  run(args, io) {
+    const flags = parseFlags(args, { string: ['wrap'] }, usage);
+    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
+    const output = runStatusLine(readStdin(), { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText }), env: io.env }, { wrap: flags.wrap });
+    if (output) io.out(`${output}\n`);
+    return 0;
+  },
+};

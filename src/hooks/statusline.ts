@@ -1,0 +1,56 @@
+/**
+ * The status line command: print one line for Claude Code's status bar and
+ * record the session's real window for the hooks (the bridge). Never fails:
+ * bad input prints nothing; an unwritable state directory only skips the record.
+ */
+import { spawnSync } from 'node:child_process';
+import { computePercent, computeTier } from '../core/tiers.js';
+import { parseStatusInput, renderStatusLine } from '../core/statusline.js';
+import { writeBridge } from '../io/bridge.js';
+import { describeError } from '../io/debug.js';
+import { defaultStateDir } from '../io/state.js';
+import { loadSettings, parseJson, type HookContext } from './context.js';
+
+export type StatusLineOptions = { wrap?: string | undefined };
+
+/** Output for the status bar (may be several lines when a wrapped command prints several). */
+export function runStatusLine(stdin: string | undefined, ctx: HookContext, options: StatusLineOptions = {}): string {
+  const wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', ctx) : '';
+  const input = parseStatusInput(parseJson(stdin));
+  if (!input) return wrapped;
+  const settings = loadSettings(ctx, undefined);
+  const { policy, debug } = settings;
+  const window = input.windowTokens ?? settings.window.tokens;
+  if (input.windowTokens !== undefined) {
+    try {
+      writeBridge(policy.stateDir ?? defaultStateDir(), {
+        sessionId: input.sessionId,
+        windowTokens: input.windowTokens,
+        usageTokens: input.usageTokens ?? null,
+        modelId: input.modelId ?? null,
+        version: input.version ?? null,
+        updatedAt: ctx.now().toISOString(),
+      });
+    } catch (error) {
+      debug(`bridge not recorded: ${describeError(error)}`);
+    }
+  }
+  const percent = input.usageTokens === undefined ? undefined : computePercent(input.usageTokens, window);
+  const ours = renderStatusLine({
+    usage: input.usageTokens,
+    window,
+    percent,
+    tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }),
+    colour: !ctx.env.NO_COLOR,
+  });
+  if (!wrapped) return ours;
+  const lines = wrapped.replace(/\n+$/, '').split('\n');
+  lines[lines.length - 1] = `${lines[lines.length - 1]}  ${ours}`;
+  return lines.join('\n');
+}
+
+/** The user's own status line command, given the same input; its failure leaves only ours. */
+function runWrapped(command: string, stdin: string, ctx: HookContext): string {
+  const result = spawnSync('/bin/sh', ['-c', command], { input: stdin, encoding: 'utf8', timeout: 5_000, env: ctx.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 });
+  return result.status === 0 && typeof result.stdout === 'string' ? result.stdout.replace(/\n+$/, '') : '';
+}

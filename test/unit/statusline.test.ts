@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseStatusInput, renderStatusLine } from '../../src/core/statusline.js';
+import { resolveWindow } from '../../src/core/window.js';
+import { FIXTURES } from '../helpers/sandbox.js';
+
+const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+
+describe('status line input (recorded from Claude Code 2.1.328)', () => {
+  it('after a turn: window, usage (prompt side of current_usage), model', () => {
+    expect(parseStatusInput(fixture('statusline-after-turn.json'))).toEqual({
+      sessionId: 'e5f74ece-445c-474e-817a-0891f9d160cb',
+      transcriptPath: '/home/dev/.claude/projects/-home-dev-project/e5f74ece-445c-474e-817a-0891f9d160cb.jsonl',
+      modelId: 'claude-opus-5-5',
+      version: '2.1.328',
+      windowTokens: 1_000_000,
+      usageTokens: 121_005,
+    });
+  });
+
+  it('before the first turn: the window is known, the usage is not', () => {
+    expect(parseStatusInput(fixture('statusline-before-first-turn.json'))).toMatchObject({ windowTokens: 1_000_000, usageTokens: undefined });
+  });
+
+  it.each([null, [], 'x', {}, { session_id: '' }, { session_id: 5 }])('%j is not a status line input', (value) => {
+    expect(parseStatusInput(value)).toBeUndefined();
+  });
+
+  it('absurd or missing window sizes are ignored', () => {
+    expect(parseStatusInput({ session_id: 's', context_window: { context_window_size: -1 } })?.windowTokens).toBeUndefined();
+    expect(parseStatusInput({ session_id: 's', context_window: { context_window_size: '1000000' } })?.windowTokens).toBeUndefined();
+    expect(parseStatusInput({ session_id: 's' })).toMatchObject({ windowTokens: undefined, usageTokens: undefined });
+  });
+});
+
+describe('renderStatusLine', () => {
+  it.each([
+    [{ usage: 121_005, window: 1_000_000, percent: 12.1, tier: 'NOMINAL' as const }, 'ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL'],
+    [{ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY' as const }, 'ctx 90% ▕█████████░▏ 180,000/200,000 EMERGENCY'],
+    [{ usage: 0, window: 200_000, percent: 0, tier: 'NOMINAL' as const }, 'ctx 0% ▕░░░░░░░░░░▏ 0/200,000 NOMINAL'],
+    [{ usage: undefined, window: 1_000_000, percent: undefined, tier: 'UNKNOWN' as const }, 'ctx –/1,000,000 no turn yet'],
+  ])('%j', (facts, line) => {
+    expect(renderStatusLine({ ...facts, colour: false })).toBe(line);
+  });
+
+  it('colours by tier unless told not to', () => {
+    expect(renderStatusLine({ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY', colour: true })).toContain('\u001b[1;31mEMERGENCY\u001b[0m');
+    expect(renderStatusLine({ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY', colour: false })).not.toContain('\u001b[');
+  });
+});
+
+describe('the bridge in window resolution', () => {
+  const bridge = { tokens: 1_000_000, ageSeconds: 30, modelId: 'claude-opus-5-5' };
+  it.each([
+    ['fresh, same model', { bridge, bridgeMaxAgeSeconds: 3600, measuredModel: 'claude-opus-5-5' }, 'bridge'],
+    ['fresh, model unknown', { bridge, bridgeMaxAgeSeconds: 3600 }, 'bridge'],
+    ['stale', { bridge: { ...bridge, ageSeconds: 7200 }, bridgeMaxAgeSeconds: 3600 }, 'default'],
+    ['another model (a subagent, or after /model)', { bridge, bridgeMaxAgeSeconds: 3600, measuredModel: 'claude-haiku-5' }, 'default'],
+    ['env wins over a fresh bridge', { configured: { tokens: 500_000, source: 'env' as const }, bridge }, 'env'],
+  ])('%s', (_name, facts, source) => {
+    expect(resolveWindow(facts).source).toBe(source);
+  });
+
+  it('names the bridge’s age', () => {
+    expect(resolveWindow({ bridge, bridgeMaxAgeSeconds: 3600 })).toEqual({ tokens: 1_000_000, source: 'bridge', detail: '30s old' });
+  });
+});
