@@ -35,6 +35,17 @@ export default defineConfig([
     splitting: false,
   },
   {
+    // The library (createCeilingGuard for the Agent SDK), with type declarations.
+    ...shared,
+    entry: { index: 'src/index.ts' },
+    format: ['esm'],
+    dts: true,
+    splitting: false,
+    external: ['@anthropic-ai/claude-agent-sdk'],
+    noExternal: [/^(?!@anthropic-ai\/claude-agent-sdk$)/],
+    banner: { js: "import { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);" },
+  },
+  {
     ...shared,
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],

@@ -24,9 +24,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack', () => {
   it('contains exactly what a user needs: dist, hooks, policies, docs, README, CLAUDE.md.snippet, LICENSE', () => {
-    const allowed = /^(dist\/[^/]+\.(c?js)|hooks\/hooks\.json|policies\/[a-z-]+\.json|docs\/[a-z-]+\.md|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
+    const allowed = /^(dist\/[^/]+\.(c?js|d\.ts)|hooks\/hooks\.json|policies\/[a-z-]+\.json|docs\/[a-z-]+\.md|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
-    for (const needed of ['dist/cli.js', 'dist/hook.cjs', 'dist/hook-events.cjs', 'dist/policy-parse.cjs', 'dist/yaml-parse.cjs', 'hooks/hooks.json', 'policies/schema.json', 'policies/strict-ci.json', 'docs/configuration.md', 'docs/hooks.md', 'README.md', 'CLAUDE.md.snippet', 'LICENSE']) {
+    for (const needed of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/statusline.cjs', 'dist/hook.cjs', 'dist/hook-events.cjs', 'dist/policy-parse.cjs', 'dist/yaml-parse.cjs', 'hooks/hooks.json', 'policies/schema.json', 'policies/strict-ci.json', 'docs/configuration.md', 'docs/hooks.md', 'README.md', 'CLAUDE.md.snippet', 'LICENSE']) {
       expect(files).toContain(needed);
     }
   });
@@ -44,6 +44,9 @@ describe('npm pack', () => {
     const guard = await execa(bin, ['hook', 'pre-tool-use'], { cwd: app, env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on' }, extendEnv: false, input, reject: false });
     expect(guard.exitCode).toBe(2);
     expect(guard.stderr).toContain('context-ceiling: blocked Skill "deep-dive"');
+    // The library entry loads without the (optional, peer) Agent SDK installed.
+    const lib = await execa(process.execPath, ['--input-type=module', '-e', "const m = await import('context-ceiling'); console.log(typeof m.createCeilingGuard, m.createCeilingGuard().matcher)"], { cwd: app, env, extendEnv: false });
+    expect(lib.stdout).toBe('function Agent|Task|Skill');
     // As a project dependency, install points the hooks at node_modules instead of copying the runtime.
     const install = await execa(bin, ['install'], { cwd: app, env: { ...env, CLAUDE_PROJECT_DIR: app }, extendEnv: false });
     expect(install.stdout).toContain('node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/dist/hook.cjs" pre-tool-use');

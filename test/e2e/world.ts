@@ -38,6 +38,10 @@ export class World {
     if (install.exitCode !== 0) throw new Error(`install failed: ${install.stderr}`);
   }
 
+  get apiUrl(): string {
+    return this.url;
+  }
+
   /** The next model turns, in order. */
   reply(...turns: Turn[]): void {
     this.queue.push(...turns);

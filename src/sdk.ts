@@ -1,0 +1,95 @@
+/**
+ * The guard as an Agent SDK hook, for automated sessions:
+ *
+ *   import { query } from '@anthropic-ai/claude-agent-sdk';
+ *   import { createCeilingGuard } from 'context-ceiling';
+ *   query({ prompt, options: { hooks: { PreToolUse: [createCeilingGuard({ strict: true, window: 1_000_000 })] } } });
+ *
+ * Same pipeline, rules and messages as the command hook (it runs it); a block
+ * becomes permissionDecision "deny" with the reason the model receives.
+ */
+import { homedir } from 'node:os';
+import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
+import { ENV } from './core/constants.js';
+import type { ToolAction } from './core/policy.js';
+import type { HookContext } from './hooks/context.js';
+import { runPreToolUse } from './hooks/pre-tool-use.js';
+import { parsePolicyText } from './io/policy-parse.js';
+import { parseYamlText } from './io/yaml-parse.js';
+
+export type CeilingGuardOptions = {
+  /** Block (deny) instead of warn over the ceiling. */
+  strict?: boolean;
+  /** Ceiling, percent of the window (1-100). */
+  ceilingPct?: number;
+  /** Context window in tokens; set it: print-mode and SDK sessions have no status line bridge. */
+  window?: number;
+  /** Per-tool action, e.g. { Skill: 'block', Agent: 'warn' }. */
+  tools?: Record<string, ToolAction>;
+  /** Skills never gated; the first is the one the guard recommends. */
+  recoverySkills?: string[];
+  /** A policy file (as DEV_TEAM_CONTEXT_POLICY). */
+  policyFile?: string;
+  /** Private state directory for warning dedup. */
+  stateDir?: string;
+  /** Base environment (default process.env); the options above override its DEV_TEAM_CONTEXT_* values. */
+  env?: Record<string, string | undefined>;
+  /** Project directory for policy files (default: the hook input's cwd). */
+  projectDir?: string;
+  /** Called with every decision, for logging. */
+  onDecision?: (decision: CeilingDecision) => void;
+};
+
+export type CeilingDecision = { toolName: string; outcome: 'allow' | 'warn' | 'block'; message?: string | undefined };
+
+/** Options as the DEV_TEAM_CONTEXT_* values the command hook reads; options win over the base environment. */
+export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...(options.env ?? process.env) };
+  if (options.strict !== undefined) env[ENV.strict] = options.strict ? 'on' : 'off';
+  if (options.ceilingPct !== undefined) env[ENV.ceilingPct] = String(options.ceilingPct);
+  if (options.window !== undefined) env[ENV.window] = String(options.window);
+  if (options.tools !== undefined) env[ENV.tools] = Object.entries(options.tools).map(([tool, action]) => `${tool}=${action}`).join(',');
+  if (options.recoverySkills !== undefined) env[ENV.recoverySkills] = options.recoverySkills.join(',');
+  if (options.policyFile !== undefined) env[ENV.policy] = options.policyFile;
+  if (options.stateDir !== undefined) env[ENV.stateDir] = options.stateDir;
+  if (options.projectDir !== undefined) env.CLAUDE_PROJECT_DIR = options.projectDir;
+  return env;
+}
+
+/** A PreToolUse matcher for the SDK's `hooks` option, on Agent, Task and Skill. */
+export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallbackMatcher {
+  const env = ceilingGuardEnv(options);
+  const ctx: HookContext = {
+    env,
+    cwd: process.cwd(),
+    home: homedir(),
+    writeStderr: () => {},
+    parsePolicy: parsePolicyText,
+    parseYaml: parseYamlText,
+    now: () => new Date(),
+  };
+  return {
+    matcher: 'Agent|Task|Skill',
+    hooks: [
+      async (input: HookInput): Promise<HookJSONOutput> => {
+        if (input.hook_event_name !== 'PreToolUse') return {};
+        const outcome = runPreToolUse(JSON.stringify(input), ctx);
+        if (outcome.exitCode === 2) {
+          const reason = outcome.stderr.trim();
+          options.onDecision?.({ toolName: input.tool_name, outcome: 'block', message: reason });
+          return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
+        }
+        if (!outcome.stdout) {
+          options.onDecision?.({ toolName: input.tool_name, outcome: 'allow' });
+          return {};
+        }
+        const output = JSON.parse(outcome.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } };
+        options.onDecision?.({ toolName: input.tool_name, outcome: 'warn', message: outcome.stderr.trim() });
+        return {
+          ...(output.systemMessage ? { systemMessage: output.systemMessage } : {}),
+          ...(output.hookSpecificOutput?.additionalContext ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: output.hookSpecificOutput.additionalContext } } : {}),
+        };
+      },
+    ],
+  };
+}
