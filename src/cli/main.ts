@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   uninstall: async () => (await import('./install.js')).uninstallCommand,
   doctor: async () => (await import('./doctor.js')).doctorCommand,
   statusline: async () => (await import('./statusline.js')).statuslineCommand,
+  replay: async () => (await import('./replay.js')).replayCommand,
 };
 
 const SUMMARIES: Array<[string, string]> = [
@@ -25,6 +26,7 @@ const SUMMARIES: Array<[string, string]> = [
   ['uninstall', 'remove exactly what install added'],
   ['doctor', 'check Node, installed hooks, config, window and state directory'],
   ['statusline', 'status line command: occupancy and tier; records the real window'],
+  ['replay', 'sweep candidate ceilings over recorded transcripts (calibration)'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 

@@ -1,0 +1,234 @@
+/** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { formatTokens } from '../core/messages.js';
+import { DEFAULT_GATED_TOOLS } from '../core/constants.js';
+import { analyzeSession, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
+import { windowFromConfig } from '../hooks/context.js';
+import { loadConfig } from '../io/config.js';
+import { claudeConfigDir } from '../io/locate.js';
+import { parsePolicyText } from '../io/policy-parse.js';
+import { scanRecords } from '../io/replay-scan.js';
+import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+
+const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
+
+export const replayCommand: Command = {
+  summary: 'sweep candidate ceilings over recorded transcripts',
+  usage,
+  help: `Usage: ${usage}
+
+Reads every transcript under the given directories (default
+~/.claude/projects), rebuilds each session's main-thread occupancy turn by
+turn (sidechains and progress records excluded, compactions honoured) and
+evaluates the guard at every recorded Agent/Task/Skill call, for each
+candidate ceiling:
+
+  sessions gated      sessions where at least one call was over the ceiling
+  first gated call    median position (nth gated-tool call) and fill of the first
+  gated loads         calls over the ceiling, by tool (recovery skills excluded)
+  near done           gated sessions that ended within ${NEAR_DONE_TURNS} turns of the first
+  turns after first   median turns after the first gated call
+  tokens after first  prompt and output tokens of the turns after it
+
+plus the distribution of each session's peak occupancy and the compactions
+seen. <session>/subagents/agent-*.jsonl are subagents, agent-acompact-* files
+Claude Code's compaction summariser: neither is a session. Unreadable files
+and lines that do not parse are counted, never fatal.
+
+Options:
+  --ceilings LIST   candidate ceilings in percent (default 20,30,40,50,60)
+  --window N        window in tokens (default: the configured window, else 200000;
+                    replay has no status line bridge, so pass 1000000 for 1M sessions)
+  --json            one JSON object instead of the table
+`,
+  run(args, io) {
+    const flags = parseFlags(args, { string: ['ceilings', 'window'], boolean: ['json'] }, usage);
+    const ceilings = parseCeilings(flags.ceilings);
+    const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
+    if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
+    const window = parseWindow(flags.window) ?? { tokens: windowFromConfig(config).tokens, source: windowFromConfig(config).source as string };
+    const dirs = flags._.length > 0 ? flags._.map(String) : [join(claudeConfigDir(io.env, io.home), 'projects')];
+    const files = discover(dirs);
+    const sessions = files.filter((f) => f.kind === 'session');
+    const totalBytes = sessions.reduce((sum, f) => sum + f.size, 0);
+    const progress = createProgress(io, totalBytes, sessions.length);
+    const started = process.hrtime.bigint();
+    const analyses: SessionAnalysis[] = [];
+    let unreadable = 0;
+    let corruptLines = 0;
+    let oversizedLines = 0;
+    let bytes = 0;
+    const gated = new Set([...DEFAULT_GATED_TOOLS, ...Object.entries(config.policy.tools).filter(([, a]) => a !== 'off').map(([t]) => t)]);
+    for (const file of sessions) {
+      const timeline = new TimelineBuilder(gated);
+      try {
+        const scan = scanRecords(file.path, (record) => timeline.add(record));
+        corruptLines += scan.corruptLines;
+        oversizedLines += scan.oversizedLines;
+        bytes += scan.bytes;
+        analyses.push(analyzeSession(timeline.events, { window: window.tokens, ceilings, recoverySkills: config.policy.recoverySkills }));
+      } catch {
+        unreadable += 1;
+      }
+      progress.advance(file.size);
+    }
+    progress.done();
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const summary = summarize(analyses, ceilings);
+    const report = {
+      window: window.tokens,
+      windowSource: window.source,
+      files: { sessions: sessions.length, subagents: files.filter((f) => f.kind === 'subagent').length, summarisers: files.filter((f) => f.kind === 'summariser').length },
+      bytes,
+      seconds: Math.round(seconds * 1000) / 1000,
+      corrupt: { unreadableFiles: unreadable, lines: corruptLines, oversizedLines },
+      ...summary,
+    };
+    io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, summary));
+    return 0;
+  },
+};
+
+function parseCeilings(raw: string | undefined): number[] {
+  if (raw === undefined) return [20, 30, 40, 50, 60];
+  const values = raw.split(',').map((v) => v.trim());
+  if (values.some((v) => !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100)) throw new UsageError(`--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(raw)})`, usage);
+  return [...new Set(values.map(Number))].sort((a, b) => a - b);
+}
+
+function parseWindow(raw: string | undefined): { tokens: number; source: string } | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1000) throw new UsageError(`--window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(raw)})`, usage);
+  return { tokens: Number(raw), source: '--window' };
+}
+
+type Found = { path: string; size: number; kind: 'session' | 'subagent' | 'summariser' };
+
+/** Every .jsonl below the directories (a file argument counts as itself); one that cannot be read is kept, to be counted. */
+function discover(roots: string[]): Found[] {
+  const found: Found[] = [];
+  const add = (path: string) => {
+    let size = 0;
+    try {
+      size = statSync(path).size;
+    } catch {
+      // a dangling link or a file gone: the scan will count it as unreadable
+    }
+    found.push({ path, size, kind: classify(path) });
+  };
+  const visit = (dir: string, depth: number) => {
+    if (depth > 6) return;
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) visit(path, depth + 1);
+      else if (entry.name.endsWith('.jsonl')) add(path);
+    }
+  };
+  for (const root of roots) {
+    let stat;
+    try {
+      stat = statSync(root);
+    } catch {
+      throw new CliError(`${root}: no such file or directory`);
+    }
+    if (stat.isDirectory()) visit(root, 0);
+    else add(root);
+  }
+  return found;
+}
+
+function classify(path: string): Found['kind'] {
+  const name = basename(path);
+  if (name.startsWith('agent-acompact')) return 'summariser';
+  if (name.startsWith('agent-')) return 'subagent';
+  return 'session';
+}
+
+function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
+  let done = 0;
+  let files = 0;
+  let lastDraw = 0;
+  let lastDecile = 0;
+  const tty = io.stdoutIsTTY && io.env.CI === undefined;
+  const draw = (final: boolean) => {
+    const fraction = totalBytes === 0 ? 1 : done / totalBytes;
+    if (tty) {
+      const width = 30;
+      const filled = Math.round(fraction * width);
+      io.err(`\rreplay [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${Math.floor(fraction * 100)}% ${files}/${totalFiles} files${final ? '\n' : ''}`);
+    } else {
+      const decile = Math.floor(fraction * 10);
+      if (decile > lastDecile || (final && decile === 0)) {
+        io.err(`replay: ${Math.floor(fraction * 100)}% (${formatBytes(done)} of ${formatBytes(totalBytes)}, ${files} of ${totalFiles} files)\n`);
+        lastDecile = decile;
+      }
+    }
+  };
+  return {
+    advance(bytes: number) {
+      done += bytes;
+      files += 1;
+      const now = Date.now();
+      if (!tty || now - lastDraw > 100) {
+        lastDraw = now;
+        draw(false);
+      }
+    },
+    done() {
+      if (totalFiles > 0) draw(true);
+    },
+  };
+}
+
+type Report = { window: number; windowSource: string; files: { sessions: number; subagents: number; summarisers: number }; bytes: number; seconds: number; corrupt: { unreadableFiles: number; lines: number; oversizedLines: number } };
+
+function renderReport(r: Report, s: ReplaySummary): string {
+  const lines: string[] = [];
+  const rate = r.seconds > 0 ? ` (${formatBytes(r.bytes / r.seconds)}/s)` : '';
+  lines.push(`Replayed ${s.sessions} sessions, ${formatBytes(r.bytes)} in ${r.seconds.toFixed(1)} s${rate}; ${r.files.subagents} subagent and ${r.files.summarisers} summariser files not counted as sessions.`);
+  lines.push(`Window ${formatTokens(r.window)} tokens (${r.windowSource}). ${s.sessionsWithCalls} sessions made Agent/Task/Skill calls.`);
+  lines.push(`Compactions: ${s.compactions} in ${s.sessionsCompacted} sessions.`);
+  if (s.peak) lines.push(`Peak occupancy per session: p50 ${pct(s.peak.p50)}  p90 ${pct(s.peak.p90)}  p99 ${pct(s.peak.p99)}  max ${pct(s.peak.max)}`);
+  lines.push(`  by band: ${s.peakHistogram.map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`).filter((_, i) => s.peakHistogram[i]! > 0).join(', ') || 'no measured sessions'}`);
+  lines.push('');
+  const header = ['ceiling', 'sessions gated', 'first gated (median)', 'gated loads (by tool)', 'near done', 'turns after', 'tokens after'];
+  const rows = s.ceilings.map((c) => [
+    `${c.ceiling}%`,
+    `${c.sessionsGated}${s.sessions ? ` (${Math.round((c.sessionsGated / s.sessions) * 100)}%)` : ''}`,
+    c.medianFirstCall === undefined ? '-' : `call #${c.medianFirstCall} at ${pct(c.medianFirstPercent!)}`,
+    `${c.gatedLoads}${c.gatedLoads ? ` (${Object.entries(c.gatedByTool).map(([tool, n]) => `${tool} ${n}`).join(', ')})` : ''}`,
+    String(c.nearDone),
+    c.medianTurnsAfterFirst === undefined ? '-' : String(c.medianTurnsAfterFirst),
+    formatCompact(c.tokensAfterFirst),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  for (const row of [header, ...rows]) lines.push(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  lines.push('');
+  lines.push(`Corrupt: ${r.corrupt.unreadableFiles} unreadable files, ${r.corrupt.lines} lines that did not parse, ${r.corrupt.oversizedLines} lines over 64 MiB skipped.`);
+  return `${lines.join('\n')}\n`;
+}
+
+function pct(value: number): string {
+  return `${Math.round(value)}%`;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${Math.round(bytes)} B`;
+}
+
+function formatCompact(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)} G`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)} M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)} k`;
+  return String(n);
+}

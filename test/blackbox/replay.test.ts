@@ -1,0 +1,83 @@
+/** replay over a corpus laid out like ~/.claude/projects. */
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+  const project = 'home/.claude/projects/-home-dev-app';
+  // s1: a Skill call at 25 %, an Agent call at 45 %, three more turns
+  sandbox.write(
+    `${project}/s1.jsonl`,
+    aTranscript('s1')
+      .assistant({ cacheRead: 50_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } })
+      .toolResult(5_000)
+      .assistant({ cacheRead: 90_000 - 5, toolUse: { name: 'Agent', input: { subagent_type: 'Explore' } } })
+      .assistant({ cacheRead: 100_000 - 5 })
+      .assistant({ cacheRead: 110_000 - 5 })
+      .assistant({ cacheRead: 120_000 - 5 })
+      .toString(),
+  );
+  // s2: compacted, then a recovery skill at 60 % (never gated), then a Task call at 55 %
+  sandbox.write(
+    `${project}/s2.jsonl`,
+    aTranscript('s2')
+      .assistant({ cacheRead: 150_000 - 5 })
+      .compactBoundary({ postTokens: 3_000 })
+      .assistant({ cacheRead: 120_000 - 5, toolUse: { name: 'Skill', input: { skill: 'any:context-summarization' } } })
+      .assistant({ cacheRead: 110_000 - 5, toolUse: { name: 'Task', input: { subagent_type: 'general' } } })
+      .raw('{"type":"assistant","message": {broken')
+      .toString(),
+  );
+  // a subagent of s1 and the compaction summariser: never sessions, whatever their usage
+  sandbox.write(`${project}/s1/subagents/agent-a1.jsonl`, aTranscript('s1').assistant({ agentId: 'a1', cacheRead: 190_000, toolUse: { name: 'Skill', input: { skill: 'x' } } }).toString());
+  sandbox.write(`${project}/agent-acompact-9.jsonl`, aTranscript('s2').assistant({ cacheRead: 173_514 }).toString());
+  symlinkSync(join(sandbox.root, 'nowhere.jsonl'), join(sandbox.root, project, 'dangling.jsonl'));
+});
+afterEach(() => sandbox.cleanup());
+
+describe('replay', () => {
+  it('--json: sessions, gated calls per ceiling, compactions, peaks; subagents and summariser set aside; bad input counted', async () => {
+    const run = await runCli(sandbox, ['replay', '--ceilings', '20,40,50', '--json']);
+    expect(run.exitCode, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout);
+    expect(report).toMatchObject({
+      window: 200_000,
+      windowSource: 'default',
+      files: { sessions: 3, subagents: 1, summarisers: 1 },
+      corrupt: { unreadableFiles: 1, lines: 1, oversizedLines: 0 },
+      sessions: 2,
+      sessionsWithCalls: 2,
+      compactions: 1,
+      sessionsCompacted: 1,
+      peak: { max: 75 },
+    });
+    const byCeiling = Object.fromEntries(report.ceilings.map((c: { ceiling: number }) => [c.ceiling, c]));
+    expect(byCeiling[20]).toMatchObject({ sessionsGated: 2, gatedLoads: 3, gatedByTool: { Skill: 1, Agent: 1, Task: 1 }, medianFirstCall: 1 });
+    expect(byCeiling[40]).toMatchObject({ sessionsGated: 2, gatedLoads: 2, gatedByTool: { Agent: 1, Task: 1 } });
+    expect(byCeiling[50]).toMatchObject({ sessionsGated: 1, gatedLoads: 1, gatedByTool: { Task: 1 }, nearDone: 1, medianTurnsAfterFirst: 0 });
+  });
+
+  it('the table, and plain progress lines on stderr when not a terminal', async () => {
+    const run = await runCli(sandbox, ['replay', join(sandbox.home, '.claude', 'projects'), '--window', '1000000']);
+    expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 1 subagent and 1 summariser files not counted as sessions\.$/m);
+    expect(run.stdout).toContain('Window 1,000,000 tokens (--window).');
+    expect(run.stdout).toMatch(/^ceiling +sessions gated/m);
+    expect(run.stdout).toMatch(/^40% +0 \(0%\)/m);
+    expect(run.stderr).toMatch(/^replay: 100% \(.* of .*, 3 of 3 files\)$/m);
+    expect(run.stderr).not.toContain('\r');
+  });
+
+  it.each([
+    [['replay', '--ceilings', '40,x'], '--ceilings takes whole percents'],
+    [['replay', '--window', 'big'], '--window takes a whole number'],
+    [['replay', '/no/such/dir'], '/no/such/dir: no such file or directory'],
+  ])('%j: a clear error, exit 1', async (args, message) => {
+    const run = await runCli(sandbox, args);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain(message);
+  });
+});

@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { analyzeSession, summarize, TimelineBuilder, type TimelineEvent } from '../../src/core/replay.js';
+import { scanRecords } from '../../src/io/replay-scan.js';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+
+const gated = new Set(['Agent', 'Task', 'Skill']);
+const rules = { window: 200_000, ceilings: [30, 40, 50], recoverySkills: ['context-summarization'] };
+
+function timeline(records: unknown[]): TimelineEvent[] {
+  const builder = new TimelineBuilder(gated);
+  for (const record of records) builder.add(record);
+  return builder.events;
+}
+const lines = (t: ReturnType<typeof aTranscript>) => t.toString().trim().split('\n').map((l) => JSON.parse(l));
+
+describe('TimelineBuilder', () => {
+  it('turns, gated calls (with the turn’s occupancy) and compactions, skipping decoys', () => {
+    const t = aTranscript()
+      .assistant({ cacheRead: 10_000, output: 50 })
+      .assistant({ cacheRead: 70_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } })
+      .assistant({ cacheRead: 71_000, toolUse: { name: 'Read', input: { file_path: 'x' } } })
+      .sidechain({ cacheRead: 150_000 })
+      .progress({ cacheRead: 170_000 })
+      .compactBoundary({ postTokens: 3_000 })
+      .assistant({ cacheRead: 90_000, toolUse: { name: 'Agent', input: { subagent_type: 'Explore' } } });
+    expect(timeline(lines(t))).toEqual([
+      { kind: 'turn', tokens: 10_005, output: 50 },
+      { kind: 'turn', tokens: 70_005, output: 5 },
+      { kind: 'call', tool: 'Skill', target: 'deep-dive', tokens: 70_005 },
+      { kind: 'turn', tokens: 71_005, output: 5 },
+      { kind: 'compaction', postTokens: 3_000 },
+      { kind: 'turn', tokens: 90_005, output: 5 },
+      { kind: 'call', tool: 'Agent', target: 'Explore', tokens: 90_005 },
+    ]);
+  });
+
+  it('one response split over several lines (same message id) is one turn', () => {
+    const part = (content: unknown[]) => ({ type: 'assistant', message: { id: 'msg_1', model: 'm', content, usage: { input_tokens: 5, cache_read_input_tokens: 80_000, output_tokens: 1 } } });
+    const events = timeline([part([{ type: 'text', text: 'a' }]), part([{ type: 'tool_use', name: 'Skill', input: { skill: 's' } }])]);
+    expect(events).toEqual([
+      { kind: 'turn', tokens: 80_005, output: 1 },
+      { kind: 'call', tool: 'Skill', target: 's', tokens: 80_005 },
+    ]);
+  });
+});
+
+describe('analyzeSession', () => {
+  const events: TimelineEvent[] = [
+    { kind: 'turn', tokens: 50_000, output: 10 },
+    { kind: 'call', tool: 'Skill', target: 'a', tokens: 50_000 }, // 25%
+    { kind: 'turn', tokens: 70_000, output: 10 },
+    { kind: 'call', tool: 'Agent', target: 'Explore', tokens: 70_000 }, // 35%
+    { kind: 'turn', tokens: 90_000, output: 10 },
+    { kind: 'call', tool: 'Skill', target: 'context-summarization', tokens: 90_000 }, // recovery: never gated
+    { kind: 'call', tool: 'Skill', target: 'b', tokens: 90_000 }, // 45%
+    { kind: 'turn', tokens: 95_000, output: 10 },
+    { kind: 'compaction', postTokens: 2_000 },
+    { kind: 'turn', tokens: 5_000, output: 10 },
+  ];
+
+  it('per ceiling: the first gated call, gated loads by tool, what came after', () => {
+    const a = analyzeSession(events, rules);
+    expect(a).toMatchObject({ turns: 5, calls: 3, compactions: 1 });
+    expect(a.peakPercent).toBeCloseTo(47.5);
+    expect(a.byCeiling[30]).toEqual({ first: { callNumber: 2, tool: 'Agent', percent: 35, turn: 2 }, gatedByTool: { Agent: 1, Skill: 1 }, turnsAfterFirst: 3, tokensAfterFirst: 90_010 + 95_010 + 5_010 });
+    expect(a.byCeiling[40]).toEqual({ first: { callNumber: 3, tool: 'Skill', percent: 45, turn: 3 }, gatedByTool: { Skill: 1 }, turnsAfterFirst: 2, tokensAfterFirst: 95_010 + 5_010 });
+    expect(a.byCeiling[50]).toEqual({ first: undefined, gatedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 });
+  });
+
+  it('summarize: sessions gated, near-done sessions, peak distribution', () => {
+    const quiet = analyzeSession([{ kind: 'turn', tokens: 20_000, output: 1 }], rules);
+    const s = summarize([analyzeSession(events, rules), quiet], rules.ceilings);
+    expect(s).toMatchObject({ sessions: 2, sessionsWithCalls: 1, compactions: 1, sessionsCompacted: 1 });
+    expect(s.peakHistogram[1]).toBe(1);
+    expect(s.peakHistogram[4]).toBe(1);
+    expect(s.ceilings.find((c) => c.ceiling === 30)).toMatchObject({ sessionsGated: 1, gatedLoads: 2, gatedByTool: { Agent: 1, Skill: 1 }, nearDone: 1, medianFirstCall: 2, medianTurnsAfterFirst: 3 });
+    expect(s.ceilings.find((c) => c.ceiling === 50)).toMatchObject({ sessionsGated: 0, gatedLoads: 0, nearDone: 0, medianFirstCall: undefined });
+  });
+});
+
+describe('scanRecords', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cc-replay-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  let n = 0;
+  const file = (content: string) => {
+    const path = join(dir, `f${++n}.jsonl`);
+    writeFileSync(path, content);
+    return path;
+  };
+
+  it('yields the marked records in file order, whatever the read size, and counts garbage', () => {
+    const body = aTranscript().assistant({ cacheRead: 1 }).toolResult(50_000).compactBoundary({ postTokens: 7 }).assistant({ cacheRead: 2, text: 'z'.repeat(30_000) }).noise().raw('{"type":"assistant", broken').toString();
+    const path = file(body);
+    const expected = body.trim().split('\n').filter((l) => l.includes('"assistant"') || l.includes('compact_boundary')).flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000 }), (chunkBytes) => {
+        const records: unknown[] = [];
+        const stats = scanRecords(path, (r) => records.push(r), { chunkBytes });
+        expect(records).toEqual(expected);
+        expect(stats).toEqual({ bytes: Buffer.byteLength(body), corruptLines: 1, oversizedLines: 0 });
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('a line over the limit is skipped and counted, the rest read', () => {
+    const body = aTranscript().assistant({ cacheRead: 1 }).assistant({ cacheRead: 2, text: 'q'.repeat(300_000) }).assistant({ cacheRead: 3 }).toString();
+    const records: Array<{ message: { usage: { cache_read_input_tokens: number } } }> = [];
+    const stats = scanRecords(file(body), (r) => records.push(r as never), { chunkBytes: 4096, maxLineBytes: 100_000 });
+    expect(records.map((r) => r.message.usage.cache_read_input_tokens)).toEqual([1, 3]);
+    expect(stats.oversizedLines).toBe(1);
+  });
+
+  it('a last line without a newline is read; an unreadable file throws for the caller to count', () => {
+    expect(scanRecords(file(aTranscript().assistant({ cacheRead: 1 }).toString().trimEnd()), () => {}).corruptLines).toBe(0);
+    expect(() => scanRecords(join(dir, 'missing.jsonl'), () => {})).toThrow();
+  });
+});
