@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import('./doctor.js')).doctorCommand,
   statusline: async () => (await import('./statusline.js')).statuslineCommand,
   replay: async () => (await import('./replay.js')).replayCommand,
+  report: async () => (await import('./report.js')).reportCommand,
 };
 
 const SUMMARIES: Array<[string, string]> = [
@@ -27,6 +28,7 @@ const SUMMARIES: Array<[string, string]> = [
   ['doctor', 'check Node, installed hooks, config, window and state directory'],
   ['statusline', 'status line command: occupancy and tier; records the real window'],
   ['replay', 'sweep candidate ceilings over recorded transcripts (calibration)'],
+  ['report', 'one session: occupancy per turn, thresholds, compactions (--html)'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 
