@@ -1,0 +1,39 @@
+/** The invariants every hook run must keep, whatever its input (issue: hardening). */
+import { expect } from 'vitest';
+
+export type Outcome = { exitCode: number; stdout: string; stderr: string };
+
+const EVENT_NAMES: Record<string, string> = {
+  'pre-tool-use': 'PreToolUse',
+  'user-prompt-submit': 'UserPromptSubmit',
+  'session-start': 'SessionStart',
+  'post-tool-use': 'PostToolUse',
+};
+
+/** Exit 0 (or 2 for the guard only); stdout empty or one JSON object of the documented shape; no stack trace, undefined or NaN. */
+export function expectWellBehaved(event: string, outcome: Outcome): void {
+  expect([0, ...(event === 'pre-tool-use' ? [2] : [])]).toContain(outcome.exitCode);
+  for (const text of [outcome.stdout, outcome.stderr]) {
+    expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)|undefined|NaN|Infinity|\[object Object\]/);
+    expect(text).not.toMatch(/-\d[\d,]*(%| of | tokens)/); // a negative fill or token count
+  }
+  if (outcome.exitCode === 2) {
+    expect(outcome.stdout).toBe('');
+    expect(outcome.stderr).toMatch(/^context-ceiling: blocked .+\n$/);
+    return;
+  }
+  if (outcome.stdout === '') return;
+  expect(outcome.stdout.endsWith('\n')).toBe(true);
+  expect(outcome.stdout.trimEnd().includes('\n')).toBe(false); // exactly one line
+  const output = JSON.parse(outcome.stdout) as Record<string, unknown>;
+  expect(typeof output).toBe('object');
+  const allowed = event === 'pre-compact' ? ['systemMessage'] : event === 'pre-tool-use' ? ['systemMessage', 'hookSpecificOutput'] : ['hookSpecificOutput'];
+  expect(Object.keys(output).every((key) => allowed.includes(key))).toBe(true);
+  if ('systemMessage' in output) expect(typeof output.systemMessage).toBe('string');
+  if ('hookSpecificOutput' in output) {
+    const specific = output.hookSpecificOutput as Record<string, unknown>;
+    expect(specific.hookEventName).toBe(EVENT_NAMES[event]);
+    expect(typeof specific.additionalContext).toBe('string');
+    expect(Object.keys(specific).sort()).toEqual(['additionalContext', 'hookEventName']);
+  }
+}
