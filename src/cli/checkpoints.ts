@@ -151,7 +151,11 @@ function show(io: CliIO, row: Row, json: boolean): number {
 }
 
 function ack(io: CliIO, rows: Row[], json: boolean): number {
-  const results = rows.map((row) => ({ id: row.id, acknowledged: true, changed: !row.acknowledged && acknowledgeCheckpoint(row.entry) }));
+  const results = rows.map((row) => {
+    const claim = row.acknowledged ? 'taken' : acknowledgeCheckpoint(row.entry);
+    if (claim === 'failed') throw new CliError(`cannot write the acknowledgement marker beside ${row.entry.path}`);
+    return { id: row.id, acknowledged: true, changed: claim === 'claimed' };
+  });
   if (json) io.out(`${JSON.stringify(results, null, 2)}\n`);
   else if (results.length === 0) io.out('Nothing to acknowledge.\n');
   else for (const r of results) io.out(`${r.id}: ${r.changed ? 'acknowledged' : 'already acknowledged'}\n`);

@@ -17,10 +17,12 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
   const pending = unacknowledged(entries);
   const newest = pending[pending.length - 1];
   if (!newest) return undefined;
-  if (!acknowledgeCheckpoint(newest.entry)) {
+  const claim = acknowledgeCheckpoint(newest.entry);
+  if (claim === 'taken') {
     settings.debug(`${newest.entry.fileName} already acknowledged by a concurrent hook`);
     return undefined;
   }
+  if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
   for (const older of pending.slice(0, -1)) acknowledgeCheckpoint(older.entry);
   if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   return renderCompactionAlert({
@@ -51,7 +53,7 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
   const chosen = candidates[candidates.length - 1];
   if (!chosen) return undefined;
   const newest = chosen.pending[chosen.pending.length - 1]!;
-  if (!acknowledgeCheckpoint(newest.entry)) return undefined;
+  if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
   for (const candidate of candidates) for (const item of candidate.pending) if (item !== newest) acknowledgeCheckpoint(item.entry);
   return renderResumptionContext({
     checkpoint: newest.checkpoint,

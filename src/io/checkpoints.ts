@@ -67,10 +67,16 @@ export function isAcknowledged(entry: CheckpointEntry, checkpoint: Checkpoint | 
 
 /**
  * Acknowledge by creating the marker exclusively: of several hooks racing to
- * show the same alert, exactly one gets true.
+ * show the same alert, exactly one gets 'claimed'. 'failed' means the marker
+ * cannot be written (read-only or full disk): show the alert anyway, since
+ * showing it again later is better than never.
  */
-export function acknowledgeCheckpoint(entry: CheckpointEntry): boolean {
-  return createExclusive(join(entry.path, '..', ackMarkerName(entry.fileName)));
+export function acknowledgeCheckpoint(entry: CheckpointEntry): 'claimed' | 'taken' | 'failed' {
+  try {
+    return createExclusive(join(entry.path, '..', ackMarkerName(entry.fileName))) ? 'claimed' : 'taken';
+  } catch {
+    return 'failed';
+  }
 }
 
 /**
@@ -88,7 +94,12 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
     const checkpoint = build(sequence);
     const bytes = Buffer.from(`${JSON.stringify(checkpoint, null, 2)}\n`);
     const path = join(dir, checkpointFileName(sequence));
-    writeSynced(temp, bytes, 'wx');
+    try {
+      writeSynced(temp, bytes, 'wx');
+    } catch (error) {
+      unlinkQuietly(temp); // a full disk must not leave half a temp file behind
+      throw error;
+    }
     try {
       linkSync(temp, path);
       unlinkQuietly(temp);
@@ -103,6 +114,7 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
         return { path, checkpoint };
       } catch (fallback) {
         if ((fallback as NodeJS.ErrnoException).code === 'EEXIST') continue;
+        unlinkQuietly(path);
         throw fallback;
       }
     }

@@ -1,0 +1,133 @@
+/**
+ * Faults a hook meets in the field: a read-only project, a full disk, the state
+ * directory deleted under it, the transcript deleted or truncated while read.
+ * Each fails open (exit 0), keeps earlier files intact, and says what happened
+ * in the debug log. Read-only and full disks are real tmpfs mounts (this needs
+ * root, as CI has; elsewhere the mount is reported as the failure).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { expectWellBehaved } from './invariants.js';
+
+let sandbox: Sandbox;
+let mounts: string[] = [];
+beforeEach(() => {
+  sandbox = makeSandbox();
+  mounts = [];
+});
+afterEach(() => {
+  for (const mount of mounts.reverse()) execFileSync('umount', ['-l', mount]);
+  sandbox.cleanup();
+});
+
+/** A real small filesystem: `size` bytes of tmpfs. */
+function tmpfs(path: string, size: string): void {
+  mkdirSync(path, { recursive: true });
+  execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', path]);
+  mounts.push(path);
+}
+
+const SESSION = 'fault-session';
+const debugLog = () => join(sandbox.root, 'debug.log');
+const readDebug = () => (existsSync(debugLog()) ? readFileSync(debugLog(), 'utf8') : '');
+const hook = (event: string, input: Record<string, unknown>, project = sandbox.project, env: Record<string, string> = {}) =>
+  runHook(sandbox, { session_id: SESSION, cwd: project, ...input }, { CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_DEBUG: debugLog(), ...env }, 'hook', event);
+
+describe('faults', () => {
+  it('a read-only project: PreCompact fails open, the earlier checkpoint stays intact, the log says EROFS', async () => {
+    const project = join(sandbox.root, 'ro-project');
+    tmpfs(project, '1m');
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+    const first = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
+    expect(first.stdout).toContain('checkpoint cx-001 saved');
+    const checkpoint = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION, 'cx-001-checkpoint.json');
+    const before = readFileSync(checkpoint, 'utf8');
+    execFileSync('mount', ['-o', 'remount,ro', project]);
+    const second = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
+    expect(second).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readFileSync(checkpoint, 'utf8')).toBe(before);
+    expect(readdirSync(join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION))).toEqual(['cx-001-checkpoint.json']);
+    expect(readDebug()).toMatch(/checkpoint not written: EROFS/);
+    // The alert is still shown although its acknowledgement cannot be written: repeated later beats never.
+    const alert = await hook('session-start', { transcript_path: transcript, source: 'compact' }, project);
+    expectWellBehaved('session-start', alert);
+    expect(JSON.parse(alert.stdout).hookSpecificOutput.additionalContext).toContain('<compaction-alert>');
+    expect(readDebug()).toMatch(/the acknowledgement cannot be written; showing the alert anyway/);
+  });
+
+  it('a full disk: no half-written checkpoint, no temp file left, earlier files intact, the log says ENOSPC', async () => {
+    const project = join(sandbox.root, 'full-project');
+    tmpfs(project, '64k');
+    sandbox.write('full-project/ORCHESTRATION.yaml', `resumption:\n  notes: "${'n'.repeat(20_000)}"\n`);
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+    const runs = [];
+    for (let i = 0; i < 6; i++) runs.push(await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project));
+    for (const run of runs) expect(run.exitCode).toBe(0);
+    expect(runs.some((run) => run.stdout === '')).toBe(true); // the disk filled up
+    const dir = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION);
+    const files = readdirSync(dir);
+    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    for (const file of files) expect(() => JSON.parse(readFileSync(join(dir, file), 'utf8'))).not.toThrow(); // every file complete
+    expect(files.length).toBe(runs.filter((run) => run.stdout !== '').length);
+    expect(readDebug()).toMatch(/checkpoint not written: ENOSPC/);
+  });
+
+  it('a full state disk: the warning stays silent, a block still blocks', async () => {
+    const state = join(sandbox.root, 'state-disk');
+    tmpfs(state, '16k');
+    writeFileSync(join(state, 'filler'), Buffer.alloc(16 * 1024 - 1));
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+    const stateEnv = { DEV_TEAM_CONTEXT_STATE_DIR: join(state, 'cc') };
+    const warn = await hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: SESSION }), sandbox.project, stateEnv);
+    expect(warn).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readDebug()).toMatch(/state unavailable \(ENOSPC/);
+    const block = await hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, { ...stateEnv, DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(block.exitCode).toBe(2);
+  });
+
+  it('the state directory deleted while hooks run: every run fails open or works, nothing crashes', async () => {
+    const state = join(sandbox.root, 'state');
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+    let deleting = true;
+    const deleter = (async () => {
+      while (deleting) {
+        try {
+          rmSync(state, { recursive: true, force: true });
+        } catch {
+          // a hook recreated part of it meanwhile: try again
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+    const runs = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: `${SESSION}-${i % 3}` }), sandbox.project, { DEV_TEAM_CONTEXT_STATE_DIR: state })),
+    );
+    deleting = false;
+    await deleter;
+    for (const run of runs) expectWellBehaved('pre-tool-use', run);
+  });
+
+  it('the transcript deleted or truncated while it is read: fail open, and the log says why', async () => {
+    const transcript = join(sandbox.root, 'moving.jsonl');
+    const full = `${aTranscript().assistant({ cacheRead: 150_000 }).toString()}${'{"type":"user","message":{"content":"'.concat('y'.repeat(4 * 1024 * 1024), '"}}\n')}`;
+    writeFileSync(transcript, full);
+    let churning = true;
+    const churn = (async () => {
+      for (let i = 0; churning; i++) {
+        if (i % 3 === 0) rmSync(transcript, { force: true });
+        else if (i % 3 === 1) writeFileSync(transcript, full);
+        else if (existsSync(transcript)) truncateSync(transcript, 1024);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+    })();
+    const runs = await Promise.all(Array.from({ length: 30 }, () => hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, { DEV_TEAM_CONTEXT_STRICT: 'on' })));
+    churning = false;
+    await churn;
+    for (const run of runs) expectWellBehaved('pre-tool-use', { ...run, stderr: run.stderr.replace(/^context-ceiling debug:.*\n/gm, '') });
+    expect(readDebug()).toMatch(/transcript .*moving\.jsonl: (ENOENT|transcript shrank while being read)/);
+  });
+});
