@@ -1,5 +1,5 @@
 /** `context-ceiling install` / `uninstall`: wire the hooks into a Claude Code settings.json, idempotently. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '../core/constants.js';
@@ -220,8 +220,13 @@ function planOrExplain(path: string, plan: () => Plan): Plan {
   }
 }
 
-/** Back up the previous file (when there was one), then replace it atomically. Returns the backup path. */
-function writeSettings(path: string, current: SettingsFile, settings: Record<string, unknown>): string | undefined {
+/**
+ * Back up the previous file (when there was one), then replace it atomically.
+ * A settings.json that is a symlink (dotfiles) is written through to its target,
+ * so the link survives. Returns the backup path.
+ */
+function writeSettings(linkPath: string, current: SettingsFile, settings: Record<string, unknown>): string | undefined {
+  const path = current.text !== undefined ? realpathSync(linkPath) : linkPath;
   mkdirSync(dirname(path), { recursive: true });
   let backup: string | undefined;
   if (current.text !== undefined) {

@@ -9,7 +9,7 @@ import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
 import { readBridge } from '../io/bridge.js';
 import { defaultStateDir } from '../io/state.js';
-import { readOccupancy } from '../io/transcript.js';
+import { readOccupancy, type Measurement } from '../io/transcript.js';
 
 export type HookContext = {
   env: Readonly<Record<string, string | undefined>>;
@@ -50,10 +50,11 @@ export function sessionWindow(settings: Pick<Settings, 'window' | 'policy'>, now
 /** Occupancy, percent and tier of the session behind `transcriptPath` (unavailable without one). */
 export function readContext(settings: Settings, transcriptPath: string | undefined, sessionId: string, now: Date): ContextReading {
   const { policy, debug } = settings;
-  const measurement = transcriptPath
+  const measurement: Measurement = transcriptPath
     ? readOccupancy(transcriptPath, { maxScanBytes: policy.maxScanBytes })
-    : { occupancy: { kind: 'unavailable', reason: 'no-transcript' } as Occupancy, model: undefined, error: 'no transcript_path' };
+    : { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'no transcript_path' };
   if (measurement.error) debug(`transcript ${transcriptPath ?? '(none)'}: ${measurement.error}`);
+  else debug(`transcript ${transcriptPath}: ${measurement.occupancy.kind} scanned=${measurement.bytesScanned ?? 0}`);
   const window = sessionWindow(settings, now, sessionId, measurement.model);
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;

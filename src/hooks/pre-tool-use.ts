@@ -56,7 +56,7 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
     window: sessionWindow(settings, ctx.now(), input.session_id, measurement.model),
     policy,
   });
-  debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source}`);
+  debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
 
   if (verdict.kind === 'allow') return SILENT;
   const texts = renderVerdict(verdict);

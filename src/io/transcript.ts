@@ -34,6 +34,8 @@ const DEFAULT_MAX_PARSE = 1024 * 1024;
 
 export type Measurement = {
   occupancy: Occupancy;
+  /** Bytes read from the end of the transcript to settle it (never more than maxScanBytes). */
+  bytesScanned?: number | undefined;
   /** Model of the measured turn, when a usage record settled it. */
   model?: string | undefined;
   fileSize: number | undefined;
@@ -45,7 +47,7 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
   try {
     const scan = scanTranscript(path, options);
     const model = scan.evidence?.kind === 'usage' ? scan.evidence.model : undefined;
-    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), model, fileSize: scan.fileSize };
+    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), model, fileSize: scan.fileSize, bytesScanned: scan.bytesScanned };
   } catch (error) {
     return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: describeError(error) };
   }

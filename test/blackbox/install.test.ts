@@ -185,3 +185,16 @@ describe('doctor', () => {
     expect(run.exitCode).toBe(1);
   });
 });
+
+describe('install into a symlinked settings file', () => {
+  it('writes through to the target, keeping the link (dotfiles)', async () => {
+    const { symlinkSync, lstatSync } = await import('node:fs');
+    const target = sandbox.write('dotfiles/claude-settings.json', '{"model": "opus"}\n');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(sandbox.project, '.claude'), { recursive: true });
+    symlinkSync(target, settingsPath());
+    expect((await cli(['install'])).exitCode).toBe(0);
+    expect(lstatSync(settingsPath()).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(target, 'utf8'))).toMatchObject({ model: 'opus', hooks: { PreToolUse: expect.any(Array) } });
+  });
+});

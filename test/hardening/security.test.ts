@@ -1,0 +1,143 @@
+/**
+ * Another local user, or a hostile repository, must not be able to make a
+ * hook write through a planted link, escape its directories, or run anything.
+ */
+import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { makeSandbox, preToolUse, runCli, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { expectWellBehaved } from './invariants.js';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+const SESSION = 'sec-session';
+const state = () => join(sandbox.root, 'state');
+const debugLog = () => join(sandbox.root, 'debug.log');
+const env = (extra: Record<string, string> = {}) => ({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_STATE_DIR: state(), DEV_TEAM_CONTEXT_DEBUG: debugLog(), ...extra });
+const hook = (event: string, input: Record<string, unknown>, extra: Record<string, string> = {}) => runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, env(extra), 'hook', event);
+const transcriptAt = (tokens: number) => sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
+const victim = () => sandbox.write('victim.txt', 'original');
+
+describe('the state directory', () => {
+  it('is created 0700', async () => {
+    await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
+    expect(statSync(state()).mode & 0o777).toBe(0o700);
+    expect(statSync(join(state(), 'sessions')).mode & 0o777).toBe(0o700);
+  });
+
+  it('is refused when another user owns it (and the guard stays silent rather than use it)', async () => {
+    if (process.getuid?.() !== 0) throw new Error('this test needs root to create a directory owned by another user (CI runs as root)');
+    mkdirSync(state(), { mode: 0o700 });
+    chownSync(state(), 4242, 4242);
+    const run = await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
+    expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readdirSync(state())).toEqual([]);
+    expect(readFileSync(debugLog(), 'utf8')).toContain(`state directory ${state()} belongs to uid 4242`);
+    expect((await runCli(sandbox, ['doctor', '--json'], env())).stdout).toContain('belongs to uid 4242');
+  });
+
+  it('is refused when it is a symlink', async () => {
+    mkdirSync(join(sandbox.root, 'elsewhere'));
+    symlinkSync(join(sandbox.root, 'elsewhere'), state());
+    await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
+    expect(readdirSync(join(sandbox.root, 'elsewhere'))).toEqual([]);
+  });
+});
+
+describe('planted symlinks are never written through', () => {
+  it('a dedup marker planted as a link: not followed, the target keeps its content', async () => {
+    const target = victim();
+    const sessionDir = join(state(), 'sessions', SESSION);
+    mkdirSync(sessionDir, { recursive: true, mode: 0o700 });
+    symlinkSync(target, join(sessionDir, 'warned-e0-b10'));
+    symlinkSync(target, join(sessionDir, 'epoch.json'));
+    await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
+    await hook('pre-tool-use', preToolUse(transcriptAt(120_000), 'Agent', {}, { session_id: SESSION }));
+    expect(readFileSync(target, 'utf8')).toBe('original');
+  });
+
+  it('a bridge file planted as a link: replaced, not followed', async () => {
+    const target = victim();
+    mkdirSync(join(state(), 'bridge'), { recursive: true, mode: 0o700 });
+    symlinkSync(target, join(state(), 'bridge', `${SESSION}.json`));
+    const status = JSON.stringify({ session_id: SESSION, model: { id: 'm' }, context_window: { context_window_size: 1_000_000, current_usage: null } });
+    await runCli(sandbox, ['statusline'], env(), status);
+    expect(readFileSync(target, 'utf8')).toBe('original');
+    expect(lstatSync(join(state(), 'bridge', `${SESSION}.json`)).isSymbolicLink()).toBe(false);
+  });
+
+  it('a checkpoint name or acknowledgement marker planted as a link: not followed', async () => {
+    const target = victim();
+    const dir = join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints', SESSION);
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(target, join(dir, 'cx-001-checkpoint.json'));
+    const run = await hook('pre-compact', { transcript_path: transcriptAt(150_000), trigger: 'auto' });
+    expect(run.stdout).toContain('checkpoint cx-002 saved');
+    symlinkSync(target, join(dir, 'cx-002-checkpoint.acknowledged'));
+    await hook('session-start', { transcript_path: transcriptAt(150_000), source: 'compact' });
+    await hook('user-prompt-submit', { transcript_path: transcriptAt(150_000), prompt: 'go' });
+    expect(readFileSync(target, 'utf8')).toBe('original');
+  });
+});
+
+describe('ids cannot escape their directories', () => {
+  it.each(['../../escape', '/etc/passwd', '..', 'a/../../b', '%2e%2e%2fx', 'x\u0000y'])('session id %j', async (id) => {
+    const transcript = transcriptAt(150_000);
+    for (const event of ['pre-tool-use', 'pre-compact', 'user-prompt-submit', 'session-start']) {
+      const run = await hook(event, { session_id: id, transcript_path: transcript, tool_name: 'Agent', tool_input: {}, trigger: 'auto', source: 'compact', prompt: 'p' });
+      expectWellBehaved(event, run);
+    }
+    expect(readdirSync(sandbox.root).filter((name) => !['debug.log', 'home', 'project', 'state', 't.jsonl', 'tmp'].includes(name))).toEqual([]);
+    for (const dir of [join(state(), 'sessions'), join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints')]) {
+      if (existsSync(dir)) for (const name of readdirSync(dir)) expect(name).toMatch(/^[A-Za-z0-9_-]+$/);
+    }
+  });
+
+  it('checkpoint ids on the command line only ever name listed checkpoints', async () => {
+    await hook('pre-compact', { transcript_path: transcriptAt(150_000), trigger: 'auto' });
+    for (const id of ['../../../etc/passwd', `${SESSION}/../../x`, '/etc/passwd']) {
+      const run = await runCli(sandbox, ['checkpoints', 'show', id], env());
+      expect(run.exitCode).toBe(1);
+      expect(run.stderr).toContain(`no checkpoint ${id}`);
+    }
+  });
+});
+
+describe('nothing from a transcript, a YAML file or a policy is executed', () => {
+  it('shell syntax in every field a hook reads stays text', async () => {
+    const marker = join(sandbox.root, 'pwned');
+    const evil = [`$(touch ${marker})`, `\`touch ${marker}\``, `; touch ${marker}`, `| touch ${marker}`].join(' ');
+    const transcript = sandbox.write(
+      'evil.jsonl',
+      aTranscript(evil).assistant({ cacheRead: 150_000, model: evil, toolUse: { name: 'Skill', input: { skill: evil } } }).compactBoundary({ trigger: 'manual' }).toString(),
+    );
+    sandbox.write('project/ORCHESTRATION.yaml', `header:\n  workflow_id: "${evil}"\nresumption:\n  next_step: "${evil}"\n  current_phase: "${evil}"\n  updated_at: "${evil}"\n`);
+    sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ stateDir: join(sandbox.root, 'state'), recoverySkills: ['a'] }));
+    for (const event of ['pre-tool-use', 'pre-compact', 'user-prompt-submit', 'session-start', 'post-tool-use']) {
+      await hook(event, { transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: evil, file_path: join(sandbox.project, 'ORCHESTRATION.yaml') }, trigger: 'auto', source: 'startup', prompt: evil });
+    }
+    await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' });
+    await hook('session-start', { session_id: 'other', transcript_path: transcript, source: 'startup' });
+    await runCli(sandbox, ['report', transcript, '--html', join(sandbox.root, 'r.html')], env());
+    await runCli(sandbox, ['replay', transcript], env());
+    await runCli(sandbox, ['status', '--transcript', transcript], env());
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe('files that must not be touched', () => {
+  it('the guard never writes outside its state directory; PreCompact only under .claude/context-ceiling', async () => {
+    const before = new Set(readdirSync(sandbox.project));
+    writeFileSync(join(sandbox.project, 'README.md'), 'keep');
+    await hook('pre-tool-use', preToolUse(transcriptAt(150_000), 'Agent', {}, { session_id: SESSION }));
+    await hook('pre-compact', { transcript_path: transcriptAt(150_000), trigger: 'auto' });
+    const after = readdirSync(sandbox.project).filter((name) => !before.has(name));
+    expect(after.sort()).toEqual(['.claude', 'README.md']);
+    expect(readdirSync(join(sandbox.project, '.claude'))).toEqual(['context-ceiling']);
+  });
+});

@@ -1,0 +1,52 @@
+/** docs/reliability.md cannot drift from what is run: every cited test exists, every hardening test is cited, every cited benchmark passes. */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/sandbox.js';
+
+const doc = readFileSync(join(ROOT, 'docs', 'reliability.md'), 'utf8');
+const rows = doc.split('\n').filter((line) => /^\| [PCFSB]\d+ \|/.test(line));
+
+/** `file` › "name", "name" pairs cited in a row. */
+function citations(row: string): Array<{ file: string; names: string[] }> {
+  return [...row.matchAll(/`(test\/[^`]+\.test\.ts)` › ((?:"[^"]+"(?:, )?)+)/g)].map((m) => ({ file: m[1]!, names: [...m[2]!.matchAll(/"([^"]+)"/g)].map((n) => n[1]!) }));
+}
+
+/** Test titles as written in the source: it('…'), it.each(…)('…'). */
+function titles(source: string): string[] {
+  return [...source.matchAll(/\bit(?:\.each\([\s\S]*?\))?\(\s*(['`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!.replace(/\\'/g, "'"));
+}
+
+describe('docs/reliability.md', () => {
+  it('has rows for properties, concurrency, faults, security and bounded resources', () => {
+    for (const prefix of ['P', 'C', 'F', 'S', 'B']) expect(rows.some((row) => row.startsWith(`| ${prefix}1 |`))).toBe(true);
+  });
+
+  it('every test it cites exists, under that name', () => {
+    const cited = rows.flatMap(citations);
+    expect(cited.length).toBeGreaterThan(20);
+    for (const { file, names } of cited) {
+      const source = readFileSync(join(ROOT, file), 'utf8');
+      for (const name of names) expect(titles(source), `${file} has no test "${name}"`).toContain(name);
+    }
+  });
+
+  it('every hardening test is cited', () => {
+    const cited = new Set(rows.flatMap(citations).flatMap(({ file, names }) => names.map((name) => `${file}::${name}`)));
+    const dir = join(ROOT, 'test', 'hardening');
+    for (const file of readdirSync(dir).filter((name) => name.endsWith('.test.ts'))) {
+      for (const title of titles(readFileSync(join(dir, file), 'utf8'))) expect(cited, `test/hardening/${file}: "${title}" is not in docs/reliability.md`).toContain(`test/hardening/${file}::${title}`);
+    }
+  });
+
+  it('every benchmark it cites has its section in bench/RESULTS.md, with every target met', () => {
+    const results = readFileSync(join(ROOT, 'bench', 'RESULTS.md'), 'utf8');
+    for (const section of ['guard', 'bounded', 'replay']) {
+      const begin = results.indexOf(`<!-- ${section}:begin -->`);
+      const end = results.indexOf(`<!-- ${section}:end -->`);
+      expect(begin, `bench/RESULTS.md has no ${section} section`).toBeGreaterThan(-1);
+      expect(results.slice(begin, end)).not.toContain('✗');
+      expect(results.slice(begin, end)).toContain('✓');
+    }
+  });
+});
