@@ -82,3 +82,26 @@ describe.each(EVENTS)('%s as a process', (event) => {
     );
   }, 120_000);
 });
+
+describe('the status line entry as a process', () => {
+  it('any stdin prints nothing or one line, never fails, never NaN', async () => {
+    const realShaped = fc.record(
+      {
+        session_id: fc.oneof(fc.constant('s'), fc.string(), fc.anything()),
+        model: fc.anything(),
+        context_window: fc.record({ context_window_size: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)), current_usage: fc.oneof(fc.constant(null), fc.record({ input_tokens: fc.oneof(fc.integer(), fc.double(), fc.string()) }, { requiredKeys: [] })) }, { requiredKeys: [] }),
+      },
+      { requiredKeys: ['session_id'] },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(realShaped.map((v) => JSON.stringify(v)), fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))), async (stdin) => {
+        const result = await execa(process.execPath, [join(HOOK_BIN, '..', 'statusline.cjs')], { input: stdin, env: sandbox.env(), extendEnv: false, reject: false, timeout: 20_000 });
+        expect(result.exitCode).toBe(0);
+        expect(String(result.stderr)).toBe('');
+        expect(String(result.stdout).split('\n').length).toBeLessThanOrEqual(1);
+        expect(String(result.stdout)).not.toMatch(/NaN|undefined|Infinity|-\d/);
+      }),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+});

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/sandbox.js';
 
 const doc = readFileSync(join(ROOT, 'docs', 'reliability.md'), 'utf8');
-const rows = doc.split('\n').filter((line) => /^\| [PCFSB]\d+ \|/.test(line));
+const rows = doc.split('\n').filter((line) => /^\| [PCFSB]\d+[a-z]? \|/.test(line));
 
 /** `file` › "name", "name" pairs cited in a row. */
 function citations(row: string): Array<{ file: string; names: string[] }> {
