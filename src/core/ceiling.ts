@@ -1,7 +1,7 @@
 /** The guard's decision (design: "The guard's contract"): data in, verdict out. */
 import { DEDUP_BUCKET_PCT } from './constants.js';
 import type { Occupancy } from './occupancy.js';
-import type { Policy, ToolAction } from './policy.js';
+import type { Policy } from './policy.js';
 import { computePercent, computeTier, type Tier } from './tiers.js';
 import { isWindowContradicted, type ResolvedWindow } from './window.js';
 

@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { bucketOf, judgeCeiling, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderVerdict } from '../core/messages.js';
-import { createDebug, describeError, type Debug } from '../io/debug.js';
+import { describeError, type Debug } from '../io/debug.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
 import {
   claimWarning,
