@@ -25,7 +25,7 @@ NO_COLOR turns the colours off.
 
 Options:
   --wrap "<command>"   run your existing status line command too (same input)
-                       and append this line to its output
+                       and append this line to the first line of its output
 
 Wire it with: context-ceiling install --statusline
 `,

@@ -44,8 +44,9 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
     colour: !ctx.env.NO_COLOR,
   });
   if (!wrapped) return ours;
+  // Appended to the first line: that one is shown even where a status line is a single line.
   const lines = wrapped.replace(/\n+$/, '').split('\n');
-  lines[lines.length - 1] = `${lines[lines.length - 1]}  ${ours}`;
+  lines[0] = `${lines[0]}  ${ours}`;
   return lines.join('\n');
 }
 

@@ -71,6 +71,15 @@ describe('replay', () => {
     expect(run.stderr).not.toContain('\r');
   });
 
+  it('on a terminal, a progress bar redrawn in place', async () => {
+    const { execa } = await import('execa');
+    const { CLI_BIN } = await import('../helpers/sandbox.js');
+    // `script` gives the CLI a real pseudo-terminal, as a user's shell would.
+    const run = await execa('script', ['-qc', `"${process.execPath}" "${CLI_BIN}" replay "${join(sandbox.home, '.claude', 'projects')}"`, '/dev/null'], { env: sandbox.env(), extendEnv: false });
+    expect(String(run.stdout)).toMatch(/\rreplay \[#+\] 100% 3\/3 files/);
+    expect(String(run.stdout)).toContain('Replayed 2 sessions');
+  });
+
   it.each([
     [['replay', '--ceilings', '40,x'], '--ceilings takes whole percents'],
     [['replay', '--window', 'big'], '--window takes a whole number'],

@@ -125,3 +125,10 @@ describe('install --statusline', () => {
     expect(settings()).toEqual({});
   });
 });
+
+describe('statusline --wrap with a multi-line status line', () => {
+  it('appends ours to the first line, keeps the rest', async () => {
+    const run = await execa(process.execPath, [join(ROOT, 'dist', 'statusline.cjs'), '--wrap', 'printf "one\\ntwo\\n"'], { input: afterTurn, env: sandbox.env(), extendEnv: false, reject: false });
+    expect(run.stdout).toBe('one  ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL\ntwo');
+  });
+});
