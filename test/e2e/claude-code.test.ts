@@ -186,3 +186,50 @@ describe('the plugin route', () => {
     expect(afterTool!.text).toMatch(/PreToolUse:Skill hook additional context: Context ceiling warning: context is at 50%/);
   });
 });
+
+describe('the status line in the interactive client', () => {
+  it('7. shows the fill, bridges the real 1M window, and the guard then judges against it', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { CLAUDE_BIN } = await import('./world.js');
+    world = new World();
+    world.skill('deep-dive');
+    await world.start(['--statusline']);
+    // Interactive mode against the fake API needs onboarding marked done and the project trusted (CLAUDE-CODE-FACTS.md).
+    writeFileSync(join(world.home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: ['sk-ant-e2e-test'.slice(-20)], rejected: [] }, projects: { [world.project]: { hasTrustDialogAccepted: true } } }));
+    world.reply({ cacheRead: 500_000, cacheCreation: 1_000, text: 'hello there' });
+    const tmux = `cc-e2e-${process.pid}`;
+    const env = { HOME: world.home, TMPDIR: world.tmp, ANTHROPIC_BASE_URL: world.apiUrl, ANTHROPIC_API_KEY: 'sk-ant-e2e-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', PATH: process.env.PATH ?? '' };
+    const pane = () => execFileSync('tmux', ['capture-pane', '-p', '-t', tmux]).toString();
+    const waitFor = async (pattern: RegExp) => {
+      for (let i = 0; i < 120; i++) {
+        if (pattern.test(pane())) return;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      throw new Error(`the pane never showed ${pattern}:\n${pane()}`);
+    };
+    execFileSync('tmux', ['new-session', '-d', '-s', tmux, '-x', '160', '-y', '40', '-c', world.project, 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), CLAUDE_BIN]);
+    let sessionId: string;
+    try {
+      await waitFor(/ctx –\/1,000,000 no turn yet/); // before the first turn the window is already known
+      execFileSync('tmux', ['send-keys', '-t', tmux, 'say hello', 'Enter']);
+      await waitFor(/ctx 50% ▕█████░░░░░▏ 501,005\/1,000,000 LOW/);
+      const bridgeDir = join(world.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge');
+      const { readdirSync } = await import('node:fs');
+      const [file] = readdirSync(bridgeDir);
+      const bridge = JSON.parse(readFileSync(join(bridgeDir, file!), 'utf8'));
+      expect(bridge).toMatchObject({ windowTokens: 1_000_000, usageTokens: 501_005, modelId: 'claude-opus-5-5', version: '2.1.328' });
+      sessionId = bridge.sessionId;
+    } finally {
+      execFileSync('tmux', ['kill-session', '-t', tmux]);
+    }
+    // The same session in print mode (no status line there): the guard uses the bridged window.
+    const mark = world.api.requests.length - 1;
+    world.reply({ cacheRead: 501_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 502_000, text: 'done' });
+    const run = await world.claude('use the deep-dive skill', { resume: sessionId });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [, afterTool] = after(world.api.conversation, mark);
+    expect(afterTool!.text).toMatch(/Context ceiling warning: context is at 50% \(501,005 of 1,000,000 tokens; window: bridge\)/);
+  }, 90_000);
+});

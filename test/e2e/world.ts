@@ -55,7 +55,7 @@ export class World {
 
   async stop(): Promise<void> {
     await this.api.stop();
-    rmSync(this.root, { recursive: true, force: true });
+    rmSync(this.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // an exiting client may still be writing
   }
 
   /** A real skill, so the Skill tool's own validation passes and PreToolUse fires. */
