@@ -4,6 +4,7 @@ import type { Checkpoint } from '../core/checkpoint.js';
 import { describeFill, renderCompactionAlert } from '../core/templates.js';
 import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, type CheckpointEntry } from '../io/checkpoints.js';
 import { sanitizeId } from '../io/state.js';
+import { projectDirOf } from './context.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
 
 const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
@@ -35,7 +36,7 @@ Options:
   run(args, io) {
     const flags = parseFlags(args, { string: ['session'], boolean: ['json', 'all'] }, usage);
     const [sub, ...rest] = flags._.map(String);
-    const projectDir = io.env.CLAUDE_PROJECT_DIR || io.cwd;
+    const projectDir = projectDirOf(io);
     const json = flags.json === true;
     switch (sub) {
       case 'list':

@@ -2,7 +2,8 @@
 import * as z from 'zod/mini';
 import { describeSource, flattenValues, type Source } from '../core/policy.js';
 import { policyFileSchema } from '../core/policy-schema.js';
-import { loadConfig, policyFilePaths, type LoadedConfig } from '../io/config.js';
+import { policyFilePaths, type LoadedConfig } from '../io/config.js';
+import { configContextOf, loadUncheckedConfig, loadValidConfig } from './context.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -62,11 +63,6 @@ function expectArgs(rest: string[], count: number): void {
   if (rest.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(rest[count])}`, usage);
 }
 
-function load(io: CliIO): LoadedConfig {
-  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
-  if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
-  return config;
-}
 
 type Row = { key: string; value: unknown; source: Source };
 
@@ -79,7 +75,7 @@ function rows(config: LoadedConfig): Row[] {
 }
 
 function show(io: CliIO, json: boolean): number {
-  const config = load(io);
+  const config = loadValidConfig(io);
   const table = rows(config);
   if (json) {
     io.out(`${JSON.stringify({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, warnings: config.warnings }, null, 2)}\n`);
@@ -95,7 +91,7 @@ function show(io: CliIO, json: boolean): number {
 }
 
 function get(io: CliIO, key: string, json: boolean): number {
-  const table = rows(load(io));
+  const table = rows(loadValidConfig(io));
   const matches = table.filter((row) => row.key === key || row.key.startsWith(`${key}.`));
   if (matches.length === 0) {
     const keys = [...new Set(table.map((row) => row.key.split('.')[0]))].join(', ');
@@ -124,9 +120,9 @@ function validate(io: CliIO, file: string | undefined): number {
     io.out(`${path}: ok\n`);
     return 0;
   }
-  const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
+  const config = loadUncheckedConfig(io);
   const problems = [...config.problems, ...config.warnings];
-  for (const { role, path } of policyFilePaths({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home })) {
+  for (const { role, path } of policyFilePaths(configContextOf(io))) {
     const status = config.files.find((f) => f.path === path)?.state ?? 'missing';
     io.out(`${role.padEnd(8)}${path}: ${status === 'loaded' ? 'ok' : status}\n`);
   }

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { formatTokens } from '../core/messages.js';
 import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
 import { windowFromConfig } from '../hooks/context.js';
-import { loadConfig } from '../io/config.js';
-import { parsePolicyText } from '../io/policy-parse.js';
+import { loadUncheckedConfig, projectDirOf } from './context.js';
 import { defaultStateDir, ensurePrivateDir } from '../io/state.js';
 import { parseFlags, UsageError, type CliIO, type Command } from './io.js';
 
@@ -46,8 +45,8 @@ Exit codes: 0 when nothing failed (warnings allowed), 1 otherwise.
 };
 
 function runChecks(io: CliIO): Check[] {
-  const projectDir = io.env.CLAUDE_PROJECT_DIR || io.cwd;
-  const config = loadConfig({ env: io.env, projectDir, home: io.home }, parsePolicyText);
+  const projectDir = projectDirOf(io);
+  const config = loadUncheckedConfig(io);
   const checks: Check[] = [checkNode(), ...checkHooks(io, projectDir)];
   checks.push(
     config.problems.length > 0

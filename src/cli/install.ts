@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { ENV } from '../core/constants.js';
 import { planInstall, planUninstall, SettingsShapeError, type Created, type EnvChange, type Plan } from '../core/install-plan.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
+import { projectDirOf } from './context.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
 
 declare const PACKAGE_VERSION: string;
@@ -103,7 +104,7 @@ function target(io: CliIO, flags: Record<string, unknown>, usage: string): Targe
   const chosen = (['project', 'local', 'user'] as const).filter((scope) => flags[scope] === true);
   if (chosen.length > 1) throw new UsageError('choose one of --project, --local, --user', usage);
   const scope: Scope = chosen[0] ?? 'project';
-  const projectDir = io.env.CLAUDE_PROJECT_DIR || io.cwd;
+  const projectDir = projectDirOf(io);
   const claudeDir = scope === 'user' ? join(io.home, '.claude') : join(projectDir, '.claude');
   const settingsPath = join(claudeDir, scope === 'local' ? 'settings.local.json' : 'settings.json');
   return { scope, settingsPath, projectDir, recordPath: join(claudeDir, 'context-ceiling', `install-${basename(settingsPath, '.json')}.json`) };

@@ -5,9 +5,8 @@ import { formatTokens } from '../core/messages.js';
 import { DEFAULT_GATED_TOOLS } from '../core/constants.js';
 import { analyzeSession, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { windowFromConfig } from '../hooks/context.js';
-import { loadConfig } from '../io/config.js';
 import { claudeConfigDir } from '../io/locate.js';
-import { parsePolicyText } from '../io/policy-parse.js';
+import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
 
@@ -45,8 +44,7 @@ Options:
   run(args, io) {
     const flags = parseFlags(args, { string: ['ceilings', 'window'], boolean: ['json'] }, usage);
     const ceilings = parseCeilings(flags.ceilings);
-    const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
-    if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
+    const config = loadValidConfig(io);
     const window = parseWindow(flags.window) ?? { tokens: windowFromConfig(config).tokens, source: windowFromConfig(config).source as string };
     const dirs = flags._.length > 0 ? flags._.map(String) : [join(claudeConfigDir(io.env, io.home), 'projects')];
     const files = discover(dirs);

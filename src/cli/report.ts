@@ -4,9 +4,8 @@ import { DEFAULT_GATED_TOOLS } from '../core/constants.js';
 import { buildReport, renderHtmlReport, renderTerminalReport } from '../core/report.js';
 import { TimelineBuilder } from '../core/replay.js';
 import { sessionWindow, windowFromConfig } from '../hooks/context.js';
-import { loadConfig } from '../io/config.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { parsePolicyText } from '../io/policy-parse.js';
+import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
 import { CliError, parseFlags, UsageError, type Command } from './io.js';
 
@@ -34,8 +33,7 @@ Options:
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
     if (flags.window !== undefined && (!/^\d+$/.test(flags.window) || Number(flags.window) < 1000)) throw new UsageError('--window takes a whole number of tokens, at least 1000', usage);
     if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000)) throw new UsageError('--width takes a number of columns from 10 to 1000', usage);
-    const config = loadConfig({ env: io.env, projectDir: io.env.CLAUDE_PROJECT_DIR || io.cwd, home: io.home }, parsePolicyText);
-    if (config.problems.length > 0) throw new CliError(config.problems.join('\n'));
+    const config = loadValidConfig(io);
     const { policy } = config;
     const timeline = new TimelineBuilder(new Set([...DEFAULT_GATED_TOOLS, ...Object.entries(policy.tools).filter(([, a]) => a !== 'off').map(([t]) => t)]));
     let model: string | undefined;
