@@ -5,7 +5,7 @@ import { judgeStaleness, renderStaleness, type StalenessFacts } from '../core/te
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
-import { additionalContext } from './user-prompt-submit.js';
+import { additionalContext } from './output.js';
 
 const WRITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 

@@ -7,7 +7,7 @@ import { parseSessionInput, stringField } from '../core/hook-input.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
 import { takeCompactionAlert, takeResumptionContext } from './alerts.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
-import { additionalContext, guarded } from './user-prompt-submit.js';
+import { additionalContext, guarded } from './output.js';
 
 export function runSessionStart(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));

@@ -2,6 +2,7 @@
 import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { additionalContext, guarded } from './output.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from './alerts.js';
 import { autocompactPct, loadSettings, parseJson, readContext, type HookContext } from './context.js';
@@ -28,19 +29,4 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
   const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
   if (alert) parts.push(alert);
   return additionalContext('UserPromptSubmit', parts);
-}
-
-/** Run one optional part of a hook; its failure drops that part, never the others. */
-export function guarded<T>(part: () => T, debug: (message: string) => void): T | undefined {
-  try {
-    return part();
-  } catch (error) {
-    debug(`skipped: ${error instanceof Error ? error.message : String(error)}`);
-    return undefined;
-  }
-}
-
-export function additionalContext(hookEventName: string, parts: string[]): HookOutcome {
-  if (parts.length === 0) return SILENT;
-  return { exitCode: 0, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } })}\n`, stderr: '' };
 }

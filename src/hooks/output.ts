@@ -1,0 +1,17 @@
+/** Shared by the hooks that speak through additionalContext. */
+import { SILENT, type HookOutcome } from '../io/hook-io.js';
+
+/** Run one optional part of a hook; its failure drops that part, never the others. */
+export function guarded<T>(part: () => T, debug: (message: string) => void): T | undefined {
+  try {
+    return part();
+  } catch (error) {
+    debug(`skipped: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
+}
+
+export function additionalContext(hookEventName: string, parts: string[]): HookOutcome {
+  if (parts.length === 0) return SILENT;
+  return { exitCode: 0, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } })}\n`, stderr: '' };
+}
