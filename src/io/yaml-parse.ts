@@ -9,7 +9,7 @@ export type YamlResult = { ok: true; value: unknown } | { ok: false; error: stri
 export function parseYamlText(text: string): YamlResult {
   try {
     // maxAliasCount bounds alias expansion ("billion laughs"); nothing in the file is ever executed.
-    return { ok: true, value: parse(text, { maxAliasCount: 100, prettyErrors: true, uniqueKeys: false }) };
+    return { ok: true, value: parse(text, { maxAliasCount: 100, prettyErrors: true, uniqueKeys: false, logLevel: 'error' }) };
   } catch (error) {
     if (error instanceof YAMLParseError && error.linePos) {
       const [start] = error.linePos;

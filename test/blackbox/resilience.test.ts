@@ -297,6 +297,13 @@ describe('PostToolUse on the orchestration file', () => {
     expect(context(await written(orchestration()))).toMatch(/is not valid YAML \(line \d+, column \d+/);
   });
 
+  it('YAML the parser only warns about prints nothing on stderr', async () => {
+    sandbox.write('project/ORCHESTRATION.yaml', 'resumption: !custom-tag x\n');
+    const run = await written(orchestration());
+    expect(run.stderr).toBe('');
+    expect(context(run)).toContain('has no resumption: section');
+  });
+
   it('other files are ignored', async () => {
     sandbox.write('project/README.md', '# x');
     expect(await written(join(sandbox.project, 'README.md'))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
