@@ -1,10 +1,15 @@
 /**
  * The guard as an Agent SDK hook, for automated sessions:
  *
- *   import { query } from '@anthropic-ai/claude-agent-sdk';
+ *   import { query, type Query } from '@anthropic-ai/claude-agent-sdk';
  *   import { createCeilingGuard } from 'context-ceiling';
- *   query({ prompt, options: { hooks: { PreToolUse: [createCeilingGuard({ strict: true, window: 1_000_000 })] } } });
+ *   let q: Query;
+ *   const guard = createCeilingGuard({ strict: true, contextUsage: () => q.getContextUsage({ detail: 'summary' }) });
+ *   q = query({ prompt, options: { hooks: { PreToolUse: [guard] } } });
  *
+ * With `contextUsage` the guard judges by Claude Code's own numbers for the
+ * session (window and occupancy, provenance `sdk`); without it, by the
+ * transcript and a stated `window` (an assumed window only warns).
  * Same pipeline, rules and messages as the command hook (it runs it); a block
  * becomes permissionDecision "deny" with the reason the model receives.
  */
@@ -12,7 +17,7 @@ import { homedir } from 'node:os';
 import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { ENV } from './core/constants.js';
 import type { ToolAction } from './core/policy.js';
-import type { HookContext } from './hooks/context.js';
+import type { HookContext, SdkContextUsage } from './hooks/context.js';
 import { runPreToolUse } from './hooks/pre-tool-use.js';
 import { parsePolicyText } from './io/policy-parse.js';
 import { parseYamlText } from './io/yaml-parse.js';
@@ -36,6 +41,11 @@ export type CeilingGuardOptions = {
   env?: Record<string, string | undefined>;
   /** Project directory for policy files (default: the hook input's cwd). */
   projectDir?: string;
+  /**
+   * Claude Code's own context numbers for the session, asked at each gated call:
+   * pass `() => q.getContextUsage({ detail: 'summary' })` (answers from the last usage, no extra API call).
+   */
+  contextUsage?: () => Promise<{ maxTokens: number; totalTokens: number }>;
   /** Called with every decision, for logging. */
   onDecision?: (decision: CeilingDecision) => void;
 };
@@ -73,7 +83,8 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
     hooks: [
       async (input: HookInput): Promise<HookJSONOutput> => {
         if (input.hook_event_name !== 'PreToolUse') return {};
-        const outcome = runPreToolUse(JSON.stringify(input), ctx);
+        const sdk = options.contextUsage ? await askContextUsage(options.contextUsage) : undefined;
+        const outcome = runPreToolUse(JSON.stringify(input), sdk ? { ...ctx, sdk } : ctx);
         if (outcome.exitCode === 2) {
           const reason = outcome.stderr.trim();
           options.onDecision?.({ toolName: input.tool_name, outcome: 'block', message: reason });
@@ -92,4 +103,25 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
       },
     ],
   };
+}
+
+/** How long a gated call waits for Claude Code's answer (measured: ~35 ms) before falling back to the transcript. */
+const CONTEXT_USAGE_TIMEOUT_MS = 2_000;
+
+/** The SDK's answer as guard facts; undefined (fall back to the transcript) when it fails, is slow or is not sane. */
+async function askContextUsage(ask: NonNullable<CeilingGuardOptions['contextUsage']>): Promise<SdkContextUsage | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), CONTEXT_USAGE_TIMEOUT_MS);
+    });
+    const usage = await Promise.race([ask(), timeout]);
+    const sane = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+    if (!usage || !sane(usage.maxTokens) || usage.maxTokens < 1000 || !sane(usage.totalTokens)) return undefined;
+    return { windowTokens: usage.maxTokens, occupancyTokens: usage.totalTokens };
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -3,7 +3,7 @@ import { DEDUP_BUCKET_PCT } from './constants.js';
 import type { Occupancy } from './occupancy.js';
 import type { Policy } from './policy.js';
 import { computePercent, computeTier, type Tier } from './tiers.js';
-import { isWindowContradicted, type ResolvedWindow } from './window.js';
+import { isVerifiedWindow, isWindowContradicted, type ResolvedWindow } from './window.js';
 
 export type VerdictKind = 'allow' | 'warn' | 'block';
 
@@ -16,6 +16,7 @@ export type MessageId =
   | 'below-ceiling'
   | 'over-ceiling'
   | 'over-ceiling-blocked'
+  | 'over-ceiling-assumed-window'
   | 'window-contradicted';
 
 export type VerdictData = {
@@ -26,7 +27,10 @@ export type VerdictData = {
   percent?: number | undefined;
   ceilingPct: number;
   window: ResolvedWindow;
-  recoverySkill: string;
+  /** The most tokens this session has been seen to hold, when that proves the window wrong. */
+  evidenceTokens?: number | undefined;
+  /** The recovery skill as it is invoked in this install; undefined when none is installed. */
+  recoverySkill: string | undefined;
   strict: boolean;
 };
 
@@ -38,9 +42,16 @@ export type GuardFacts = {
   occupancy: Occupancy;
   window: ResolvedWindow;
   policy: Policy;
+  /** The most tokens this session has held before (e.g. before a compaction hid it). */
+  windowEvidence?: number | undefined;
+  /** The recovery skill a message names, as it is invoked; absent: the policy's first, undefined: none installed. */
+  recoverySkill?: string | undefined;
 };
 
-/** Judge one tool call. Never blocks on a measurement it does not have or on a window proven wrong. */
+/**
+ * Judge one tool call. Never blocks on a measurement it does not have, on a
+ * window proven wrong, or on a window that is only assumed (`default`).
+ */
 export function judgeCeiling(facts: GuardFacts): Verdict {
   const { policy, window, occupancy } = facts;
   const target = callTarget(facts.toolName, facts.toolInput);
@@ -53,7 +64,8 @@ export function judgeCeiling(facts: GuardFacts): Verdict {
     percent,
     ceilingPct: policy.ceilingPct,
     window,
-    recoverySkill: policy.recoverySkills[0] ?? 'context-summarization',
+    evidenceTokens: facts.windowEvidence !== undefined && facts.windowEvidence > window.tokens ? facts.windowEvidence : undefined,
+    recoverySkill: 'recoverySkill' in facts ? facts.recoverySkill : policy.recoverySkills[0],
     strict: policy.strict,
   };
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
@@ -66,7 +78,8 @@ export function judgeCeiling(facts: GuardFacts): Verdict {
   if (occupancy.kind === 'unknown-since-compaction') return verdict('allow', 'unknown-since-compaction');
   if (tokens === undefined || percent === undefined) return verdict('allow', 'unmeasured');
   if (percent < policy.ceilingPct) return verdict('allow', 'below-ceiling');
-  if (isWindowContradicted(tokens, window)) return verdict('warn', 'window-contradicted');
+  if (isWindowContradicted(tokens, window, facts.windowEvidence)) return verdict('warn', 'window-contradicted');
+  if (!isVerifiedWindow(window)) return verdict('warn', 'over-ceiling-assumed-window');
   return action === 'block' ? verdict('block', 'over-ceiling-blocked') : verdict('warn', 'over-ceiling');
 }
 

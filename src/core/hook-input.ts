@@ -11,6 +11,8 @@ export type PreToolUseInput = {
   tool_input?: unknown;
   /** Present when the call is made inside a subagent; its transcript_path is still the main one. */
   agent_id?: string | undefined;
+  /** The call's id; the assistant record that makes the call holds it (used to wait for that record). */
+  tool_use_id?: string | undefined;
 };
 
 const MAX_ID = 4096;
@@ -32,6 +34,7 @@ export function parsePreToolUseInput(value: unknown): PreToolUseInput | undefine
     tool_name: toolName,
     tool_input: input.tool_input,
     agent_id: input.agent_id as string | undefined,
+    tool_use_id: typeof input.tool_use_id === 'string' && SAFE_AGENT_ID.test(input.tool_use_id) ? input.tool_use_id : undefined,
   };
 }
 
@@ -62,5 +65,5 @@ function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 }
 
-/** Agent ids become part of a file path; anything outside this shape is not measured (the call passes). */
+/** Agent ids become part of a file path (anything else is not measured: the call passes); tool_use ids are looked for in lines. */
 export const SAFE_AGENT_ID = /^[A-Za-z0-9_-]{1,128}$/;

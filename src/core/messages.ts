@@ -1,29 +1,44 @@
 /** Every user- and model-facing sentence the guard can say, in one table. */
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
+import { ENV } from './constants.js';
 import type { ResolvedWindow } from './window.js';
 
 /** Where a text goes: the hook's stderr line, the model (additionalContext or a blocked tool's result), the human (systemMessage). */
 export type GuardTexts = { stderr: string; model?: string | undefined; user?: string | undefined };
 
 type Render = (d: Facts) => GuardTexts;
-type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; fix: string };
+type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; way: string; held: string };
+
+/** The one line that states the window, named wherever the window is only assumed or proven wrong. */
+export const STATE_THE_WINDOW = `${ENV.window}=<your model's window, e.g. 1000000>`;
 
 const MESSAGES: Partial<Record<MessageId, Render>> = {
   'over-ceiling': (d) => ({
-    stderr: `context-ceiling: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling before ${d.call}; run /${d.recoverySkill} before loading more capabilities.`,
+    stderr: `context-ceiling: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.way} before loading more capabilities.`,
     model:
       `Context ceiling warning: context is at ${d.pct} (${d.used} of ${d.size} tokens; window: ${d.from}), over the ${d.ceilingPct}% ceiling. ` +
-      `The ${d.call} call proceeds, but load no further agents or skills until you have run the /${d.recoverySkill} skill to bring context back under the ceiling.`,
-    user: `context-ceiling: ${d.pct} of a ${d.size}-token window (${d.from}) is over the ${d.ceilingPct}% ceiling; the model was told to run /${d.recoverySkill}.${d.fix}`,
+      `The ${d.call} call proceeds, but load no further agents or skills until you have brought context back under the ceiling: ${d.way}.`,
+    user: `context-ceiling: ${d.pct} of a ${d.size}-token window (${d.from}) is over the ${d.ceilingPct}% ceiling; the model was told to ${d.way}.`,
   }),
   'over-ceiling-blocked': (d) => ({
     stderr:
       `context-ceiling: blocked ${d.call}: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling (strict mode). ` +
-      `Run the /${d.recoverySkill} skill to bring context under the ceiling, then retry; recovery skills are never blocked.`,
+      `To bring context under the ceiling, ${d.way}, then retry; recovery skills are never blocked.`,
+  }),
+  'over-ceiling-assumed-window': (d) => ({
+    stderr:
+      `context-ceiling: context at ${d.pct} (${d.used} of an assumed ${d.size}-token window) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.way} before loading more capabilities. ` +
+      `The window is assumed, so this only warns${d.strict ? ', even in strict mode' : ''}; state it: ${STATE_THE_WINDOW}.`,
+    model:
+      `Context ceiling warning: context is at ${d.pct} (${d.used} tokens) of an assumed ${d.size}-token window, over the ${d.ceilingPct}% ceiling; the real window may be larger. ` +
+      `The ${d.call} call proceeds, but load no further agents or skills until you have brought context back under the ceiling: ${d.way}.`,
+    user:
+      `context-ceiling: ${d.pct} of an assumed ${d.size}-token window is over the ${d.ceilingPct}% ceiling; the model was told to ${d.way}. ` +
+      `The window is assumed, so this only warns${d.strict ? ', even in strict mode' : ''}; state it: ${STATE_THE_WINDOW}.`,
   }),
   'window-contradicted': (d) => ({
-    stderr: `context-ceiling: measured ${d.used} tokens exceeds the ${d.size}-token window (${d.from}), so that window is wrong and nothing was blocked; set DEV_TEAM_CONTEXT_WINDOW to your model's window (e.g. 1000000).`,
-    user: `context-ceiling: measured ${d.used} tokens exceeds the assumed ${d.size}-token window (${d.from}); the ceiling is not enforced until DEV_TEAM_CONTEXT_WINDOW (or a policy "window") is set to your model's window, e.g. 1000000.`,
+    stderr: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}), so that window is wrong and nothing was blocked; state the window: ${STATE_THE_WINDOW}.`,
+    user: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}); the ceiling is not enforced until the window is stated: ${STATE_THE_WINDOW} (or a policy "window").`,
   }),
 };
 
@@ -32,6 +47,7 @@ export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
   const render = MESSAGES[verdict.messageId];
   if (!render) return undefined;
   const d = verdict.data;
+  const held = Math.max(d.occupancy ?? 0, d.evidenceTokens ?? 0);
   return render({
     ...d,
     pct: d.percent === undefined ? 'an unknown share' : formatPercent(d.percent),
@@ -39,8 +55,14 @@ export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
     size: formatTokens(d.window.tokens),
     from: d.window.source,
     call: d.target ? `${d.tool} "${d.target}"` : d.tool,
-    fix: d.window.source === 'default' ? ' The window is the 200,000 default: set DEV_TEAM_CONTEXT_WINDOW=1000000 on a 1M-context model.' : '',
+    way: describeWayOut(d.recoverySkill),
+    held: d.evidenceTokens !== undefined && d.evidenceTokens > (d.occupancy ?? 0) ? `has held ${formatTokens(held)} tokens (before a compaction)` : `holds ${formatTokens(held)} tokens`,
   });
+}
+
+/** The way back under the ceiling: the installed recovery skill by its invoked name, else a compaction. */
+export function describeWayOut(recoverySkill: string | undefined): string {
+  return recoverySkill ? `run the /${recoverySkill} skill` : 'have the conversation compacted (/compact)';
 }
 
 export function describeWindowSource(window: ResolvedWindow): string {

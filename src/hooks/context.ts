@@ -8,6 +8,8 @@ import { loadConfig, type LoadedConfig, type PolicyParser } from '../io/config.j
 import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
 import { readBridge } from '../io/bridge.js';
+import { readLearnedWindow, readWindowEvidence, recordWindowEvidence } from '../io/learned-window.js';
+import { describeError } from '../io/debug.js';
 import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
 
@@ -21,7 +23,12 @@ export type HookContext = {
   parsePolicy: PolicyParser;
   parseYaml: YamlParser;
   now: () => Date;
+  /** Claude Code's own numbers for the main session, when the Agent SDK gave them (query.getContextUsage()). */
+  sdk?: SdkContextUsage | undefined;
 };
+
+/** `maxTokens` and `totalTokens` of the SDK's context usage: the window, and the prompt side of the newest turn. */
+export type SdkContextUsage = { windowTokens: number; occupancyTokens: number };
 
 export type Settings = { config: LoadedConfig; policy: Policy; window: ResolvedWindow; debug: Debug; projectDir: string };
 
@@ -38,13 +45,41 @@ export type ContextReading = { occupancy: Occupancy; percent: number | undefined
 
 /**
  * The window for one session: configured (env, policy) first, else what the
- * status line bridge recorded for this session and model when fresh, else the default.
+ * status line bridge recorded for this session and model when fresh, else
+ * what the status line once reported for the measured model, else the default.
  */
-export function sessionWindow(settings: Pick<Settings, 'window' | 'policy'>, now: Date, sessionId: string, measuredModel: string | undefined): ResolvedWindow {
+export function sessionWindow(settings: Pick<Settings, 'window' | 'policy'>, now: Date, sessionId: string, measuredModel: string | undefined, sdkWindow?: number): ResolvedWindow {
   if (settings.window.source !== 'default') return settings.window;
+  if (sdkWindow !== undefined) return resolveWindow({ sdk: sdkWindow });
   const { policy } = settings;
-  const bridge = readBridge(policy.stateDir ?? defaultStateDir(), sessionId, now);
-  return resolveWindow({ bridge, bridgeMaxAgeSeconds: policy.bridgeMaxAgeMinutes * 60, measuredModel });
+  const stateDir = policy.stateDir ?? defaultStateDir();
+  const bridge = readBridge(stateDir, sessionId, now);
+  const facts = { bridge, bridgeMaxAgeSeconds: policy.bridgeMaxAgeMinutes * 60, measuredModel };
+  const window = resolveWindow(facts);
+  return window.source === 'default' ? resolveWindow({ ...facts, learned: readLearnedWindow(stateDir, measuredModel) }) : window;
+}
+
+/**
+ * The session's proof that its window is wrong: what it holds (or held before
+ * the compaction it just went through) above the window is remembered, and
+ * the most it ever held is returned when `wanted` (the verdict could speak).
+ */
+export function windowEvidence(
+  settings: Pick<Settings, 'policy' | 'debug'>,
+  key: string,
+  measurement: Pick<Measurement, 'occupancy' | 'preTokens'>,
+  window: ResolvedWindow,
+  wanted: boolean,
+): number | undefined {
+  const stateDir = settings.policy.stateDir ?? defaultStateDir();
+  const seen = Math.max(measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : 0, measurement.preTokens ?? 0);
+  try {
+    if (seen > window.tokens) recordWindowEvidence(stateDir, key, seen);
+    return wanted ? readWindowEvidence(stateDir, key) : undefined;
+  } catch (error) {
+    settings.debug(`window evidence unavailable (${describeError(error)})`);
+    return wanted ? seen : undefined;
+  }
 }
 
 /** Occupancy, percent and tier of the session behind `transcriptPath` (unavailable without one). */
@@ -56,6 +91,7 @@ export function readContext(settings: Settings, transcriptPath: string | undefin
   if (measurement.error) debug(`transcript ${transcriptPath ?? '(none)'}: ${measurement.error}`);
   else debug(`transcript ${transcriptPath}: ${measurement.occupancy.kind} scanned=${measurement.bytesScanned ?? 0}`);
   const window = sessionWindow(settings, now, sessionId, measurement.model);
+  windowEvidence(settings, sessionId, measurement, window, false);
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
   return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };

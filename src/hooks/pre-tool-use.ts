@@ -7,7 +7,7 @@ import { bucketOf, judgeCeiling, shouldWarnAgain, type Verdict } from '../core/c
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderVerdict } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
-import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import {
   claimWarning,
   defaultStateDir,
@@ -18,11 +18,15 @@ import {
   writeDedupEpoch,
   type DedupEpoch,
 } from '../io/state.js';
-import { findLastCompaction, readOccupancy } from '../io/transcript.js';
-import { loadSettings, parseJson, sessionWindow, type HookContext } from './context.js';
+import { findLastCompaction, readOccupancy, type Measurement } from '../io/transcript.js';
+import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage } from './context.js';
 
 /** How far dedup's compaction check may fall behind before epoch.json is rewritten anyway. */
 const EPOCH_REWRITE_BYTES = 1024 * 1024;
+
+/** How long to wait for the calling turn's record: seen 20–35 ms late in the real client; this leaves margin on a busy machine. */
+const CALL_RECORD_WAIT_MS = 200;
+const CALL_RECORD_POLL_MS = 5;
 
 export function runPreToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseInput(stdin);
@@ -47,15 +51,16 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
     return SILENT;
   }
 
-  const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes, agentId: input.agent_id });
+  // The SDK's numbers describe the main session only; a subagent's call is judged by its own transcript.
+  const sdk = input.agent_id === undefined ? ctx.sdk : undefined;
+  const measurement = sdk ? withSdkOccupancy(readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes }), sdk) : measureCallingTurn(transcript, input, policy.maxScanBytes, debug);
   if (measurement.error) debug(`transcript ${transcript}: ${measurement.error}; passing`);
-  const verdict = judgeCeiling({
-    toolName: input.tool_name,
-    toolInput: input.tool_input,
-    occupancy: measurement.occupancy,
-    window: sessionWindow(settings, ctx.now(), input.session_id, measurement.model),
-    policy,
-  });
+  const window = sessionWindow(settings, ctx.now(), input.session_id, measurement.model, sdk?.windowTokens);
+  const dedupKey = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
+  const facts = { toolName: input.tool_name, toolInput: input.tool_input, occupancy: measurement.occupancy, window, policy };
+  const first = judgeCeiling(facts);
+  // Only a verdict that would speak needs the session's window evidence (a state read).
+  const verdict = judgeCeiling({ ...facts, windowEvidence: windowEvidence(settings, dedupKey, measurement, window, first.kind !== 'allow') });
   debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
 
   if (verdict.kind === 'allow') return SILENT;
@@ -63,7 +68,6 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
   if (!texts) return SILENT;
   if (verdict.kind === 'block') return { exitCode: 2, stdout: '', stderr: `${texts.stderr}\n` };
 
-  const dedupKey = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
   if (!claimWarningOnce(verdict, { stateDir: policy.stateDir ?? defaultStateDir(), key: dedupKey, transcript, fileSize: measurement.fileSize, maxScanBytes: policy.maxScanBytes }, debug)) {
     return SILENT;
   }
@@ -75,6 +79,30 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
 
 function parseInput(stdin: string | undefined): PreToolUseInput | undefined {
   return parsePreToolUseInput(parseJson(stdin));
+}
+
+/**
+ * The newest usage, preferably of the turn that makes this call. The hook can
+ * start before Claude Code has written that turn (CLAUDE-CODE-FACTS.md: up to
+ * ~35 ms), and would then judge the previous turn: when the newest record
+ * does not hold the call's tool_use_id, poll for it within a small budget.
+ */
+function measureCallingTurn(transcript: string, input: PreToolUseInput, maxScanBytes: number, debug: Debug): Measurement {
+  const read = () => readOccupancy(transcript, { maxScanBytes, agentId: input.agent_id, callId: input.tool_use_id });
+  let measurement = read();
+  if (measurement.callSeen === false) debug(`the newest turn does not hold call ${input.tool_use_id}; waiting up to ${CALL_RECORD_WAIT_MS} ms for its record`);
+  const deadline = Date.now() + CALL_RECORD_WAIT_MS;
+  while (measurement.callSeen === false && Date.now() < deadline) {
+    sleepSync(CALL_RECORD_POLL_MS);
+    measurement = read();
+  }
+  if (measurement.callSeen === false) debug(`the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`);
+  return measurement;
+}
+
+/** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check). */
+function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measurement {
+  return { ...measurement, occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' }, error: undefined, preTokens: undefined };
 }
 
 /**

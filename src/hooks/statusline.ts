@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { computePercent, computeTier } from '../core/tiers.js';
 import { parseStatusInput, renderStatusLine } from '../core/statusline.js';
 import { writeBridge } from '../io/bridge.js';
+import { recordLearnedWindow } from '../io/learned-window.js';
 import { describeError } from '../io/debug.js';
 import { defaultStateDir } from '../io/state.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
@@ -22,8 +23,11 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
   const { policy, debug } = settings;
   const window = input.windowTokens ?? settings.window.tokens;
   if (input.windowTokens !== undefined) {
+    const stateDir = policy.stateDir ?? defaultStateDir();
     try {
-      writeBridge(policy.stateDir ?? defaultStateDir(), {
+      // Learned for the model, so later sessions of it (print mode has no status line) know the window too.
+      if (input.modelId !== undefined) recordLearnedWindow(stateDir, input.modelId, input.windowTokens, ctx.now());
+      writeBridge(stateDir, {
         sessionId: input.sessionId,
         windowTokens: input.windowTokens,
         usageTokens: input.usageTokens ?? null,

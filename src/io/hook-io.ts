@@ -53,6 +53,11 @@ export function writeAll(fd: 1 | 2, text: string): void {
   }
 }
 
+/** Block this (short-lived) process for `ms` without spinning. */
+export function sleepSync(ms: number): void {
+  Atomics.wait(pause, 0, 0, ms);
+}
+
 function isCharacterDevice(fd: number): boolean {
   try {
     return fstatSync(fd).isCharacterDevice();

@@ -14,6 +14,8 @@ export type ScanOptions = RecordScope & {
   chunkBytes?: number;
   /** Lines longer than this are streamed through RecordSketch instead of JSON.parse. */
   maxParseBytes?: number;
+  /** A tool_use id: report whether the settling usage record holds it (the calling turn is in the file). */
+  callId?: string | undefined;
 };
 
 export type ScanResult = {
@@ -21,6 +23,8 @@ export type ScanResult = {
   fileSize: number;
   bytesScanned: number;
   capHit: boolean;
+  /** With `callId`: whether the settling usage line holds it; undefined when not asked or not knowable. */
+  callSeen?: boolean | undefined;
 };
 
 const NEWLINE = 0x0a;
@@ -38,6 +42,10 @@ export type Measurement = {
   bytesScanned?: number | undefined;
   /** Model of the measured turn, when a usage record settled it. */
   model?: string | undefined;
+  /** `preTokens` of a compaction that settled it: what the session held before (window evidence). */
+  preTokens?: number | undefined;
+  /** With `callId`: whether the measured turn is the one making that call (see ScanResult). */
+  callSeen?: boolean | undefined;
   fileSize: number | undefined;
   error?: string | undefined;
 };
@@ -47,7 +55,8 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
   try {
     const scan = scanTranscript(path, options);
     const model = scan.evidence?.kind === 'usage' ? scan.evidence.model : undefined;
-    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), model, fileSize: scan.fileSize, bytesScanned: scan.bytesScanned };
+    const preTokens = scan.evidence?.kind === 'compaction' ? scan.evidence.preTokens : undefined;
+    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), model, preTokens, callSeen: scan.callSeen, fileSize: scan.fileSize, bytesScanned: scan.bytesScanned };
   } catch (error) {
     return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: describeError(error) };
   }
@@ -76,20 +85,25 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   let lineEnd = fileSize;
   let candidate = false;
   let seam: Buffer = EMPTY;
+  const callMark = options.callId ? Buffer.from(JSON.stringify(options.callId)) : undefined;
+  let callSeen: boolean | undefined;
 
-  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({ evidence, fileSize, bytesScanned: scanned, capHit });
+  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({ evidence, fileSize, bytesScanned: scanned, capHit, callSeen });
 
   /** Judge the complete line [start, lineEnd), whose first bytes (up to the read boundary) are `head`. */
   const settle = (start: number, head: Buffer): OccupancyEvidence | undefined => {
     const length = lineEnd - start;
     if (length <= 0 || !(candidate || hasMark(head) || spansMark(head, seam))) return undefined;
-    if (length > maxParse) return classifyRecord(sketchRange(fd, start, lineEnd), scope);
+    if (length > maxParse) return classifyRecord(sketchRange(fd, start, lineEnd), scope); // callSeen stays unknown
     const bytes = length === head.length ? head : readRange(fd, start, lineEnd);
+    let evidence: OccupancyEvidence | undefined;
     try {
-      return classifyRecord(JSON.parse(bytes.toString('utf8')), scope);
+      evidence = classifyRecord(JSON.parse(bytes.toString('utf8')), scope);
     } catch {
       return undefined; // torn last line or garbage: skipped, never fatal
     }
+    if (evidence?.kind === 'usage' && callMark) callSeen = bytes.includes(callMark);
+    return evidence;
   };
 
   // One read buffer for the whole scan: a fresh allocation per chunk costs page faults (~3x slower cold).

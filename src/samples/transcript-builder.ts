@@ -17,7 +17,7 @@ export type AssistantSpec = UsageSpec & {
   apiError?: boolean;
   agentId?: string;
   /** A tool call in the content, e.g. { name: 'Skill', input: { skill: 'deep-dive' } }. */
-  toolUse?: { name: string; input: Record<string, unknown> };
+  toolUse?: { name: string; input: Record<string, unknown>; id?: string };
   /** Text content; use a long string to make a multi-megabyte turn. */
   text?: string;
   /** Replace the usage object wholesale (for hostile values). */
@@ -81,7 +81,7 @@ export class TranscriptBuilder {
     };
     const content: unknown[] = [];
     if (spec.text !== undefined) content.push({ type: 'text', text: spec.text });
-    if (spec.toolUse) content.push({ type: 'tool_use', id: `toolu_${this.counter + 1}`, name: spec.toolUse.name, input: spec.toolUse.input });
+    if (spec.toolUse) content.push({ type: 'tool_use', id: spec.toolUse.id ?? `toolu_${this.counter + 1}`, name: spec.toolUse.name, input: spec.toolUse.input });
     if (content.length === 0) content.push({ type: 'text', text: 'done' });
     const model = spec.apiError ? '<synthetic>' : (spec.model ?? 'claude-opus-5-5');
     return this.push(

@@ -66,10 +66,16 @@ describe('status', () => {
     });
   });
 
-  it('strict mode shows block verdicts; the default window is named as default', async () => {
+  it('strict mode on the assumed default window shows warn verdicts, and names the window as default', async () => {
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
     const status = JSON.parse((await runCli(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout);
-    expect(status).toMatchObject({ occupancy: 100_000, window: 200_000, windowSource: 'default', percent: 50, tier: 'LOW', strict: true, verdicts: { Agent: { kind: 'block' }, Skill: { kind: 'block' } } });
+    expect(status).toMatchObject({ occupancy: 100_000, window: 200_000, windowSource: 'default', percent: 50, tier: 'LOW', strict: true, verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } } });
+  });
+
+  it('strict mode on a stated window shows block verdicts', async () => {
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
+    const status = JSON.parse((await runCli(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' })).stdout);
+    expect(status).toMatchObject({ window: 200_000, windowSource: 'env', strict: true, verdicts: { Agent: { kind: 'block' }, Skill: { kind: 'block' } } });
   });
 
   it('human output names every number and what the guard would do', async () => {
@@ -202,6 +208,7 @@ describe('demo (the README’s first command)', () => {
       [0, 'silent'],
       [0, 'warned'],
       [2, 'blocked'],
+      [0, 'warned'],
       [0, 'silent'],
       [0, 'silent'],
       [0, 'silent'],

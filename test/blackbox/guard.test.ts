@@ -5,6 +5,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { FIXTURES, makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
 
+/** Strict mode on a stated window: only a verified window blocks (an assumed one only warns). */
+const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' };
+
 /** Every case runs through both entry points: dist/hook.cjs (what hooks.json runs) and the bin (`context-ceiling hook`). */
 describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
   const guard = (input: unknown, env: Record<string, string> = {}) => runHook(sandbox, input, env, entry);
@@ -30,7 +33,8 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
       const run = await guard(preToolUse(transcriptAt(100_000), 'Agent', { description: 'd', prompt: 'p', subagent_type: 'Explore' }));
       expect(run.exitCode).toBe(0);
       expect(run.stderr).toBe(
-        'context-ceiling: context at 50% (100,000 of 200,000 tokens, window: default) is over the 40% ceiling before Agent "Explore"; run /context-summarization before loading more capabilities.\n',
+        'context-ceiling: context at 50% (100,000 of an assumed 200,000-token window) is over the 40% ceiling before Agent "Explore"; run the /context-summarization skill before loading more capabilities. ' +
+          "The window is assumed, so this only warns; state it: DEV_TEAM_CONTEXT_WINDOW=<your model's window, e.g. 1000000>.\n",
       );
       const output = JSON.parse(run.stdout);
       expect(output.hookSpecificOutput.hookEventName).toBe('PreToolUse');
@@ -42,42 +46,42 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
 
 
     it('strict on Skill: blocks with exit 2 and "blocked" on stderr, nothing on stdout', async () => {
-      const run = await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
+      const run = await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), STRICT);
       expect(run.exitCode).toBe(2);
       expect(run.stdout).toBe('');
       expect(run.stderr).toBe(
-        'context-ceiling: blocked Skill "deep-dive": context at 50% (100,000 of 200,000 tokens, window: default) is over the 40% ceiling (strict mode). Run the /context-summarization skill to bring context under the ceiling, then retry; recovery skills are never blocked.\n',
+        'context-ceiling: blocked Skill "deep-dive": context at 50% (100,000 of 200,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.\n',
       );
     });
 
     it('blocks are never deduplicated', async () => {
       const input = preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' });
-      for (let i = 0; i < 3; i++) expect((await guard(input, { DEV_TEAM_CONTEXT_STRICT: 'on' })).exitCode).toBe(2);
+      for (let i = 0; i < 3; i++) expect((await guard(input, STRICT)).exitCode).toBe(2);
     });
 
     it.each(['context-summarization', 'dev-team:context-summarization', 'any-plugin:continue', 'context-loading-protocol', 'review-summary', 'session-review'])(
       'recovery skill %s is never gated, even strict at 90 percent',
       async (skill) => {
-        expectSilent(await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+        expectSilent(await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill }), STRICT));
       },
     );
 
     it.each(['Read', 'Bash', 'Write', 'Grep'])('%s is ignored, even strict at 90 percent', async (tool) => {
-      expectSilent(await guard(preToolUse(transcriptAt(180_000), tool, { file_path: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcriptAt(180_000), tool, { file_path: 'x' }), STRICT));
     });
 
     it('Task (the pre-2.1.63 name of Agent) is gated too', async () => {
-      expect((await guard(preToolUse(transcriptAt(180_000), 'Task'), { DEV_TEAM_CONTEXT_STRICT: 'on' })).exitCode).toBe(2);
+      expect((await guard(preToolUse(transcriptAt(180_000), 'Task'), STRICT)).exitCode).toBe(2);
     });
   });
 
   describe('configuration through the environment', () => {
     it('DEV_TEAM_CONTEXT_CEILING=off: silent even strict at 90%', async () => {
-      expectSilent(await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_CEILING: 'off', DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_CEILING: 'off', ...STRICT }));
     });
 
     it.each(['OFF', 'false', '0', 'no', ' off'])('DEV_TEAM_CONTEXT_CEILING=%j does not disable (strict literals)', async (value) => {
-      expect((await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_CEILING: value, DEV_TEAM_CONTEXT_STRICT: 'on' })).exitCode).toBe(2);
+      expect((await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_CEILING: value, ...STRICT })).exitCode).toBe(2);
     });
 
     it.each(['ON', 'true', '1', 'yes'])('DEV_TEAM_CONTEXT_STRICT=%j does not make strict (strict literals)', async (value) => {
@@ -88,8 +92,8 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
 
     it('DEV_TEAM_CONTEXT_WINDOW=1000000 changes the verdict', async () => {
       const transcript = transcriptAt(180_000);
-      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' })).exitCode).toBe(2);
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' }));
+      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT)).exitCode).toBe(2);
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { ...STRICT, DEV_TEAM_CONTEXT_WINDOW: '1000000' }));
     });
 
     it('the window source is named: env', async () => {
@@ -115,13 +119,13 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
       const env = { DEV_TEAM_CONTEXT_CEILING_PCT: pct, DEV_TEAM_CONTEXT_WINDOW: window };
       expectSilent(await guard(preToolUse(transcriptAt(79_000), 'Agent'), env));
       const run = await guard(preToolUse(transcriptAt(81_000, 'other.jsonl'), 'Agent', {}, { session_id: 'sess-2' }), env);
-      expect(run.stderr).toContain('40% (81,000 of 200,000 tokens, window: default) is over the 40% ceiling');
+      expect(run.stderr).toContain('40% (81,000 of an assumed 200,000-token window) is over the 40% ceiling');
     });
   });
 
   describe('failing open', () => {
     it('missing transcript: silent even in strict mode', async () => {
-      expectSilent(await guard(preToolUse(join(sandbox.root, 'nope.jsonl'), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(join(sandbox.root, 'nope.jsonl'), 'Skill', { skill: 'x' }), STRICT));
     });
 
     it.each([
@@ -133,17 +137,17 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
       ['wrong types', JSON.stringify({ session_id: 1, transcript_path: true, tool_name: 'Skill' })],
       ['truncated JSON', '{"session_id":"s","transcript_path":"/x","tool_na'],
     ])('%s: silent exit 0', async (_name, stdin) => {
-      expectSilent(await guard(stdin, { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(stdin, STRICT));
     });
 
     it('garbled transcript: silent', async () => {
       const transcript = sandbox.write('claude/garbled.jsonl', '\u0000\u0001garbage\n{"type":"assistant"\n');
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
     });
 
     it('unknown since compaction (boundary without postTokens): silent even strict', async () => {
       const transcript = sandbox.write('claude/c.jsonl', aTranscript().assistant({ cacheRead: 190_000 }).compactBoundary({ trigger: 'manual' }).toString());
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
     });
 
     it('an invalid policy file is ignored in a hook, other layers kept', async () => {
@@ -161,7 +165,7 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
 
     it('a block does not need state: strict still blocks with an unusable state directory', async () => {
       const file = sandbox.write('not-a-dir', 'x');
-      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_STATE_DIR: join(file, 'state') })).exitCode).toBe(2);
+      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { ...STRICT, DEV_TEAM_CONTEXT_STATE_DIR: join(file, 'state') })).exitCode).toBe(2);
     });
 
     it('debug mode says what happened, on stderr', async () => {
@@ -244,39 +248,39 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
         'claude/decoys.jsonl',
         aTranscript().user('go').assistant({ cacheRead: 20_000 }).sidechain({ cacheRead: 190_000 }).apiError().assistant({ model: '<synthetic>', cacheRead: 190_000 }).toString(),
       );
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
     });
 
     it('a newer low sidechain turn cannot hide a high main-thread occupancy', async () => {
       const transcript = sandbox.write('claude/hide.jsonl', aTranscript().assistant({ cacheRead: 180_000 }).sidechain({ cacheRead: 1_000 }).apiError().toString());
-      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' })).exitCode).toBe(2);
+      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT)).exitCode).toBe(2);
     });
 
     it('progress / agent_progress records are never counted', async () => {
       const transcript = sandbox.write('claude/progress.jsonl', aTranscript().assistant({ cacheRead: 20_000 }).progress({ cacheRead: 190_000 }).progress({ cacheRead: 190_000 }).toString());
-      expectSilent(await guard(preToolUse(transcript, 'Agent'), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcript, 'Agent'), STRICT));
     });
 
     it('real transcript, auto-compact.jsonl: 951,005 tokens over a 200,000 window never blocks and names the wrong window', async () => {
       const copy = join(sandbox.root, 'auto-compact.jsonl');
       copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), copy);
-      const run = await guard(preToolUse(copy, 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
+      const run = await guard(preToolUse(copy, 'Skill', { skill: 'deep-dive' }), STRICT);
       expect(run.exitCode).toBe(0);
-      expect(run.stderr).toContain('exceeds the 200,000-token window (default), so that window is wrong');
+      expect(run.stderr).toContain('holds 951,005 tokens, more than the 200,000-token window (env), so that window is wrong and nothing was blocked');
       expect(JSON.parse(run.stdout)).toEqual({ systemMessage: expect.stringContaining('DEV_TEAM_CONTEXT_WINDOW') });
     });
 
     it('real transcript, auto-compact.jsonl with the 1M window: 95% blocks in strict mode', async () => {
-      const run = await guard(preToolUse(join(FIXTURES, 'auto-compact.jsonl'), 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+      const run = await guard(preToolUse(join(FIXTURES, 'auto-compact.jsonl'), 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_WINDOW: '1000000' });
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('95% (951,005 of 1,000,000 tokens, window: env)');
     });
 
     it('real transcript, skill-then-manual-compact.jsonl: after /compact the stale 46% turn no longer counts, postTokens does', async () => {
       const transcript = join(FIXTURES, 'skill-then-manual-compact.jsonl');
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), STRICT));
       // 2,595 postTokens is 1.3% of the window: a 1% ceiling proves that number is the one used
-      const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_CEILING_PCT: '1' });
+      const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_CEILING_PCT: '1' });
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('1% (2,595 of 200,000 tokens');
     });
@@ -286,15 +290,15 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
     it('per-tool actions: Skill blocks, Agent only warns, without strict mode', async () => {
       sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ tools: { Skill: 'block', Agent: 'warn' } }));
       const transcript = transcriptAt(100_000);
-      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }, { cwd: sandbox.project }))).exitCode).toBe(2);
-      const agent = await guard(preToolUse(transcript, 'Agent', {}, { cwd: sandbox.project }));
+      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }, { cwd: sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
+      const agent = await guard(preToolUse(transcript, 'Agent', {}, { cwd: sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' });
       expect(agent.exitCode).toBe(0);
       expect(agent.stderr).toContain('50%');
     });
 
     it('CLAUDE_PROJECT_DIR locates the project policy', async () => {
       sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ extends: 'strict-ci' }));
-      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { CLAUDE_PROJECT_DIR: sandbox.project })).exitCode).toBe(2);
+      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
     });
 
     it('a policy window is named as the source', async () => {
@@ -317,24 +321,24 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
     it('judged by the subagent’s own transcript, not the main one', async () => {
       const main = mainAt(180_000);
       subagentFile('a1b2', 20_000);
-      expectSilent(await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2', agent_type: 'Explore' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2', agent_type: 'Explore' }), STRICT));
     });
 
     it('a full subagent context is gated even when the main context is small', async () => {
       const main = mainAt(10_000);
       subagentFile('a1b2', 150_000);
-      const run = await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2' }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
+      const run = await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2' }), STRICT);
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('75%');
     });
 
     it('passes when the subagent transcript cannot be read', async () => {
-      expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), STRICT));
     });
 
     it('an agent id that could traverse paths is never used: passes', async () => {
       sandbox.write('claude/evil.jsonl', aTranscript().assistant({ agentId: '../../evil', cacheRead: 190_000 }).toString());
-      expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: '../../evil' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: '../../evil' }), STRICT));
     });
   });
 
@@ -343,7 +347,7 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
       if (process.getuid?.() === 0) return; // root reads everything; covered by the missing-file case
       const transcript = transcriptAt(180_000);
       chmodSync(transcript, 0o000);
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'on' }));
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
     });
   });
 });

@@ -44,7 +44,7 @@ describe('install', () => {
     const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
     const hook = await execa('bash', ['-c', command], {
       cwd: sandbox.project,
-      env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_STRICT: 'on' }),
+      env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }),
       extendEnv: false,
       input: JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'x' } }),
       reject: false,

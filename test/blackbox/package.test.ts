@@ -41,7 +41,7 @@ describe('npm pack', () => {
     const transcript = join(work, 't.jsonl');
     writeFileSync(transcript, aTranscript().assistant({ cacheRead: 150_000 }).toString());
     const input = JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } });
-    const guard = await execa(bin, ['hook', 'pre-tool-use'], { cwd: app, env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on' }, extendEnv: false, input, reject: false });
+    const guard = await execa(bin, ['hook', 'pre-tool-use'], { cwd: app, env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }, extendEnv: false, input, reject: false });
     expect(guard.exitCode).toBe(2);
     expect(guard.stderr).toContain('context-ceiling: blocked Skill "deep-dive"');
     // The library entry loads without the (optional, peer) Agent SDK installed.

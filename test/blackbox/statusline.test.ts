@@ -1,6 +1,6 @@
 /** The status line command as Claude Code runs it, and the hooks using the window it bridges. */
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -67,7 +67,7 @@ describe('hooks use the bridged window', () => {
 
   it('without the bridge the same call is judged against the 200,000 default', async () => {
     const run = await runHook(sandbox, preToolUse(transcriptAt(150_000), 'Skill', { skill: 'x' }, { session_id: SESSION }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
-    expect(run.stderr).toContain('75% (150,000 of 200,000 tokens, window: default)');
+    expect(run.stderr).toContain('75% (150,000 of an assumed 200,000-token window)');
   });
 
   it('DEV_TEAM_CONTEXT_WINDOW still wins over the bridge', async () => {
@@ -76,18 +76,20 @@ describe('hooks use the bridged window', () => {
     expect(run.stderr).toContain('75% (300,000 of 400,000 tokens, window: env)');
   });
 
-  it('a stale bridge is not used', async () => {
+  it('a stale bridge is not used; the window learned for the model is', async () => {
     await statusline(afterTurn);
     const record = JSON.parse(readFileSync(bridgeFile(), 'utf8'));
     sandbox.write(bridgeFile().slice(sandbox.root.length + 1), JSON.stringify({ ...record, updatedAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }));
-    const run = await runHook(sandbox, preToolUse(transcriptAt(150_000), 'Skill', { skill: 'x' }, { session_id: SESSION }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
-    expect(run.stderr).toContain('75% (150,000 of 200,000 tokens, window: default)');
+    const input = preToolUse(transcriptAt(500_000), 'Skill', { skill: 'x' }, { session_id: SESSION });
+    expect((await runHook(sandbox, input, { DEV_TEAM_CONTEXT_STRICT: 'on' })).stderr).toContain('50% (500,000 of 1,000,000 tokens, window: learned)');
+    rmSync(join(dirname(dirname(bridgeFile())), 'learned-windows.json'));
+    expect((await runHook(sandbox, input, { DEV_TEAM_CONTEXT_STRICT: 'on' })).stderr).toContain('more than the 200,000-token window (default)');
   });
 
   it('a turn of another model (a subagent’s haiku) does not use the main model’s bridge', async () => {
     await statusline(afterTurn);
     const run = await runHook(sandbox, preToolUse(transcriptAt(150_000, 'claude-haiku-5'), 'Skill', { skill: 'x' }, { session_id: SESSION }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
-    expect(run.stderr).toContain('75% (150,000 of 200,000 tokens, window: default)');
+    expect(run.stderr).toContain('75% (150,000 of an assumed 200,000-token window)');
   });
 
   it('the monitor and status name the bridge too', async () => {

@@ -1,5 +1,5 @@
 /** The guard as an Agent SDK hook: typed against the SDK's own types, and run inside a real SDK session. */
-import { query, type HookCallbackMatcher, type Options, type PreToolUseHookInput } from '@anthropic-ai/claude-agent-sdk';
+import { query, type HookCallbackMatcher, type Options, type PreToolUseHookInput, type Query } from '@anthropic-ai/claude-agent-sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCeilingGuard, type CeilingDecision } from '../../src/index.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -40,7 +40,7 @@ describe('createCeilingGuard', () => {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
         permissionDecisionReason:
-          'context-ceiling: blocked Skill "deep-dive": context at 60% (600,000 of 1,000,000 tokens, window: env) is over the 40% ceiling (strict mode). Run the /context-summarization skill to bring context under the ceiling, then retry; recovery skills are never blocked.',
+          'context-ceiling: blocked Skill "deep-dive": context at 60% (600,000 of 1,000,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
       },
     });
     expect(decisions).toEqual([expect.objectContaining({ toolName: 'Skill', outcome: 'block' })]);
@@ -66,35 +66,43 @@ describe('createCeilingGuard', () => {
     expect(output).not.toHaveProperty('hookSpecificOutput.permissionDecision');
   });
 
-  it('in a real SDK session, a strict guard refuses the Skill call and the model is told why', async () => {
+  it('contextUsage: Claude Code\'s own window and occupancy decide (provenance sdk); a failing answer falls back to the transcript', async () => {
+    world = new World();
+    const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
+    const strictWith = (contextUsage: () => Promise<{ maxTokens: number; totalTokens: number }>) => createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage });
+    const denied = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 450_000 })).hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_1', { signal: signal() });
+    expect(denied).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('45% (450,000 of 1,000,000 tokens, window: sdk)') } });
+    const allowed = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 100_005 })).hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_2', { signal: signal() });
+    expect(allowed).toEqual({});
+    const failing = await strictWith(async () => Promise.reject(new Error('closed'))).hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_3', { signal: signal() });
+    expect(failing).toMatchObject({ systemMessage: expect.stringContaining('of an assumed 200,000-token window') });
+  });
+
+  it('in a real SDK session, getContextUsage gives the guard the real 1M window: 10 % passes, 45 % is refused and the model is told why', async () => {
     world = new World();
     world.skill('deep-dive');
     await world.start(['--dry-run']); // only the fake API: the hook comes from the SDK options
-    world.reply({ cacheRead: 100_000, text: 'ready' });
     const env = { PATH: process.env.PATH ?? '', HOME: world.home, TMPDIR: world.tmp, ANTHROPIC_BASE_URL: world.apiUrl, ANTHROPIC_API_KEY: 'sk-ant-e2e-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-    const run = async (prompt: string, resume?: string) => {
-      let sessionId: string | undefined;
-      for await (const message of query({
-        prompt,
-        options: {
-          cwd: world!.project,
-          env,
-          pathToClaudeCodeExecutable: CLAUDE_BIN,
-          allowedTools: ['Skill'],
-          ...(resume ? { resume } : {}),
-          hooks: { PreToolUse: [createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {} })] },
-        },
-      })) {
-        if ('session_id' in message && typeof message.session_id === 'string') sessionId = message.session_id;
+    const decisions: CeilingDecision[] = [];
+    const run = async (prompt: string) => {
+      let q: Query | undefined = undefined;
+      const guard = createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage: () => q!.getContextUsage({ detail: 'summary' }), onDecision: (d) => decisions.push(d) });
+      q = query({ prompt, options: { cwd: world!.project, env, pathToClaudeCodeExecutable: CLAUDE_BIN, allowedTools: ['Skill'], hooks: { PreToolUse: [guard] } } });
+      for await (const _message of q) {
+        // drain
       }
-      return sessionId;
     };
-    const session = await run('get ready');
-    const mark = world.api.requests.length - 1;
-    world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'ok' });
-    await run('use the deep-dive skill', session);
-    const [, refused] = world.api.conversation.filter((r) => r.index > mark);
-    expect(refused!.text).toContain('context-ceiling: blocked Skill "deep-dive"');
+    let mark = world.api.requests.length;
+    world.reply({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 101_000, text: 'ok' });
+    await run('use the deep-dive skill');
+    const [, passed] = world.api.conversation.filter((r) => r.index >= mark);
+    expect(passed!.text).toContain('You are running the deep-dive skill');
+    mark = world.api.requests.length;
+    world.reply({ cacheRead: 450_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 451_000, text: 'ok' });
+    await run('use the deep-dive skill');
+    const [, refused] = world.api.conversation.filter((r) => r.index >= mark);
+    expect(refused!.text).toContain('context-ceiling: blocked Skill "deep-dive": context at 45% (450,005 of 1,000,000 tokens, window: sdk)');
     expect(refused!.text).not.toContain('You are running the deep-dive skill');
+    expect(decisions.map((d) => d.outcome)).toEqual(['allow', 'block']);
   }, 120_000);
 });

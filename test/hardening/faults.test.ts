@@ -85,7 +85,7 @@ describe('faults', () => {
     const warn = await hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: SESSION }), sandbox.project, stateEnv);
     expect(warn).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(readDebug()).toMatch(/state unavailable \(ENOSPC/);
-    const block = await hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, { ...stateEnv, DEV_TEAM_CONTEXT_STRICT: 'on' });
+    const block = await hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, { ...stateEnv, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' });
     expect(block.exitCode).toBe(2);
   });
 

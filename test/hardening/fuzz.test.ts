@@ -134,7 +134,7 @@ describe.each(Object.keys(HANDLERS))('%s survives anything', (event) => {
       }),
       {
         numRuns: 60,
-        examples: [[aTranscript().assistant({ cacheRead: 100_000 }).toString(), undefined, 'resumption:\n  updated_at: 2020-01-01T00:00:00Z\n', { [ENV.strict]: 'on' }]],
+        examples: [[aTranscript().assistant({ cacheRead: 100_000 }).toString(), undefined, 'resumption:\n  updated_at: 2020-01-01T00:00:00Z\n', { [ENV.strict]: 'on', [ENV.window]: '200000' }]],
       },
     );
     // The generators must reach the paths that speak, not only the silent ones.

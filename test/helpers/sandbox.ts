@@ -76,6 +76,10 @@ export async function runCli(sandbox: Sandbox, args: string[], env: Record<strin
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
+/**
+ * A PreToolUse input. No tool_use_id unless `extra` gives one: with an id the
+ * guard waits for the calling turn's record (built transcripts rarely hold it).
+ */
 export function preToolUse(transcriptPath: string, toolName: string, toolInput: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
   return {
     session_id: 'sess-1',
@@ -85,7 +89,6 @@ export function preToolUse(transcriptPath: string, toolName: string, toolInput: 
     hook_event_name: 'PreToolUse',
     tool_name: toolName,
     tool_input: toolInput,
-    tool_use_id: 'toolu_1',
     ...extra,
   };
 }

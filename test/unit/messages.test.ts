@@ -7,28 +7,44 @@ const policy = (strict: boolean) => resolvePolicy([{ source: { layer: 'env' }, v
 
 describe('renderVerdict', () => {
   it('warn: stderr, model and user texts name percent, numbers, window source and the recovery skill', () => {
-    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'default' }, policy: policy(false) });
+    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'bridge' }, policy: policy(false) });
     const texts = renderVerdict(verdict)!;
     expect(texts.stderr).toBe(
-      'context-ceiling: context at 50% (100,000 of 200,000 tokens, window: default) is over the 40% ceiling before Agent; run /context-summarization before loading more capabilities.',
+      'context-ceiling: context at 50% (100,000 of 200,000 tokens, window: bridge) is over the 40% ceiling before Agent; run the /context-summarization skill before loading more capabilities.',
     );
-    expect(texts.model).toContain('50%');
-    expect(texts.model).toContain('/context-summarization');
-    expect(texts.user).toContain('DEV_TEAM_CONTEXT_WINDOW=1000000');
+    expect(texts.model).toBe(
+      'Context ceiling warning: context is at 50% (100,000 of 200,000 tokens; window: bridge), over the 40% ceiling. The Agent call proceeds, but load no further agents or skills until you have brought context back under the ceiling: run the /context-summarization skill.',
+    );
+    expect(texts.user).toBe('context-ceiling: 50% of a 200,000-token window (bridge) is over the 40% ceiling; the model was told to run the /context-summarization skill.');
     expect(texts.stderr).not.toContain('\n');
+  });
+
+  it('an assumed window: every text says so, and stderr and the person get the one line that states it', () => {
+    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'default' }, policy: policy(true) });
+    const texts = renderVerdict(verdict)!;
+    expect(verdict.kind).toBe('warn');
+    expect(texts.model).toContain('of an assumed 200,000-token window');
+    for (const text of [texts.stderr, texts.user!]) {
+      expect(text).toContain("The window is assumed, so this only warns, even in strict mode; state it: DEV_TEAM_CONTEXT_WINDOW=<your model's window, e.g. 1000000>.");
+    }
+  });
+
+  it('no installed recovery skill: the way out is a compaction, and no skill is named', () => {
+    const verdict = judgeCeiling({ toolName: 'Skill', toolInput: { skill: 'x' }, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'env' }, policy: policy(true), recoverySkill: undefined });
+    expect(renderVerdict(verdict)!.stderr).toContain('To bring context under the ceiling, have the conversation compacted (/compact), then retry');
   });
 
   it('block: one stderr line with "blocked", the numbers and the way out', () => {
     const verdict = judgeCeiling({ toolName: 'Skill', toolInput: { skill: 'deep-dive' }, occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' }, window: { tokens: 200_000, source: 'env' }, policy: policy(true) });
     expect(renderVerdict(verdict)).toEqual({
       stderr:
-        'context-ceiling: blocked Skill "deep-dive": context at 90% (180,000 of 200,000 tokens, window: env) is over the 40% ceiling (strict mode). Run the /context-summarization skill to bring context under the ceiling, then retry; recovery skills are never blocked.',
+        'context-ceiling: blocked Skill "deep-dive": context at 90% (180,000 of 200,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
     });
   });
 
-  it('no default-window hint when the window was configured', () => {
+  it('no window hint when the window was configured', () => {
     const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 500_000, source: 'usage' }, window: { tokens: 1_000_000, source: 'env' }, policy: policy(false) });
-    expect(renderVerdict(verdict)!.user).not.toContain('DEV_TEAM_CONTEXT_WINDOW=1000000');
+    expect(renderVerdict(verdict)!.user).not.toContain('DEV_TEAM_CONTEXT_WINDOW');
   });
 
   it('allow verdicts are silent', () => {
