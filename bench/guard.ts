@@ -24,7 +24,7 @@ const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
 const chosen = (process.env.BENCH_SIZES ?? Object.keys(SIZES).join(',')).split(',');
 /** Bump when the generated shape changes, so stale files are rebuilt. */
-const SHAPE = 'v1';
+const SHAPE = 'v2';
 
 /**
  * One realistic turn: prompt, attachments, a tool call, its result and the
@@ -43,9 +43,12 @@ function turn(index: number, bigAllowed: boolean): string {
     .toString();
 }
 
+const CALL_ID = 'toolu_bench_call';
+
 /** The end every file shares: the newest usage sits behind a 4 MiB tool result, the worst common case. */
 function tail(): string {
-  return aTranscript().user('last step').assistant({ cacheRead: 59_000, cacheCreation: 1_000, toolUse: { name: 'Bash', input: { command: 'cat big.log' } } }).toolResult(4 * MiB).attachment(13_000).noise().toString();
+  // The newest turn makes the call being judged (its tool_use id is the hook input's), so the guard never waits.
+  return aTranscript().user('last step').assistant({ cacheRead: 59_000, cacheCreation: 1_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } }).toolResult(4 * MiB).attachment(13_000).noise().toString();
 }
 
 function findRoot(from: string): string {
@@ -106,9 +109,9 @@ function main(): void {
     process.stderr.write(`bench: preparing ${name} transcript\n`);
     const transcript = ensureTranscript(name, size);
     const actual = statSync(transcript).size;
-    const input = JSON.stringify({ session_id: `bench-${name}`, transcript_path: transcript, cwd: DATA, hook_event_name: 'PreToolUse', tool_name: 'Skill', tool_input: { skill: 'deep-dive' } });
+    const input = JSON.stringify({ session_id: `bench-${name}`, transcript_path: transcript, cwd: DATA, hook_event_name: 'PreToolUse', tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, tool_use_id: CALL_ID });
     // Strict mode blocks are never deduplicated, so this shows the measured number on every bench run.
-    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], { input, env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_STRICT: 'on' }, encoding: 'utf8' });
+    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], { input, env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }, encoding: 'utf8' });
     verdicts.push(`${name}: ${check.stderr.trim() || '(silent)'}`);
     const commands = {
       bare: { command: process.execPath, args: ['-e', '0'], input: undefined as string | undefined },
