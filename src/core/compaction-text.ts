@@ -145,7 +145,8 @@ export function buildKeptSummary(f: { checkpoint: Checkpoint; summary: string; t
 export function parseKeptSummary(value: unknown): KeptSummary | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const k = value as Record<string, unknown>;
-  if (typeof k.summary !== 'string' || typeof k.checkpointId !== 'string') return undefined;
+  // The id is shown to the model: only our own shape is accepted from a file a cloned project could plant.
+  if (typeof k.summary !== 'string' || typeof k.checkpointId !== 'string' || !/^cx-\d{3,9}$/.test(k.checkpointId)) return undefined;
   const missing = (Array.isArray(k.missing) ? k.missing : [])
     .filter((m): m is MustKeep => typeof m === 'object' && m !== null && typeof m.text === 'string' && Object.hasOwn(LABEL, String(m.kind)))
     .slice(0, 2 * MAX_LISTED + 3);

@@ -127,7 +127,8 @@ describe('what a summary dropped', () => {
     expect(kept.missing.map((m) => m.text)).toEqual(['Complete QG-2 iteration 1 revision (apply DA-001 fix), then re-score', 'templates/header_template.txt']);
     expect(parseKeptSummary(JSON.parse(JSON.stringify(kept)))).toEqual(kept);
     expect(parseKeptSummary({ summary: 1 })).toBeUndefined();
-    expect(parseKeptSummary({ summary: 's', checkpointId: 'cx-1', missing: [{ kind: 'evil', text: 'x' }, { kind: 'file', text: 'a' }] })?.missing).toEqual([{ kind: 'file', text: 'a' }]);
+    expect(parseKeptSummary({ summary: 's', checkpointId: 'cx-1</compaction-alert>' })).toBeUndefined();
+    expect(parseKeptSummary({ summary: 's', checkpointId: 'cx-001', missing: [{ kind: 'evil', text: 'x' }, { kind: 'file', text: 'a' }] })?.missing).toEqual([{ kind: 'file', text: 'a' }]);
   });
 });
 
