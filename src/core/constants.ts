@@ -62,3 +62,19 @@ export const TOKEN_BUDGET = { monitorCalm: 100, monitorAlarm: 200, compactionAle
 
 /** Claude Code's own auto-compaction override; shown, never set, by us. */
 export const AUTOCOMPACT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
+
+/**
+ * Claude Code cuts PreCompact's plain stdout beyond this many characters before
+ * handing it to the summariser (2.1.328 binary: "output cut: N characters is over
+ * the 10000-character limit"). Our text must stay well inside it.
+ */
+export const PRECOMPACT_OUTPUT_LIMIT = 10_000;
+
+/** Our own budget for the summariser brief: the summariser's instructions are not the place for an essay. */
+export const SUMMARISER_BRIEF_CHARS = 4_000;
+
+/** A kept compact_summary is capped: real summaries are a few thousand tokens; anything far beyond is not one. */
+export const KEPT_SUMMARY_MAX_CHARS = 48_000;
+
+/** How much of the kept summary a <resumption-context> after /clear quotes (its budget is 4,000 characters). */
+export const KEPT_SUMMARY_EXCERPT_CHARS = 1_400;

@@ -11,6 +11,7 @@ export const HOOK_SPECS: readonly HookSpec[] = [
   { event: 'PreToolUse', name: 'pre-tool-use', matcher: 'Agent|Task|Skill', timeout: 10 },
   { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },
   { event: 'PreCompact', name: 'pre-compact', timeout: 30 },
+  { event: 'PostCompact', name: 'post-compact', timeout: 10 },
   { event: 'SessionStart', name: 'session-start', timeout: 10 },
   { event: 'PostToolUse', name: 'post-tool-use', matcher: 'Write|Edit|MultiEdit', timeout: 10 },
 ];

@@ -32,6 +32,8 @@ export type ResumptionView = {
   agentSummaries: string[];
   defectPatterns: string[];
   filesToRead: FileToRead[];
+  /** Files being changed when the state was written (`files_in_flight`), which a summary must not lose. */
+  filesInFlight: string[];
   updatedAt?: string | undefined;
 };
 
@@ -69,6 +71,7 @@ export function viewResumption(resumption: unknown, header?: unknown): Resumptio
     agentSummaries: summaries(r.agent_summaries),
     defectPatterns: list(asRecord(r.defect_summary)?.recurring_patterns).map(describeItem).filter(isText),
     filesToRead: list(r.files_to_read).map(toFile).filter((f): f is FileToRead => f !== undefined),
+    filesInFlight: list(r.files_in_flight ?? r.files_in_progress).map((item) => toFile(item)?.path).filter(isText),
     updatedAt: text(r.updated_at),
   };
 }

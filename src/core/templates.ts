@@ -83,6 +83,8 @@ export type AlertFacts = {
   /** "COMPACTION EVENT k of n": this checkpoint's position among the session's checkpoints. */
   eventNumber: number;
   eventCount: number;
+  /** Lines that lead the alert: what Claude Code's summary dropped (compaction-text.ts). */
+  lead?: string[] | undefined;
 };
 
 export function renderCompactionAlert(a: AlertFacts): string {
@@ -95,6 +97,7 @@ export function renderCompactionAlert(a: AlertFacts): string {
     const lines = [
       'CONTEXT COMPACTION OCCURRED. Some conversation history was compressed by Claude Code.',
       'You may have lost track of recent work. Re-orient using the data below.',
+      ...(a.lead?.length ? ['', ...a.lead] : []),
     ];
     if (a.eventCount > 1) lines.push(`COMPACTION EVENT: ${a.eventNumber} of ${a.eventCount} this session`);
     lines.push('', `CHECKPOINT: ${clip(a.checkpointPath, 300)}`, `TRIGGER: ${c.trigger.type} (PreCompact hook)${c.trigger.customInstructions ? `, instructions: ${clip(flatten(c.trigger.customInstructions), limit.field)}` : ''}`);
@@ -140,6 +143,8 @@ export type ResumptionFacts = {
   orchestrationPath: string;
   /** Checkpoints the earlier session wrote (its compaction count). */
   sessionCompactions: number;
+  /** Lines placed before the closing instructions: the summary kept at compaction (compaction-text.ts). */
+  appendix?: string[] | undefined;
 };
 
 export function renderResumptionContext(r: ResumptionFacts): string {
@@ -150,6 +155,7 @@ export function renderResumptionContext(r: ResumptionFacts): string {
       wrap('resumption-context', [
         `An earlier session of this project was compacted, but its checkpoint could not be read: ${clip(r.checkpointPath, 300)}`,
         `Before continuing its work, read the resumption section of ${clip(r.orchestrationPath, 300)} if it exists, and ask the user what to continue if it is unclear.`,
+        ...(r.appendix ?? []),
       ]),
       budget,
     );
@@ -159,6 +165,7 @@ export function renderResumptionContext(r: ResumptionFacts): string {
       wrap('resumption-context', [
         `An earlier session of this project was compacted (${c.trigger.type}, ${c.timestamp || 'time unknown'}) at context fill ${describeFill(c)}.`,
         `No resumption state was recorded (${describeOrchestration(c)}). Checkpoint: ${clip(r.checkpointPath, 300)}`,
+        ...(r.appendix ?? []),
         'Do not assume the earlier work is finished: ask the user what to continue before starting.',
       ]),
       budget,
@@ -204,6 +211,7 @@ export function renderResumptionContext(r: ResumptionFacts): string {
       if (file.sections) lines.push(`   Sections: ${clip(file.sections, limit.field)}`);
       if (file.purpose) lines.push(`   Purpose: ${clip(file.purpose, limit.field)}`);
     });
+    if (r.appendix?.length) lines.push('', ...r.appendix);
     lines.push(
       '',
       'AFTER READING:',

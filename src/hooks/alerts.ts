@@ -4,19 +4,26 @@
  * so racing hooks (SessionStart and UserPromptSubmit) never show one twice.
  */
 import { statSync } from 'node:fs';
+import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
 import { renderCompactionAlert, renderResumptionContext } from '../core/templates.js';
 import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, sessionCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
+import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from '../io/kept-summary.js';
 import { orchestrationPath } from '../io/orchestration.js';
 import { sanitizeId } from '../io/state.js';
 import { join } from 'node:path';
 import type { Settings } from './context.js';
 
-/** The session's newest unacknowledged checkpoint as a <compaction-alert>, acknowledging it and any older ones. */
+/**
+ * The session's newest unacknowledged checkpoint as a <compaction-alert>,
+ * acknowledging it and any older ones, led by what the kept summary dropped.
+ * When the alert already went out before the summary was kept (SessionStart
+ * `compact` runs before PostCompact), what it dropped follows once on its own.
+ */
 export function takeCompactionAlert(settings: Settings, sessionId: string): string | undefined {
   const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, sessionId));
   const pending = unacknowledged(entries);
   const newest = pending[pending.length - 1];
-  if (!newest) return undefined;
+  if (!newest) return takeDroppedNotice(entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);
   if (claim === 'taken') {
     settings.debug(`${newest.entry.fileName} already acknowledged by a concurrent hook`);
@@ -25,13 +32,41 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
   if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
   for (const older of pending.slice(0, -1)) acknowledgeCheckpoint(older.entry);
   if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
+  const kept = newest.checkpoint && readKeptSummary(newest.entry);
+  if (kept?.missing.length) claimDroppedNotice(newest.entry);
   return renderCompactionAlert({
+    lead: kept ? droppedLead(kept.missing) : undefined,
     checkpoint: newest.checkpoint,
     checkpointPath: newest.entry.path,
     orchestrationPath: newest.checkpoint?.orchestration.path || orchestrationPath(settings.projectDir, settings.policy.orchestrationFile),
     eventNumber: entries.indexOf(newest.entry) + 1,
     eventCount: entries.length,
   });
+}
+
+/** What the newest checkpoint's kept summary dropped, once, after its alert was shown. */
+function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefined {
+  const kept = entry && readKeptSummary(entry);
+  if (!entry || !kept?.missing.length || claimDroppedNotice(entry) !== 'claimed') return undefined;
+  return renderDroppedNotice({ missing: kept.missing, checkpointId: kept.checkpointId, checkpointPath: entry.path, summaryPath: keptSummaryPath(entry) });
+}
+
+/**
+ * After /clear: the project's newest checkpoint of any session (this one's
+ * previous session included), acknowledged or not, with its kept summary.
+ * Clearing is how a person continues the work in a fresh context.
+ */
+export function takeClearResumption(settings: Settings): string | undefined {
+  let chosen: { entry: CheckpointEntry; count: number; mtime: number } | undefined;
+  for (const session of listCheckpointSessions(settings.projectDir)) {
+    const entries = listCheckpoints(join(checkpointRoot(settings.projectDir), session));
+    const entry = entries[entries.length - 1];
+    const mtime = entry ? mtimeOf(entry.path) : 0;
+    if (entry && (!chosen || mtime > chosen.mtime)) chosen = { entry, count: entries.length, mtime };
+  }
+  if (!chosen) return undefined;
+  acknowledgeCheckpoint(chosen.entry); // so a later startup does not offer it again; taken or not, /clear shows it
+  return resumptionText(settings, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.count);
 }
 
 /**
@@ -55,11 +90,17 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
   const newest = chosen.pending[chosen.pending.length - 1]!;
   if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
   for (const candidate of candidates) for (const item of candidate.pending) if (item !== newest) acknowledgeCheckpoint(item.entry);
+  return resumptionText(settings, newest.entry, newest.checkpoint, chosen.entries.length);
+}
+
+function resumptionText(settings: Settings, entry: CheckpointEntry, checkpoint: ReturnType<typeof readCheckpointFile>, sessionCompactions: number): string {
+  const kept = checkpoint && readKeptSummary(entry);
   return renderResumptionContext({
-    checkpoint: newest.checkpoint,
-    checkpointPath: newest.entry.path,
-    orchestrationPath: newest.checkpoint?.orchestration.path || orchestrationPath(settings.projectDir, settings.policy.orchestrationFile),
-    sessionCompactions: chosen.entries.length,
+    checkpoint,
+    checkpointPath: entry.path,
+    orchestrationPath: checkpoint?.orchestration.path || orchestrationPath(settings.projectDir, settings.policy.orchestrationFile),
+    sessionCompactions,
+    appendix: kept ? keptSummaryLines(kept, keptSummaryPath(entry)) : undefined,
   });
 }
 

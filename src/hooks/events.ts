@@ -2,6 +2,7 @@
  * Every event's handler. In the hook bundle this is dist/hook-events.cjs,
  * loaded only for events other than pre-tool-use, whose start-up matters most.
  */
+import { runPostCompact } from './post-compact.js';
 import { runPostToolUse } from './post-tool-use.js';
 import { runPreCompact } from './pre-compact.js';
 import { runPreToolUse } from './pre-tool-use.js';
@@ -13,6 +14,7 @@ export const HANDLERS: Record<string, HookHandler> = {
   'pre-tool-use': runPreToolUse,
   'user-prompt-submit': runUserPromptSubmit,
   'pre-compact': runPreCompact,
+  'post-compact': runPostCompact,
   'session-start': runSessionStart,
   'post-tool-use': runPostToolUse,
 };

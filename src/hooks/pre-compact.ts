@@ -1,7 +1,11 @@
-/** PreCompact: write a checkpoint of the state at compaction, atomically, under a fresh number. */
-import { relative } from 'node:path';
+/**
+ * PreCompact: write a checkpoint of the state at compaction, atomically, under
+ * a fresh number, and tell the summariser (plain stdout) what must survive.
+ */
+import { basename, relative } from 'node:path';
 import { buildCheckpoint } from '../core/checkpoint.js';
 import { parseSessionInput } from '../core/hook-input.js';
+import { renderSummariserBrief } from '../core/compaction-text.js';
 import { describeFill } from '../core/templates.js';
 import { sessionCheckpointDir, writeNewCheckpoint } from '../io/checkpoints.js';
 import { describeError } from '../io/debug.js';
@@ -36,8 +40,9 @@ export function runPreCompact(stdin: string | undefined, ctx: HookContext): Hook
         session: { cwd: input.cwd ?? ctx.cwd, projectDir, gitBranch: readGitBranch(projectDir), transcriptPath: input.transcript_path ?? null },
       }),
     );
-    const message = `context-ceiling: checkpoint ${checkpoint.id} saved (${checkpoint.trigger.type} compaction) at context fill ${describeFill(checkpoint)}: ${relative(projectDir, path) || path}`;
-    return { exitCode: 0, stdout: `${JSON.stringify({ systemMessage: message })}\n`, stderr: '' };
+    // Plain text, never JSON: Claude Code appends it to the summariser's instructions (JSON is only shown raw).
+    const brief = renderSummariserBrief({ checkpoint, checkpointPath: relative(projectDir, path) || path, orchestrationFile: basename(policy.orchestrationFile), fill: describeFill(checkpoint) });
+    return { exitCode: 0, stdout: `${brief}\n`, stderr: '' };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);
     return SILENT;

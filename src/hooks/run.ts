@@ -6,7 +6,7 @@ import type { HookContext } from './context.js';
 export type HookHandler = (stdin: string | undefined, ctx: HookContext) => HookOutcome;
 
 /** Event names as `hook <event>` takes them; handlers live in events.ts. */
-export const HOOK_EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'session-start', 'post-tool-use'];
+export const HOOK_EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'post-compact', 'session-start', 'post-tool-use'];
 
 /** Run a handler (looked up lazily, so a failing lookup also fails open). */
 export function runHookEvent(lookup: () => HookHandler | undefined, ctx: HookContext, stdin: () => string | undefined = readStdin): HookOutcome {

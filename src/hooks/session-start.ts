@@ -1,11 +1,12 @@
 /**
  * SessionStart: after a compaction (source "compact") the compaction alert,
  * in the same turn; on startup, clear or resume a pending alert of this
- * session, else the resumption context from an earlier session's checkpoint.
+ * session, else the resumption context: after /clear from the project's
+ * newest checkpoint, otherwise from an earlier session's unacknowledged one.
  */
 import { parseSessionInput, stringField } from '../core/hook-input.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
-import { takeCompactionAlert, takeResumptionContext } from './alerts.js';
+import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from './alerts.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
 import { additionalContext, guarded } from './output.js';
 
@@ -17,6 +18,6 @@ export function runSessionStart(stdin: string | undefined, ctx: HookContext): Ho
   const source = stringField(input.raw, 'source', 32);
   const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
   if (alert || source === 'compact') return additionalContext('SessionStart', alert ? [alert] : []);
-  const resumption = guarded(() => takeResumptionContext(settings, input.session_id), settings.debug);
+  const resumption = guarded(() => (source === 'clear' ? takeClearResumption(settings) : takeResumptionContext(settings, input.session_id)), settings.debug);
   return additionalContext('SessionStart', resumption ? [resumption] : []);
 }

@@ -49,9 +49,20 @@ describe('PreCompact', () => {
     const run = await preCompact('auto');
     expect(run.exitCode).toBe(0);
     const path = join(checkpointDir(), 'cx-001-checkpoint.json');
-    expect(JSON.parse(run.stdout)).toEqual({
-      systemMessage: `context-ceiling: checkpoint cx-001 saved (auto compaction) at context fill 90% (180,000 of 200,000 tokens, window: default), tier EMERGENCY: .claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json`,
-    });
+    // Plain text for the summariser, never JSON (Claude Code would show JSON to the person raw)
+    expect(run.stdout).toBe(
+      [
+        `context-ceiling: this compaction is checkpointed as cx-001 (.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json).`,
+        'Context at compaction: 90% (180,000 of 200,000 tokens, window: default), tier EMERGENCY; auto compaction.',
+        'The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:',
+        '- Next step: Apply the DA-001 fix, then re-score',
+        '- Phase: 2 (Core License Changes)',
+        '- Current activity: qg-2-iteration-1',
+        "- Open decision: RD-001: Align copyright holder to 'Adam Nowak'",
+        'Name checkpoint cx-001 and the resumption section of ORCHESTRATION.yaml as where the full state is kept.',
+        '',
+      ].join('\n'),
+    );
     const checkpoint = JSON.parse(readFileSync(path, 'utf8'));
     expect(checkpoint).toMatchObject({
       id: 'cx-001',
@@ -83,12 +94,12 @@ describe('PreCompact', () => {
   it('20 concurrent calls write 20 distinct, complete, valid checkpoints', async () => {
     const transcript = transcriptAt(120_000);
     const runs = await Promise.all(Array.from({ length: 20 }, () => preCompact('auto', transcript)));
-    expect(runs.every((run) => run.exitCode === 0 && run.stdout.includes('saved'))).toBe(true);
+    expect(runs.every((run) => run.exitCode === 0 && run.stdout.includes('is checkpointed as'))).toBe(true);
     const files = readdirSync(checkpointDir()).sort();
     expect(files).toEqual(Array.from({ length: 20 }, (_, i) => `cx-${String(i + 1).padStart(3, '0')}-checkpoint.json`));
     const ids = files.map((file) => JSON.parse(readFileSync(join(checkpointDir(), file), 'utf8')).id);
     expect(new Set(ids).size).toBe(20);
-    expect(new Set(runs.map((run) => JSON.parse(run.stdout).systemMessage.match(/cx-\d+/)[0])).size).toBe(20);
+    expect(new Set(runs.map((run) => run.stdout.match(/cx-\d+/)![0])).size).toBe(20);
   });
 
   it('malformed YAML is recorded as unavailable, not fatal', async () => {
@@ -209,7 +220,8 @@ describe('SessionStart', () => {
     expect(await sessionStart('compact')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
   });
 
-  it.each(['startup', 'clear', 'resume'])('source "%s": the resumption context from an earlier session’s checkpoint, once', async (source) => {
+  // ("clear" shows the newest checkpoint every time: test/blackbox/compaction.test.ts)
+  it.each(['startup', 'resume'])('source "%s": the resumption context from an earlier session’s checkpoint, once', async (source) => {
     sandbox.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     await preCompact();
     const text = context(await sessionStart(source, 'new-session'))!;

@@ -28,6 +28,8 @@ export type Script = (request: RecordedRequest) => Turn;
 
 export class FakeAnthropic {
   readonly requests: RecordedRequest[] = [];
+  /** What the summariser answers during a compaction (Claude Code passes it to PostCompact as compact_summary). */
+  summaryText = 'Summary: the user asked for work on the project; it is in progress.';
   private server: Server | undefined;
 
   constructor(private readonly script: Script) {}
@@ -66,7 +68,7 @@ export class FakeAnthropic {
     const text = readableText(body);
     const request: RecordedRequest = { index: this.requests.length, path: req.url, body, text, isSummary: lastUserText(body).startsWith('CRITICAL: Respond with TEXT ONLY') };
     this.requests.push(request);
-    const turn = request.isSummary ? { text: 'Summary: the user asked for work on the project; it is in progress.', cacheRead: 2_000 } : this.script(request);
+    const turn = request.isSummary ? { text: this.summaryText, cacheRead: 2_000 } : this.script(request);
     if (body.stream === false) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message(request, turn, true)));
       return;

@@ -113,9 +113,10 @@ export class World {
       .map((name) => ({ name, json: JSON.parse(readFileSync(join(dir, name), 'utf8')) }));
   }
 
+  /** Acknowledged checkpoints (not the markers of kept summaries' notices). */
   acknowledged(sessionId: string): string[] {
     const dir = join(this.project, '.claude', 'context-ceiling', 'checkpoints', sessionId);
-    return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.acknowledged')).sort() : [];
+    return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('-checkpoint.acknowledged')).sort() : [];
   }
 
   private baseEnv(): Record<string, string> {

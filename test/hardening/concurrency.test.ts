@@ -14,7 +14,7 @@ afterEach(() => sandbox.cleanup());
 const SESSION = 'race-session';
 const transcriptAt = (tokens: number) => sandbox.write('claude/race.jsonl', aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
 const hook = (event: string, input: Record<string, unknown>) => runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, { CLAUDE_PROJECT_DIR: sandbox.project }, 'hook', event);
-const alertOf = (stdout: string) => (stdout ? /CHECKPOINT: (\S+)/.exec(JSON.parse(stdout).hookSpecificOutput?.additionalContext ?? '')?.[1] : undefined);
+const alertOf = (stdout: string) => (stdout.startsWith('{') ? /CHECKPOINT: (\S+)/.exec(JSON.parse(stdout).hookSpecificOutput?.additionalContext ?? '')?.[1] : undefined);
 
 describe('concurrency', () => {
   it('50 parallel guard calls for one session warn exactly once per 5-point bucket', async () => {

@@ -43,7 +43,7 @@ describe('faults', () => {
     tmpfs(project, '1m');
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
     const first = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
-    expect(first.stdout).toContain('checkpoint cx-001 saved');
+    expect(first.stdout).toContain('checkpointed as cx-001');
     const checkpoint = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION, 'cx-001-checkpoint.json');
     const before = readFileSync(checkpoint, 'utf8');
     execFileSync('mount', ['-o', 'remount,ro', project]);

@@ -10,6 +10,9 @@ const EVENT_NAMES: Record<string, string> = {
   'post-tool-use': 'PostToolUse',
 };
 
+/** PreCompact's plain text goes to Claude Code's summariser, which cuts it at this many characters. */
+const PRECOMPACT_OUTPUT_LIMIT = 10_000;
+
 /** Exit 0 (or 2 for the guard only); stdout empty or one JSON object of the documented shape; no stack trace, undefined or NaN. */
 export function expectWellBehaved(event: string, outcome: Outcome): void {
   expect([0, ...(event === 'pre-tool-use' ? [2] : [])]).toContain(outcome.exitCode);
@@ -24,10 +27,16 @@ export function expectWellBehaved(event: string, outcome: Outcome): void {
   }
   if (outcome.stdout === '') return;
   expect(outcome.stdout.endsWith('\n')).toBe(true);
+  expect(event).not.toBe('post-compact'); // PostCompact output reaches only the person: it prints nothing
+  if (event === 'pre-compact') {
+    expect(outcome.stdout.startsWith('context-ceiling: ')).toBe(true); // plain text, never JSON
+    expect(outcome.stdout.length).toBeLessThanOrEqual(PRECOMPACT_OUTPUT_LIMIT);
+    return;
+  }
   expect(outcome.stdout.trimEnd().includes('\n')).toBe(false); // exactly one line
   const output = JSON.parse(outcome.stdout) as Record<string, unknown>;
   expect(typeof output).toBe('object');
-  const allowed = event === 'pre-compact' ? ['systemMessage'] : event === 'pre-tool-use' ? ['systemMessage', 'hookSpecificOutput'] : ['hookSpecificOutput'];
+  const allowed = event === 'pre-tool-use' ? ['systemMessage', 'hookSpecificOutput'] : ['hookSpecificOutput'];
   expect(Object.keys(output).every((key) => allowed.includes(key))).toBe(true);
   if ('systemMessage' in output) expect(typeof output.systemMessage).toBe('string');
   if ('hookSpecificOutput' in output) {

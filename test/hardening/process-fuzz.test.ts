@@ -8,7 +8,7 @@ import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { HOOK_BIN, makeSandbox, type Sandbox } from '../helpers/sandbox.js';
 import { expectWellBehaved } from './invariants.js';
 
-const EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'session-start', 'post-tool-use'];
+const EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'post-compact', 'session-start', 'post-tool-use'];
 let sandbox: Sandbox;
 let bigLine = '';
 let invalidUtf8 = '';

@@ -77,7 +77,7 @@ describe('planted symlinks are never written through', () => {
     mkdirSync(dir, { recursive: true });
     symlinkSync(target, join(dir, 'cx-001-checkpoint.json'));
     const run = await hook('pre-compact', { transcript_path: transcriptAt(150_000), trigger: 'auto' });
-    expect(run.stdout).toContain('checkpoint cx-002 saved');
+    expect(run.stdout).toContain('checkpointed as cx-002');
     symlinkSync(target, join(dir, 'cx-002-checkpoint.acknowledged'));
     await hook('session-start', { transcript_path: transcriptAt(150_000), source: 'compact' });
     await hook('user-prompt-submit', { transcript_path: transcriptAt(150_000), prompt: 'go' });

@@ -1,0 +1,231 @@
+/**
+ * What compaction must not lose: the brief PreCompact hands Claude Code's
+ * summariser, the summary PostCompact keeps, and what that summary dropped.
+ */
+import type { Checkpoint, OrchestrationRecord } from './checkpoint.js';
+import { KEPT_SUMMARY_EXCERPT_CHARS, KEPT_SUMMARY_MAX_CHARS, SUMMARISER_BRIEF_CHARS, TOKEN_BUDGET } from './constants.js';
+import { viewResumption } from './resumption.js';
+
+export type MustKeepKind = 'next-step' | 'phase' | 'activity' | 'decision' | 'file';
+/** One thing the summary has to carry over, as recorded before compaction. */
+export type MustKeep = { kind: MustKeepKind; text: string };
+
+const LABEL: Record<MustKeepKind, string> = {
+  'next-step': 'Next step',
+  phase: 'Phase',
+  activity: 'Current activity',
+  decision: 'Open decision',
+  file: 'File in flight',
+};
+
+/** Decisions and files beyond this many are left to the checkpoint: the summariser's brief stays short. */
+const MAX_LISTED = 8;
+
+/** The resumption state's must-keep items, in the order they matter for continuing. */
+export function mustKeepItems(orchestration: OrchestrationRecord | undefined): MustKeep[] {
+  if (!orchestration) return [];
+  const v = viewResumption(orchestration.resumption, orchestration.header);
+  const items: MustKeep[] = [];
+  if (v.nextStep) items.push({ kind: 'next-step', text: v.nextStep });
+  if (v.currentPhase) items.push({ kind: 'phase', text: v.currentPhaseName ? `${v.currentPhase} (${v.currentPhaseName})` : v.currentPhase });
+  if (v.currentActivity) items.push({ kind: 'activity', text: v.currentActivity });
+  for (const d of v.pendingDecisions.slice(0, MAX_LISTED)) items.push({ kind: 'decision', text: `${d.id ? `${d.id}: ` : ''}${d.text}${d.impact ? ` (affects ${d.impact})` : ''}` });
+  for (const file of v.filesInFlight.slice(0, MAX_LISTED)) items.push({ kind: 'file', text: file });
+  return items;
+}
+
+/**
+ * The items a summary lacks. A file counts as kept when its path or file name
+ * appears; anything else when most of its words do (summaries rephrase).
+ */
+export function findMissing(items: MustKeep[], summary: string): MustKeep[] {
+  const words = new Set(wordsOf(summary));
+  return items.filter((item) => {
+    if (item.kind === 'file') return !summary.includes(item.text) && !summary.includes(item.text.slice(item.text.lastIndexOf('/') + 1));
+    const needed = [...new Set(wordsOf(item.text))];
+    if (needed.length === 0) return false;
+    const present = needed.filter((word) => words.has(word)).length;
+    return present / needed.length < 0.75;
+  });
+}
+
+/** Words that say nothing about whether an item survived. */
+const FILLER = new Set(['the', 'and', 'then', 'with', 'for', 'from', 'that', 'this', 'into', 'when', 'before', 'after', 'are', 'was', 'its']);
+
+function wordsOf(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => (word.length >= 3 || /^\d+$/.test(word)) && !FILLER.has(word));
+}
+
+// ---------------------------------------------------------------- the summariser brief (PreCompact stdout)
+
+export type BriefFacts = {
+  /** The checkpoint written for this compaction. */
+  checkpoint: Checkpoint;
+  /** How the checkpoint file is named to the reader (project-relative). */
+  checkpointPath: string;
+  /** File name of the orchestration file, as the summary should name it. */
+  orchestrationFile: string;
+  /** The context at compaction, as describeFill words it. */
+  fill: string;
+};
+
+/** Plain text (PreCompact's stdout is appended to the summariser's instructions), within SUMMARISER_BRIEF_CHARS. */
+export function renderSummariserBrief(f: BriefFacts): string {
+  const items = mustKeepItems(f.checkpoint.orchestration);
+  for (let field = 600; ; field = Math.floor(field * 0.7)) {
+    const text = briefLines(f, items, field).join('\n');
+    if (text.length <= SUMMARISER_BRIEF_CHARS) return text;
+    if (field <= 60) return `${text.slice(0, SUMMARISER_BRIEF_CHARS - 1).trimEnd()}…`;
+  }
+}
+
+function briefLines(f: BriefFacts, items: MustKeep[], field: number): string[] {
+  const { id, trigger, orchestration } = f.checkpoint;
+  const lines = [
+    `context-ceiling: this compaction is checkpointed as ${id} (${clip(f.checkpointPath, 300)}).`,
+    `Context at compaction: ${f.fill}; ${trigger.type} compaction.`,
+  ];
+  if (items.length === 0) {
+    lines.push(
+      `No resumption state was recorded (${describeRecord(orchestration, f.orchestrationFile)}).`,
+      'So the work can continue from this summary alone, state in it the exact next step, the open decisions and every file being changed.',
+      `Name checkpoint ${id} as the state saved at compaction.`,
+    );
+  } else {
+    lines.push('The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:');
+    for (const item of items) lines.push(`- ${LABEL[item.kind]}: ${clip(item.text, field)}`);
+    lines.push(`Name checkpoint ${id} and the resumption section of ${f.orchestrationFile} as where the full state is kept.`);
+  }
+  return lines;
+}
+
+function describeRecord(o: OrchestrationRecord, file: string): string {
+  if (o.status === 'missing') return `no ${file} in the project`;
+  if (o.status === 'unavailable') return `${file} could not be used: ${clip(o.error ?? 'unknown error', 160)}`;
+  return `${file} has no resumption state`;
+}
+
+// ---------------------------------------------------------------- the kept summary (PostCompact)
+
+export const KEPT_SUMMARY_SCHEMA = 'context-ceiling.summary/1';
+
+/** Kept beside cx-NNN-checkpoint.json as cx-NNN-summary.json; the checkpoint itself is never rewritten. */
+export type KeptSummary = {
+  schema: typeof KEPT_SUMMARY_SCHEMA;
+  checkpointId: string;
+  sessionId: string;
+  trigger: 'auto' | 'manual' | 'unknown';
+  timestamp: string;
+  summary: string;
+  /** Length of the summary Claude Code produced, before the cap. */
+  summaryChars: number;
+  truncated: boolean;
+  /** Must-keep items of the checkpoint that the summary lacks. */
+  missing: MustKeep[];
+};
+
+export function buildKeptSummary(f: { checkpoint: Checkpoint; summary: string; trigger: unknown; now: Date }): KeptSummary {
+  return {
+    schema: KEPT_SUMMARY_SCHEMA,
+    checkpointId: f.checkpoint.id,
+    sessionId: f.checkpoint.sessionId,
+    trigger: f.trigger === 'auto' || f.trigger === 'manual' ? f.trigger : 'unknown',
+    timestamp: f.now.toISOString(),
+    summary: f.summary.slice(0, KEPT_SUMMARY_MAX_CHARS),
+    summaryChars: f.summary.length,
+    truncated: f.summary.length > KEPT_SUMMARY_MAX_CHARS,
+    missing: findMissing(mustKeepItems(f.checkpoint.orchestration), f.summary),
+  };
+}
+
+/** Read back leniently; undefined when it is not one of ours. */
+export function parseKeptSummary(value: unknown): KeptSummary | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const k = value as Record<string, unknown>;
+  // The id is shown to the model: only our own shape is accepted from a file a cloned project could plant.
+  if (typeof k.summary !== 'string' || typeof k.checkpointId !== 'string' || !/^cx-\d{3,9}$/.test(k.checkpointId)) return undefined;
+  const missing = (Array.isArray(k.missing) ? k.missing : [])
+    .filter((m): m is MustKeep => typeof m === 'object' && m !== null && typeof m.text === 'string' && Object.hasOwn(LABEL, String(m.kind)))
+    .slice(0, 2 * MAX_LISTED + 3);
+  return {
+    schema: KEPT_SUMMARY_SCHEMA,
+    checkpointId: k.checkpointId,
+    sessionId: typeof k.sessionId === 'string' ? k.sessionId : '',
+    trigger: k.trigger === 'auto' || k.trigger === 'manual' ? k.trigger : 'unknown',
+    timestamp: typeof k.timestamp === 'string' ? k.timestamp : '',
+    summary: k.summary.slice(0, KEPT_SUMMARY_MAX_CHARS),
+    summaryChars: typeof k.summaryChars === 'number' ? k.summaryChars : k.summary.length,
+    truncated: k.truncated === true,
+    missing: missing.map((m) => ({ kind: m.kind, text: m.text })),
+  };
+}
+
+// ---------------------------------------------------------------- what the alert and the resumption context add
+
+/** Lines that lead the <compaction-alert>: the items the summary dropped, restored from the checkpoint. */
+export function droppedLead(missing: MustKeep[]): string[] {
+  if (missing.length === 0) return [];
+  const shown = missing.slice(0, 5).map((item) => `- ${LABEL[item.kind]}: ${clip(oneLine(item.text), 200)}`);
+  if (missing.length > 5) shown.push(`- (${missing.length - 5} more in the checkpoint)`);
+  return ['THE SUMMARY DROPPED THESE (recorded before compaction; carry them forward):', ...shown];
+}
+
+/** A short <compaction-alert> for when the summary arrives after the alert was shown (PostCompact runs after SessionStart). */
+export function renderDroppedNotice(f: { missing: MustKeep[]; checkpointId: string; checkpointPath: string; summaryPath: string }): string {
+  const lines = [
+    `Claude Code's summary of the last compaction (checkpoint ${clip(f.checkpointId, 40)}) left out work state recorded before it.`,
+    ...droppedLead(f.missing),
+    '',
+    `CHECKPOINT: ${clip(f.checkpointPath, 300)}`,
+    `KEPT SUMMARY: ${clip(f.summaryPath, 300)}`,
+  ];
+  const text = `<compaction-alert>\n${lines.join('\n')}\n</compaction-alert>`;
+  const budget = TOKEN_BUDGET.compactionAlert * 4;
+  return text.length <= budget ? text : `${text.slice(0, budget - '…\n</compaction-alert>'.length).trimEnd()}…\n</compaction-alert>`;
+}
+
+/** Lines for a <resumption-context>: where the kept summary is and its opening, cleaned for the model. */
+export function keptSummaryLines(kept: KeptSummary, summaryPath: string): string[] {
+  const body = cleanMultiline(summaryBody(kept.summary));
+  const excerpt = body.length <= KEPT_SUMMARY_EXCERPT_CHARS ? body : `${body.slice(0, KEPT_SUMMARY_EXCERPT_CHARS - 1).trimEnd()}…`;
+  const lines = [`SUMMARY KEPT AT COMPACTION (${clip(kept.checkpointId, 40)}, ${kept.summaryChars} characters; full text: ${clip(summaryPath, 300)}):`, ...excerpt.split('\n')];
+  return [...lines, ...droppedLead(kept.missing)];
+}
+
+/** The summary proper when the text still carries the summariser's <summary> wrapper. */
+function summaryBody(summary: string): string {
+  const open = summary.indexOf('<summary>');
+  if (open === -1) return summary;
+  const close = summary.indexOf('</summary>', open);
+  return summary.slice(open + '<summary>'.length, close === -1 ? undefined : close);
+}
+
+/**
+ * Model-facing text that keeps its line breaks: no control, bidi or
+ * zero-width characters, and `<` cannot open or close one of our tags.
+ */
+export function cleanMultiline(text: string): string {
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '')
+      .replace(/\t/g, ' ')
+      .replace(/</g, '‹')
+      .split('\n')
+      .map((line) => line.trimEnd())
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim()
+  );
+}
+
+function oneLine(text: string): string {
+  return cleanMultiline(text).replace(/\s+/g, ' ');
+}
+
+function clip(text: string, limit: number): string {
+  return text.length <= limit ? text : `${text.slice(0, Math.max(1, limit - 1)).trimEnd()}…`;
+}

@@ -1,0 +1,46 @@
+/**
+ * The summary PostCompact keeps beside a checkpoint: cx-NNN-summary.json, and
+ * cx-NNN-summary.acknowledged once what it dropped has been shown.
+ */
+import { lstatSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseKeptSummary, type KeptSummary } from '../core/compaction-text.js';
+import type { CheckpointEntry } from './checkpoints.js';
+import { ensureRealDir } from './checkpoints.js';
+import { createExclusive, writeFileAtomic } from './fs-safe.js';
+
+/** Well above KEPT_SUMMARY_MAX_CHARS as JSON; anything larger is not ours and reads as absent. */
+const MAX_KEPT_SUMMARY_BYTES = 512 * 1024;
+
+export function keptSummaryPath(entry: Pick<CheckpointEntry, 'path' | 'fileName'>): string {
+  return join(dirname(entry.path), entry.fileName.replace(/-checkpoint\.json$/, '-summary.json'));
+}
+
+/** Replace the kept summary atomically (a later PostCompact for the same checkpoint wins); the checkpoint is untouched. */
+export function writeKeptSummary(entry: CheckpointEntry, kept: KeptSummary): string {
+  const path = keptSummaryPath(entry);
+  ensureRealDir(dirname(path));
+  writeFileAtomic(path, `${JSON.stringify(kept, null, 2)}\n`, 0o644);
+  return path;
+}
+
+/** The kept summary, or undefined when there is none or it is not a plain file of ours. */
+export function readKeptSummary(entry: Pick<CheckpointEntry, 'path' | 'fileName'>): KeptSummary | undefined {
+  try {
+    const path = keptSummaryPath(entry);
+    const stat = lstatSync(path);
+    if (!stat.isFile() || stat.size > MAX_KEPT_SUMMARY_BYTES) return undefined;
+    return parseKeptSummary(JSON.parse(readFileSync(path, 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Claim the right to show what the summary dropped, exactly once (an exclusive create, like checkpoint acknowledgement). */
+export function claimDroppedNotice(entry: Pick<CheckpointEntry, 'path' | 'fileName'>): 'claimed' | 'taken' | 'failed' {
+  try {
+    return createExclusive(keptSummaryPath(entry).replace(/\.json$/, '.acknowledged')) ? 'claimed' : 'taken';
+  } catch {
+    return 'failed';
+  }
+}
