@@ -23,10 +23,12 @@ Layers, lowest first (a later layer wins key by key):
   user                    ~/.claude/context-ceiling.json
   project                 <project>/.claude/context-ceiling.json
   policy                  the file named by DEV_TEAM_CONTEXT_POLICY
+  env                     DEV_TEAM_CONTEXT_* variables of this process
   env (FILE)              DEV_TEAM_CONTEXT_* in the "env" block of a Claude
                           Code settings file (~/.claude/settings.json, then
-                          .claude/settings.json, then .claude/settings.local.json)
-  env                     DEV_TEAM_CONTEXT_* variables of this process
+                          .claude/settings.json, then .claude/settings.local.json);
+                          Claude Code applies these over its own environment,
+                          so the hooks see them even when the shell sets another
 
 Subcommands:
   show                    every value and where it came from
@@ -90,7 +92,7 @@ function show(io: CliIO, json: boolean): number {
   for (const row of table) io.out(`${row.key.padEnd(width)}${column(formatValue(row.value), valueWidth)}${describeSource(row.source)}\n`);
   io.out('\nPolicy files:\n');
   for (const file of config.files) io.out(`  ${file.role.padEnd(8)}${file.path} (${file.state})\n`);
-  io.out('\nClaude Code settings (their "env" blocks, beneath the process environment):\n');
+  io.out('\nClaude Code settings (their "env" blocks override the process environment):\n');
   for (const file of settingsStates(io)) io.out(`  ${file.scope.padEnd(8)}${file.path} (${file.state})\n`);
   warn(io, config);
   return 0;

@@ -16,7 +16,7 @@ const settingsCache = new WeakMap<CliIO, ClaudeSettings>();
 
 /**
  * Claude Code's settings files and the environment a hook would see: their
- * `env` blocks beneath the process environment. Read once per run.
+ * `env` blocks applied over the process environment, as Claude Code does. Read once per run.
  */
 export function claudeSettingsOf(io: CliIO): ClaudeSettings {
   const cached = settingsCache.get(io);

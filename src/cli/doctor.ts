@@ -38,9 +38,9 @@ Checks, each with a fix when something is wrong:
             CLAUDE_CODE_AUTO_COMPACT_WINDOW), a percent of its effective window
   state     the private state directory is ours, private and not a symlink
 
-Settings are read as the hooks get them: the environment, over the "env"
-blocks of .claude/settings.local.json, .claude/settings.json and
-~/.claude/settings.json.
+Settings are read as the hooks get them: the "env" blocks of
+.claude/settings.local.json, .claude/settings.json and
+~/.claude/settings.json applied over the environment, as Claude Code does.
 
 Exit codes: 0 when nothing failed (warnings allowed), 1 otherwise.
 `,

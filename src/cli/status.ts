@@ -27,10 +27,10 @@ the tier, what the guard would do now for an Agent and a Skill call, and
 where Claude Code itself will compact when CLAUDE_AUTOCOMPACT_PCT_OVERRIDE
 or CLAUDE_CODE_AUTO_COMPACT_WINDOW sets that point.
 
-Settings are read as the hooks get them: DEV_TEAM_CONTEXT_* and the
-CLAUDE_* knobs from the environment, else from the "env" blocks of
+Settings are read as the hooks get them: the "env" blocks of
 .claude/settings.local.json, .claude/settings.json and
-~/.claude/settings.json (in that order of precedence).
+~/.claude/settings.json (in that order of precedence) over the
+environment, as Claude Code applies them.
 
 With no option it reads the newest transcript of the current project under
 ~/.claude/projects/ (CLAUDE_PROJECT_DIR, else the current directory).

@@ -45,20 +45,21 @@ function hookCommandsOf(hooks: unknown): string[] {
   return handlers.flatMap((handler) => (isObject(handler) && typeof handler.command === 'string' ? [handler.command] : []));
 }
 
-/** Settings env beneath the process environment: local > project > user, and the process env over all of them. */
+/**
+ * The environment Claude Code gives its hooks: the process environment with
+ * the settings files' env applied over it, user < project < local. Verified in
+ * 2.1.328 (test/e2e/settings-env.test.ts): a settings value beats the same
+ * variable exported in the shell that started Claude Code.
+ */
 export function mergeSettingsEnv(processEnv: Readonly<Record<string, string | undefined>>, files: readonly SettingsFacts[]): EffectiveEnv {
   const env: Record<string, string | undefined> = {};
   const origins: Record<string, string> = {};
+  for (const [name, value] of Object.entries(processEnv)) if (value !== undefined) env[name] = value;
   for (const file of byPrecedence(files)) {
     for (const [name, value] of Object.entries(file.env)) {
       env[name] = value;
       origins[name] = file.label;
     }
-  }
-  for (const [name, value] of Object.entries(processEnv)) {
-    if (value === undefined) continue;
-    env[name] = value;
-    delete origins[name];
   }
   return { env, origins };
 }

@@ -49,7 +49,7 @@ export function readSettings(ctx: SettingsContext): SettingsReading {
   return { files, problems };
 }
 
-/** The environment the hooks see: the settings files' env beneath the process environment. */
+/** The environment the hooks see: the settings files' env applied over the process environment. */
 export function readEffectiveEnv(ctx: SettingsContext, reading: SettingsReading = readSettings(ctx)): EffectiveEnv {
   return mergeSettingsEnv(ctx.env, reading.files);
 }

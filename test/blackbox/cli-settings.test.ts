@@ -19,7 +19,7 @@ const settings = (scope: 'user' | 'project' | 'local', content: unknown) =>
 const transcriptAt = (tokens: number) => sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
 const projectFolder = () => join(sandbox.home, '.claude', 'projects', sandbox.project.replace(/[^a-zA-Z0-9]/g, '-'));
 
-describe('status and config read the settings env beneath the process env', () => {
+describe('status and config read the settings env as Claude Code applies it over the process env', () => {
   it('after install --strict --window (settings env only): strict, the window, and which file said so', async () => {
     settings('project', { env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' } });
     const run = await cli(['status', '--transcript', transcriptAt(500_000), '--json']);
@@ -33,16 +33,17 @@ describe('status and config read the settings env beneath the process env', () =
     expect(get).toMatchObject({ exitCode: 0, stdout: 'strict = true  (env (.claude/settings.json))\n', stderr: '' });
   });
 
-  it('local > project > user, and the process environment over all of them', async () => {
+  it('local > project > user, each over the process environment (verified in the real client: test/e2e/settings-env.test.ts)', async () => {
     settings('user', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '30', DEV_TEAM_CONTEXT_WINDOW: '500000', DEV_TEAM_CONTEXT_STRICT: 'on' } });
     settings('project', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '35', DEV_TEAM_CONTEXT_WINDOW: '800000' } });
     settings('local', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '45' } });
-    const run = await cli(['config', 'show', '--json'], { DEV_TEAM_CONTEXT_STRICT: 'off' });
+    const run = await cli(['config', 'show', '--json'], { DEV_TEAM_CONTEXT_STRICT: 'off', DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_MONITOR: 'off' });
     expect(run.stderr).toBe('');
     const by = Object.fromEntries((JSON.parse(run.stdout).settings as Array<{ key: string; value: unknown; source: string; detail: string | null }>).map((s) => [s.key, s]));
     expect(by.ceilingPct).toMatchObject({ value: 45, source: 'env', detail: '.claude/settings.local.json' });
     expect(by.window).toMatchObject({ value: 800_000, source: 'env', detail: '.claude/settings.json' });
-    expect(by.strict).toMatchObject({ value: false, source: 'env', detail: null });
+    expect(by.strict).toMatchObject({ value: true, source: 'env', detail: '~/.claude/settings.json' });
+    expect(by.monitor).toMatchObject({ value: false, source: 'env', detail: null });
   });
 
   it('config show lists the settings files it read; a malformed value in one is a warning naming the file', async () => {
@@ -52,7 +53,7 @@ describe('status and config read the settings env beneath the process env', () =
     expect(show.exitCode).toBe(0);
     expect(show.stderr).toBe(warning);
     expect(show.stdout).toContain(
-      'Claude Code settings (their "env" blocks, beneath the process environment):\n' +
+      'Claude Code settings (their "env" blocks override the process environment):\n' +
         `  user    ${join(sandbox.home, '.claude', 'settings.json')} (missing)\n` +
         `  project ${join(sandbox.project, '.claude', 'settings.json')} (read)\n` +
         `  local   ${join(sandbox.project, '.claude', 'settings.local.json')} (missing)\n`,
