@@ -143,3 +143,25 @@ describe('doctor', () => {
     expect(by.window!.detail).toMatch(new RegExp(`^1,000,000 tokens \\(bridge: \\d+s old\\) for session ${session}$`));
   });
 });
+
+describe('human output, byte for byte (explicit env, NO_COLOR=1, COLUMNS=80)', () => {
+  const normalise = (text: string) => text.split(sandbox.root).join('<root>').replace(/Node v[\d.]+/, 'Node v<version>').replace(/context-ceiling-\d+/, 'context-ceiling-<uid>');
+
+  it('status, config show and doctor after install --strict --window into the project settings', async () => {
+    settings('project', {
+      enabledPlugins: { 'context-ceiling@context-ceiling': true },
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '42' },
+    });
+    const env = { COLUMNS: '80' };
+    for (const [name, args] of [
+      ['status', ['status', '--transcript', transcriptAt(450_000)]],
+      ['config-show', ['config', 'show']],
+      ['doctor', ['doctor']],
+    ] as const) {
+      const run = await cli([...args], env);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stderr).toBe('');
+      await expect(normalise(run.stdout)).toMatchFileSnapshot(`../golden/cli-${name}.txt`);
+    }
+  });
+});
