@@ -28,11 +28,6 @@ export function claudeSettingsOf(io: CliIO): ClaudeSettings {
   return settings;
 }
 
-/** The hooks' environment, for everything that reads a knob (DEV_TEAM_CONTEXT_*, CLAUDE_AUTOCOMPACT_*). */
-export function hookEnvOf(io: CliIO): Readonly<Record<string, string | undefined>> {
-  return claudeSettingsOf(io).env;
-}
-
 export function configContextOf(io: CliIO): ConfigContext {
   const { env, origins } = claudeSettingsOf(io);
   return { env, envOrigins: origins, projectDir: projectDirOf(io), home: io.home };

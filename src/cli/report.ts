@@ -42,17 +42,12 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     const config = loadValidConfig(io);
     const { policy } = config;
     const timeline = new TimelineBuilder(recordedTools(policy));
-    let model: string | undefined;
     try {
-      scanRecords(transcript, (record) => {
-        timeline.add(record);
-        const m = (record as { message?: { model?: unknown } })?.message?.model;
-        if (typeof m === 'string' && m !== '<synthetic>') model = m;
-      });
+      scanRecords(transcript, (record) => timeline.add(record));
     } catch (error) {
       throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
     }
-    const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), model);
+    const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
     const report = buildReport(
       timeline.events,
       { title: `Session ${basename(transcript, '.jsonl')}`, window: window.tokens, windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source, ceilingPct: policy.ceilingPct, tiers: policy.tiers },

@@ -19,6 +19,8 @@ export type TimelineCall = Extract<TimelineEvent, { kind: 'call' }>;
 /** Builds one session's timeline from its records, in file order; `gated` names the tools whose calls are kept. */
 export class TimelineBuilder {
   readonly events: TimelineEvent[] = [];
+  /** The model of the newest main-thread turn: what a window learned per model is looked up by. */
+  model: string | undefined;
   private lastMessageId: string | undefined;
 
   constructor(private readonly gated: ReadonlySet<string>) {}
@@ -31,6 +33,7 @@ export class TimelineBuilder {
       this.lastMessageId = undefined;
       return;
     }
+    if (evidence.model !== undefined) this.model = evidence.model;
     const message = (record as { message: Record<string, unknown> }).message;
     const id = typeof message.id === 'string' ? message.id : undefined;
     // One response split over several lines repeats its usage: one turn, whose calls may sit on any of the lines.

@@ -76,11 +76,6 @@ export function findPluginInstall(files: readonly SettingsFacts[]): PluginInstal
   return undefined;
 }
 
-/** How a variable's origin reads beside a value: `env` for the process, `env (.claude/settings.json)` for a settings file. */
-export function describeEnvOrigin(name: string, origins: Readonly<Record<string, string>>): string {
-  return origins[name] ? `env (${origins[name]})` : 'env';
-}
-
 function byPrecedence(files: readonly SettingsFacts[]): SettingsFacts[] {
   return [...files].sort((a, b) => SETTINGS_SCOPES.indexOf(a.scope) - SETTINGS_SCOPES.indexOf(b.scope));
 }

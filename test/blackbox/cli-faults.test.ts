@@ -60,6 +60,7 @@ describe('replay', () => {
     session('big', 952_000);
     const run = await cli(['replay', join(sandbox.root, 'sessions')]);
     expect(run.exitCode).toBe(0);
+    expect(run.stderr).toMatch(/^replay: 100% \(.*\)\n$/); // the progress line, nothing else
     expect(run.stdout).toContain('Peak occupancy per session: p50 476%  p90 476%  p99 476%  max 476%\n');
     expect(run.stdout).toContain(
       'Note: 1 session peaked above 100 % of the 200,000-token window (default), which proves that window wrong for them; the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).\n',
@@ -70,11 +71,14 @@ describe('replay', () => {
 
   it('singular counts read as such', async () => {
     session('one', 50_000);
-    const run = await cli(['replay', join(sandbox.root, 'sessions'), '--window', '1000000']);
-    expect(run.stdout).toMatch(/^Replayed 1 session, .*; 0 subagent files and 0 summariser files not counted as sessions\.$/m);
-    expect(run.stdout).toContain('Window 1,000,000 tokens (--window). 1 session made Agent/Task/Skill calls the guard judges.\n');
-    expect(run.stdout).toContain('Compactions: 0 in 0 sessions.\n');
-    expect(run.stdout).toContain('Corrupt: 0 unreadable files, 0 lines that did not parse, 0 lines over 64 MiB skipped.\n');
+    const run = await cli(['replay', join(sandbox.root, 'sessions'), '--window', '1000000', '--json']);
+    expect(run.stderr).toMatch(/^replay: 100% \(.*\)\n$/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ sessions: 1, sessionsWithCalls: 1 });
+    const human = await cli(['replay', join(sandbox.root, 'sessions'), '--window', '1000000']);
+    expect(human.stdout).toMatch(/^Replayed 1 session, .*; 0 subagent files and 0 summariser files not counted as sessions\.$/m);
+    expect(human.stdout).toContain('Window 1,000,000 tokens (--window). 1 session made Agent/Task/Skill calls the guard judges.\n');
+    expect(human.stdout).toContain('Compactions: 0 in 0 sessions.\n');
+    expect(human.stdout).toContain('Corrupt: 0 unreadable files, 0 lines that did not parse, 0 lines over 64 MiB skipped.\n');
   });
 
   it('with {"tools":{"Skill":"off"}} no gated Skill load is counted', async () => {

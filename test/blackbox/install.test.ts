@@ -162,6 +162,7 @@ describe('doctor', () => {
     await cli(['install']);
     const run = await cli(['doctor'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^✓ hooks .*all 5 events/m);
     expect(run.stdout).toMatch(/^✓ window +1,000,000 tokens \(env\)$/m);
   });

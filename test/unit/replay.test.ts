@@ -39,6 +39,13 @@ describe('TimelineBuilder', () => {
     ]);
   });
 
+  it('remembers the newest main-thread model, never a sidechain’s or a progress record’s', () => {
+    const builder = new TimelineBuilder(gated);
+    const t = aTranscript().assistant({ cacheRead: 1, model: 'main-a' }).assistant({ cacheRead: 2, model: 'main-b' }).sidechain({ cacheRead: 3 }).progress({ cacheRead: 4 }).assistant({ cacheRead: 5, apiError: true });
+    for (const record of lines(t)) builder.add(record);
+    expect(builder.model).toBe('main-b');
+  });
+
   it('one response split over several lines (same message id) is one turn', () => {
     const part = (content: unknown[]) => ({ type: 'assistant', message: { id: 'msg_1', model: 'm', content, usage: { input_tokens: 5, cache_read_input_tokens: 80_000, output_tokens: 1 } } });
     const events = timeline([part([{ type: 'text', text: 'a' }]), part([{ type: 'tool_use', name: 'Skill', input: { skill: 's' } }])]);

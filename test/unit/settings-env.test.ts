@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { autocompactTokens, describeAutocompact, resolveAutocompact } from '../../src/core/autocompact.js';
-import { describeEnvOrigin, findPluginInstall, mergeSettingsEnv, settingsFactsOf, type SettingsScope } from '../../src/core/settings-env.js';
+import { findPluginInstall, mergeSettingsEnv, settingsFactsOf, type SettingsScope } from '../../src/core/settings-env.js';
 
 const LABEL: Record<SettingsScope, string> = { user: '~/.claude/settings.json', project: '.claude/settings.json', local: '.claude/settings.local.json' };
 const file = (scope: SettingsScope, settings: unknown) => settingsFactsOf(scope, LABEL[scope], settings);
@@ -40,12 +40,6 @@ describe('mergeSettingsEnv', () => {
     expect(merged.origins).toMatchObject({ Y: '.claude/settings.local.json' });
     expect(merged.origins.Z).toBeUndefined();
     expect('UNSET' in merged.env).toBe(false);
-  });
-
-  it('describes each variable’s origin', () => {
-    const { origins } = mergeSettingsEnv({ P: '1', X: 'shell' }, [project]);
-    expect(describeEnvOrigin('X', origins)).toBe('env (.claude/settings.json)');
-    expect(describeEnvOrigin('P', origins)).toBe('env');
   });
 });
 
