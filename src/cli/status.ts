@@ -112,10 +112,12 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
       occupancySource: occupancy.kind === 'measured' ? occupancy.source : null,
       window: window.tokens,
       windowSource: window.source,
-      windowDetail: window.detail ?? null,
+      // For a window from a settings file's env, the file (as config show names it).
+      windowDetail: window.detail ?? (window.source === 'env' ? config.sources.window?.detail : undefined) ?? null,
       percent: data.percent === undefined ? null : Math.round(data.percent * 100) / 100,
       ceilingPct: policy.ceilingPct,
       strict: policy.strict,
+      strictSource: describeSource(config.sources.strict!),
       enabled: policy.enabled,
       tier,
       verdicts: Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, { kind: v.kind, messageId: v.messageId }])),

@@ -24,7 +24,15 @@ describe('status and config read the settings env as Claude Code applies it over
     settings('project', { env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' } });
     const run = await cli(['status', '--transcript', transcriptAt(500_000), '--json']);
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toMatchObject({ strict: true, window: 1_000_000, windowSource: 'env', percent: 50, verdicts: { Skill: { kind: 'block' } } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      strict: true,
+      strictSource: 'env (.claude/settings.json)',
+      window: 1_000_000,
+      windowSource: 'env',
+      windowDetail: '.claude/settings.json',
+      percent: 50,
+      verdicts: { Skill: { kind: 'block' } },
+    });
     const human = await cli(['status', '--transcript', transcriptAt(500_000)]);
     expect(human.stderr).toBe('');
     expect(human.stdout).toContain('Window      1,000,000 tokens (env (.claude/settings.json))\n');
