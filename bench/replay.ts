@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { resolvePolicy } from '../src/core/policy.js';
 import { analyzeSession, TimelineBuilder } from '../src/core/replay.js';
 import { scanRecords } from '../src/io/replay-scan.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
@@ -19,7 +20,7 @@ const CORPUS = join(ROOT, 'bench', '.data', 'replay-v1');
 const TARGET_MB = Number(process.env.BENCH_REPLAY_MB ?? 512);
 const MiB = 1024 * 1024;
 const gated = new Set(['Agent', 'Task', 'Skill']);
-const rules = { window: 200_000, ceilings: [20, 30, 40, 50, 60], recoverySkills: ['context-summarization'] };
+const rules = { window: { tokens: 200_000, source: 'env' as const }, ceilings: [20, 30, 40, 50, 60], policy: resolvePolicy([]).policy };
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = resolve(dir, '..')) {

@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { describeSource, flattenValues, type Source } from '../core/policy.js';
 import { policyFileSchema } from '../core/policy-schema.js';
 import { policyFilePaths, type LoadedConfig } from '../io/config.js';
-import { configContextOf, loadUncheckedConfig, loadValidConfig } from './context.js';
+import { claudeSettingsOf, configContextOf, loadUncheckedConfig, loadValidConfig, projectDirOf } from './context.js';
+import { settingsFilePaths } from '../io/settings-env.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -22,7 +23,12 @@ Layers, lowest first (a later layer wins key by key):
   user                    ~/.claude/context-ceiling.json
   project                 <project>/.claude/context-ceiling.json
   policy                  the file named by DEV_TEAM_CONTEXT_POLICY
-  env                     DEV_TEAM_CONTEXT_* variables
+  env                     DEV_TEAM_CONTEXT_* variables of this process
+  env (FILE)              DEV_TEAM_CONTEXT_* in the "env" block of a Claude
+                          Code settings file (~/.claude/settings.json, then
+                          .claude/settings.json, then .claude/settings.local.json);
+                          Claude Code applies these over its own environment,
+                          so the hooks see them even when the shell sets another
 
 Subcommands:
   show                    every value and where it came from
@@ -78,20 +84,42 @@ function show(io: CliIO, json: boolean): number {
   const config = loadValidConfig(io);
   const table = rows(config);
   if (json) {
-    io.out(`${JSON.stringify({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, warnings: config.warnings }, null, 2)}\n`);
+    io.out(`${JSON.stringify({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, settingsFiles: settingsStates(io), warnings: config.warnings }, null, 2)}\n`);
     return 0;
   }
   const width = Math.max(...table.map((row) => row.key.length)) + 2;
   const valueWidth = Math.min(40, Math.max(...table.map((row) => formatValue(row.value).length)) + 2);
-  for (const row of table) io.out(`${row.key.padEnd(width)}${formatValue(row.value).padEnd(valueWidth)}${describeSource(row.source)}\n`);
+  for (const row of table) io.out(`${row.key.padEnd(width)}${column(formatValue(row.value), valueWidth)}${describeSource(row.source)}\n`);
   io.out('\nPolicy files:\n');
   for (const file of config.files) io.out(`  ${file.role.padEnd(8)}${file.path} (${file.state})\n`);
-  for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+  io.out('\nClaude Code settings (their "env" blocks override the process environment):\n');
+  for (const file of settingsStates(io)) io.out(`  ${file.scope.padEnd(8)}${file.path} (${file.state})\n`);
+  warn(io, config);
   return 0;
 }
 
+/** Each Claude Code settings file: read, missing, or why it was skipped. */
+function settingsStates(io: CliIO): Array<{ scope: string; path: string; state: string }> {
+  const settings = claudeSettingsOf(io);
+  return settingsFilePaths({ env: io.env, home: io.home, projectDir: projectDirOf(io) }).map((file) => {
+    const problem = settings.problems.find((line) => line.startsWith(`${file.path}: `));
+    const state = problem ? problem.slice(file.path.length + 2) : settings.files.some((f) => f.scope === file.scope) ? 'read' : 'missing';
+    return { scope: file.scope, path: file.path, state };
+  });
+}
+
+/** A table cell: padded to `width`, and never running into the next column when longer. */
+function column(text: string, width: number): string {
+  return text.length + 2 > width ? `${text}  ` : text.padEnd(width);
+}
+
+function warn(io: CliIO, config: LoadedConfig): void {
+  for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+}
+
 function get(io: CliIO, key: string, json: boolean): number {
-  const table = rows(loadValidConfig(io));
+  const config = loadValidConfig(io);
+  const table = rows(config);
   const matches = table.filter((row) => row.key === key || row.key.startsWith(`${key}.`));
   if (matches.length === 0) {
     const keys = [...new Set(table.map((row) => row.key.split('.')[0]))].join(', ');
@@ -100,9 +128,12 @@ function get(io: CliIO, key: string, json: boolean): number {
   if (json) {
     const entries = matches.map(({ key: k, value, source }) => ({ key: k, value, source: source.layer, detail: source.detail ?? null }));
     io.out(`${JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2)}\n`);
+    warn(io, config);
     return 0;
   }
   for (const row of matches) io.out(`${row.key} = ${formatValue(row.value)}  (${describeSource(row.source)})\n`);
+  // A malformed variable falls back to the next layer: say so here too, or the shown default looks deliberate.
+  warn(io, config);
   return 0;
 }
 

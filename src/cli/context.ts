@@ -1,6 +1,8 @@
-/** What several commands need from their surroundings: the project, and the configuration of it. */
+/** What several commands need from their surroundings: the project, its settings, and the configuration of it. */
+import type { EffectiveEnv } from '../core/settings-env.js';
 import { loadConfig, type ConfigContext, type LoadedConfig } from '../io/config.js';
 import { parsePolicyText } from '../io/policy-parse.js';
+import { readEffectiveEnv, readSettings, type SettingsReading } from '../io/settings-env.js';
 import { CliError, type CliIO } from './io.js';
 
 /** CLAUDE_PROJECT_DIR (as hooks see it), else the current directory. */
@@ -8,8 +10,27 @@ export function projectDirOf(io: CliIO): string {
   return io.env.CLAUDE_PROJECT_DIR || io.cwd;
 }
 
+export type ClaudeSettings = SettingsReading & EffectiveEnv;
+
+const settingsCache = new WeakMap<CliIO, ClaudeSettings>();
+
+/**
+ * Claude Code's settings files and the environment a hook would see: their
+ * `env` blocks applied over the process environment, as Claude Code does. Read once per run.
+ */
+export function claudeSettingsOf(io: CliIO): ClaudeSettings {
+  const cached = settingsCache.get(io);
+  if (cached) return cached;
+  const ctx = { env: io.env, home: io.home, projectDir: projectDirOf(io) };
+  const reading = readSettings(ctx);
+  const settings = { ...reading, ...readEffectiveEnv(ctx, reading) };
+  settingsCache.set(io, settings);
+  return settings;
+}
+
 export function configContextOf(io: CliIO): ConfigContext {
-  return { env: io.env, projectDir: projectDirOf(io), home: io.home };
+  const { env, origins } = claudeSettingsOf(io);
+  return { env, envOrigins: origins, projectDir: projectDirOf(io), home: io.home };
 }
 
 /** Every layer, read and validated; a broken policy file is the CLI's error (a hook would skip it). */

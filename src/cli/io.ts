@@ -1,5 +1,6 @@
 /** What a CLI command may touch; main() builds the real one, tests can build their own. */
 import minimist from 'minimist';
+import type { ResolvedWindow } from '../core/window.js';
 
 export type CliIO = {
   env: Readonly<Record<string, string | undefined>>;
@@ -20,6 +21,23 @@ export class UsageError extends Error {
 /** A failure that is not the user's typing (invalid config file, no transcript): message only, exit 1. */
 export class CliError extends Error {}
 
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'no such file or directory',
+  EISDIR: 'is a directory',
+  ENOTDIR: 'a part of the path is not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+};
+
+/** A file-system error as one short phrase: `no such file or directory (ENOENT)`. */
+export function describeFsError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code && FS_REASONS[code]) return `${FS_REASONS[code]} (${code})`;
+  return error instanceof Error ? error.message : String(error);
+}
+
 export type Command = {
   summary: string;
   usage: string;
@@ -36,7 +54,7 @@ type Flags = { string?: string[]; boolean?: string[]; alias?: Record<string, str
 export function parseFlags(args: string[], flags: Flags, usage: string) {
   const known = new Set([...(flags.string ?? []), ...(flags.boolean ?? []), ...Object.keys(flags.alias ?? {}), ...Object.values(flags.alias ?? {}), '_', '--']);
   const unknown: string[] = [];
-  const parsed = minimist(args, {
+  const parsed = minimist(joinNegativeValues(args, flags.string ?? []), {
     string: flags.string ?? [],
     boolean: [...(flags.boolean ?? []), 'help'],
     alias: { h: 'help', ...(flags.alias ?? {}) },
@@ -54,4 +72,27 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
     if (name in parsed && value === '' && args.some((a) => a === `--${name}`)) throw new UsageError(`--${name} needs a value`, usage);
   }
   return parsed;
+}
+
+/** `--window N` of replay and report: a window stated by the user, which the guard trusts like DEV_TEAM_CONTEXT_WINDOW. */
+export function parseWindowFlag(raw: string | undefined, usage: string): ResolvedWindow | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1000) throw new UsageError(`--window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(raw)})`, usage);
+  return { tokens: Number(raw), source: 'env', detail: WINDOW_FLAG };
+}
+
+/** How a window from --window is named in output. */
+export const WINDOW_FLAG = '--window';
+
+/** `--window -5` is a value, not an option `-5`: join it as `--window=-5` so the flag's own check reports it. */
+function joinNegativeValues(args: string[], stringFlags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const next = args[i + 1];
+    if (stringFlags.includes(args[i]!.replace(/^--/, '')) && args[i]!.startsWith('--') && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${args[i]}=${next}`);
+      i += 1;
+    } else out.push(args[i]!);
+  }
+  return out;
 }

@@ -25,10 +25,10 @@ const SUMMARIES: Array<[string, string]> = [
   ['checkpoints', 'list, show, acknowledge the checkpoints written at compaction'],
   ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
   ['uninstall', 'remove exactly what install added'],
-  ['doctor', 'check Node, installed hooks, config, window and state directory'],
+  ['doctor', 'check Node, hooks or plugin, config, the window in use, compaction point, state'],
   ['statusline', 'status line command: occupancy and tier; records the real window'],
   ['replay', 'sweep candidate ceilings over recorded transcripts (calibration)'],
-  ['report', 'one session: occupancy per turn, thresholds, compactions (--html)'],
+  ['report', 'one session: occupancy per turn, thresholds, compactions (--html, --json)'],
   ['demo', 'run the guard on built-in sample transcripts (no Claude Code needed)'],
 ];
 

@@ -2,13 +2,13 @@
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatTokens } from '../core/messages.js';
-import { DEFAULT_GATED_TOOLS } from '../core/constants.js';
-import { analyzeSession, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
+import { formatCount } from '../core/plural.js';
+import { analyzeSession, recordedTools, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { windowFromConfig } from '../hooks/context.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
-import { scanRecords } from '../io/replay-scan.js';
-import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { scanRecords, type FileScan } from '../io/replay-scan.js';
+import { CliError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command } from './io.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
 
@@ -25,7 +25,9 @@ candidate ceiling:
 
   sessions gated      sessions where at least one call was over the ceiling
   first gated call    median position (nth gated-tool call) and fill of the first
-  gated loads         calls over the ceiling, by tool (recovery skills excluded)
+  gated loads         calls the guard would have warned about or blocked, by
+                      tool, as the guard judges them (a tool the policy turns
+                      "off" and recovery skills never count)
   near done           gated sessions that ended within ${NEAR_DONE_TURNS} turns of the first
   turns after first   median turns after the first gated call
   tokens after first  prompt and output tokens of the turns after it
@@ -45,7 +47,7 @@ Options:
     const flags = parseFlags(args, { string: ['ceilings', 'window'], boolean: ['json'] }, usage);
     const ceilings = parseCeilings(flags.ceilings);
     const config = loadValidConfig(io);
-    const window = parseWindow(flags.window) ?? { tokens: windowFromConfig(config).tokens, source: windowFromConfig(config).source as string };
+    const window = parseWindowFlag(flags.window, usage) ?? windowFromConfig(config);
     const dirs = flags._.length > 0 ? flags._.map(String) : [join(claudeConfigDir(io.env, io.home), 'projects')];
     const files = discover(dirs);
     const sessions = files.filter((f) => f.kind === 'session');
@@ -57,26 +59,26 @@ Options:
     let corruptLines = 0;
     let oversizedLines = 0;
     let bytes = 0;
-    const gated = new Set([...DEFAULT_GATED_TOOLS, ...Object.entries(config.policy.tools).filter(([, a]) => a !== 'off').map(([t]) => t)]);
+    const rules = { window, ceilings, policy: config.policy };
     for (const file of sessions) {
-      const timeline = new TimelineBuilder(gated);
-      try {
-        const scan = scanRecords(file.path, (record) => timeline.add(record));
-        corruptLines += scan.corruptLines;
-        oversizedLines += scan.oversizedLines;
-        bytes += scan.bytes;
-        analyses.push(analyzeSession(timeline.events, { window: window.tokens, ceilings, recoverySkills: config.policy.recoverySkills }));
-      } catch {
-        unreadable += 1;
-      }
+      const timeline = new TimelineBuilder(recordedTools(config.policy));
+      const scan = scanFile(file.path, timeline);
       progress.advance(file.size);
+      if (!scan) {
+        unreadable += 1;
+        continue;
+      }
+      corruptLines += scan.corruptLines;
+      oversizedLines += scan.oversizedLines;
+      bytes += scan.bytes;
+      analyses.push(analyzeSession(timeline.events, rules));
     }
     progress.done();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const summary = summarize(analyses, ceilings);
     const report = {
       window: window.tokens,
-      windowSource: window.source,
+      windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source,
       files: { sessions: sessions.length, subagents: files.filter((f) => f.kind === 'subagent').length, summarisers: files.filter((f) => f.kind === 'summariser').length },
       bytes,
       seconds: Math.round(seconds * 1000) / 1000,
@@ -95,10 +97,14 @@ function parseCeilings(raw: string | undefined): number[] {
   return [...new Set(values.map(Number))].sort((a, b) => a - b);
 }
 
-function parseWindow(raw: string | undefined): { tokens: number; source: string } | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1000) throw new UsageError(`--window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(raw)})`, usage);
-  return { tokens: Number(raw), source: '--window' };
+/** Read one file into the timeline; undefined when the file cannot be read (counted, never fatal). */
+function scanFile(path: string, timeline: TimelineBuilder): FileScan | undefined {
+  try {
+    return scanRecords(path, (record) => timeline.add(record));
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === 'string') return undefined;
+    throw error;
+  }
 }
 
 type Found = { path: string; size: number; kind: 'session' | 'subagent' | 'summariser' };
@@ -190,18 +196,25 @@ type Report = { window: number; windowSource: string; files: { sessions: number;
 function renderReport(r: Report, s: ReplaySummary): string {
   const lines: string[] = [];
   const rate = r.seconds > 0 ? ` (${formatBytes(r.bytes / r.seconds)}/s)` : '';
-  lines.push(`Replayed ${s.sessions} sessions, ${formatBytes(r.bytes)} in ${r.seconds.toFixed(1)} s${rate}; ${r.files.subagents} subagent and ${r.files.summarisers} summariser files not counted as sessions.`);
-  lines.push(`Window ${formatTokens(r.window)} tokens (${r.windowSource}). ${s.sessionsWithCalls} sessions made Agent/Task/Skill calls.`);
-  lines.push(`Compactions: ${s.compactions} in ${s.sessionsCompacted} sessions.`);
+  lines.push(`Replayed ${formatCount(s.sessions, 'session')}, ${formatBytes(r.bytes)} in ${r.seconds.toFixed(1)} s${rate}; ${formatCount(r.files.subagents, 'subagent file')} and ${formatCount(r.files.summarisers, 'summariser file')} not counted as sessions.`);
+  lines.push(`Window ${formatTokens(r.window)} tokens (${r.windowSource}). ${formatCount(s.sessionsWithCalls, 'session')} made Agent/Task/Skill calls the guard judges.`);
+  lines.push(`Compactions: ${s.compactions} in ${formatCount(s.sessionsCompacted, 'session')}.`);
   if (s.peak) lines.push(`Peak occupancy per session: p50 ${pct(s.peak.p50)}  p90 ${pct(s.peak.p90)}  p99 ${pct(s.peak.p99)}  max ${pct(s.peak.max)}`);
   lines.push(`  by band: ${s.peakHistogram.map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`).filter((_, i) => s.peakHistogram[i]! > 0).join(', ') || 'no measured sessions'}`);
+  const overfull = s.peakHistogram[10] ?? 0;
+  if (overfull > 0) {
+    lines.push(
+      `Note: ${formatCount(overfull, 'session')} peaked above 100 % of the ${formatTokens(r.window)}-token window (${r.windowSource}), which proves that window wrong for them; ` +
+        'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
+    );
+  }
   lines.push('');
   const header = ['ceiling', 'sessions gated', 'first gated (median)', 'gated loads (by tool)', 'near done', 'turns after', 'tokens after'];
   const rows = s.ceilings.map((c) => [
     `${c.ceiling}%`,
     `${c.sessionsGated}${s.sessions ? ` (${Math.round((c.sessionsGated / s.sessions) * 100)}%)` : ''}`,
     c.medianFirstCall === undefined ? '-' : `call #${c.medianFirstCall} at ${pct(c.medianFirstPercent!)}`,
-    `${c.gatedLoads}${c.gatedLoads ? ` (${Object.entries(c.gatedByTool).map(([tool, n]) => `${tool} ${n}`).join(', ')})` : ''}`,
+    `${c.gatedLoads}${c.gatedLoads ? ` (${Object.entries(c.gatedByTool).map(([tool, n]) => `${tool} ${n}`).join(', ')}${c.blockedLoads ? `; ${c.blockedLoads} blocked` : ''})` : ''}`,
     String(c.nearDone),
     c.medianTurnsAfterFirst === undefined ? '-' : String(c.medianTurnsAfterFirst),
     formatCompact(c.tokensAfterFirst),
@@ -209,7 +222,7 @@ function renderReport(r: Report, s: ReplaySummary): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) lines.push(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
   lines.push('');
-  lines.push(`Corrupt: ${r.corrupt.unreadableFiles} unreadable files, ${r.corrupt.lines} lines that did not parse, ${r.corrupt.oversizedLines} lines over 64 MiB skipped.`);
+  lines.push(`Corrupt: ${formatCount(r.corrupt.unreadableFiles, 'unreadable file')}, ${formatCount(r.corrupt.lines, 'line')} that did not parse, ${formatCount(r.corrupt.oversizedLines, 'line')} over 64 MiB skipped.`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,15 +1,15 @@
 /** `context-ceiling report TRANSCRIPT [--html FILE]`: one session's occupancy, turn by turn. */
-import { basename } from 'node:path';
-import { DEFAULT_GATED_TOOLS } from '../core/constants.js';
+import { statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { buildReport, renderHtmlReport, renderTerminalReport } from '../core/report.js';
-import { TimelineBuilder } from '../core/replay.js';
+import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sessionWindow, windowFromConfig } from '../hooks/context.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
-import { CliError, parseFlags, UsageError, type Command } from './io.js';
+import { CliError, describeFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command } from './io.js';
 
-const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS]';
+const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
 export const reportCommand: Command = {
   summary: 'a picture of one session: occupancy per turn, thresholds, compactions',
@@ -25,38 +25,53 @@ Options:
   --window N      window in tokens (default: configured, else the status line
                   bridge for this session, else 200000)
   --width N       terminal chart width in columns (default 72)
+  --json          the data behind the chart as one JSON object (points,
+                  compactions, the guard's verdict on every gated call)
+
+Gated calls are judged by the guard's own rule: a tool the policy turns
+"off" and recovery skills are not drawn.
 `,
   run(args, io) {
-    const flags = parseFlags(args, { string: ['html', 'window', 'width'] }, usage);
+    const flags = parseFlags(args, { string: ['html', 'window', 'width'], boolean: ['json'] }, usage);
     const [transcript, ...extra] = flags._.map(String);
     if (!transcript) throw new UsageError('report needs a TRANSCRIPT', usage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
-    if (flags.window !== undefined && (!/^\d+$/.test(flags.window) || Number(flags.window) < 1000)) throw new UsageError('--window takes a whole number of tokens, at least 1000', usage);
+    const stated = parseWindowFlag(flags.window, usage);
     if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000)) throw new UsageError('--width takes a number of columns from 10 to 1000', usage);
+    if (flags.html) checkWritable(flags.html);
     const config = loadValidConfig(io);
     const { policy } = config;
-    const timeline = new TimelineBuilder(new Set([...DEFAULT_GATED_TOOLS, ...Object.entries(policy.tools).filter(([, a]) => a !== 'off').map(([t]) => t)]));
-    let model: string | undefined;
+    const timeline = new TimelineBuilder(recordedTools(policy));
     try {
-      scanRecords(transcript, (record) => {
-        timeline.add(record);
-        const m = (record as { message?: { model?: unknown } })?.message?.model;
-        if (typeof m === 'string' && m !== '<synthetic>') model = m;
-      });
+      scanRecords(transcript, (record) => timeline.add(record));
     } catch (error) {
-      throw new CliError(`cannot read ${transcript}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
     }
-    const window = flags.window !== undefined ? { tokens: Number(flags.window), source: '--window' } : sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), model);
+    const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
     const report = buildReport(
       timeline.events,
-      { title: `Session ${basename(transcript, '.jsonl')}`, window: window.tokens, windowSource: window.source, ceilingPct: policy.ceilingPct, tiers: policy.tiers },
-      policy.recoverySkills,
+      { title: `Session ${basename(transcript, '.jsonl')}`, window: window.tokens, windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source, ceilingPct: policy.ceilingPct, tiers: policy.tiers },
+      { policy, window },
     );
-    io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
     if (flags.html) {
-      writeFileAtomic(flags.html, renderHtmlReport(report), 0o644);
-      io.out(`HTML report written to ${flags.html}\n`);
+      try {
+        writeFileAtomic(flags.html, renderHtmlReport(report), 0o644);
+      } catch (error) {
+        throw new CliError(`cannot write ${flags.html}: ${describeFsError(error)}`);
+      }
+    }
+    if (flags.json) io.out(`${JSON.stringify({ transcript, ...report, html: flags.html ?? null }, null, 2)}\n`);
+    else {
+      io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
+      if (flags.html) io.out(`HTML report written to ${flags.html}\n`);
     }
     return 0;
   },
 };
+
+/** Refuse a directory (or a path under a missing one) before any output, rather than failing after the chart. */
+function checkWritable(path: string): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new CliError(`--html ${path} is a directory; give a file name, e.g. ${join(path, 'report.html')}`);
+  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--html ${path}: no such directory ${dirname(resolve(path))}`);
+}

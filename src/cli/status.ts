@@ -1,16 +1,18 @@
 /** `context-ceiling status`: the numbers behind the guard, for one transcript. */
 import { judgeCeiling, type Verdict } from '../core/ceiling.js';
-import { AUTOCOMPACT_ENV } from '../core/constants.js';
+import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact, type AutocompactPoint } from '../core/autocompact.js';
+import type { EffectiveEnv } from '../core/settings-env.js';
 import { formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
 import { describeSource } from '../core/policy.js';
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { sessionWindow, windowFromConfig } from '../hooks/context.js';
 import type { LoadedConfig } from '../io/config.js';
-import { loadValidConfig, projectDirOf } from './context.js';
+import { claudeSettingsOf, loadValidConfig, projectDirOf } from './context.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
-import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { CliError, describeFsError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
 
 const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';
 
@@ -21,7 +23,14 @@ export const statusCommand: Command = {
 
 Measures the context occupancy of one Claude Code session from its
 transcript and shows the window (and where it came from), the percent,
-the tier, and what the guard would do now for an Agent and a Skill call.
+the tier, what the guard would do now for an Agent and a Skill call, and
+where Claude Code itself will compact when CLAUDE_AUTOCOMPACT_PCT_OVERRIDE
+or CLAUDE_CODE_AUTO_COMPACT_WINDOW sets that point.
+
+Settings are read as the hooks get them: the "env" blocks of
+.claude/settings.local.json, .claude/settings.json and
+~/.claude/settings.json (in that order of precedence) over the
+environment, as Claude Code applies them.
 
 With no option it reads the newest transcript of the current project under
 ~/.claude/projects/ (CLAUDE_PROJECT_DIR, else the current directory).
@@ -30,7 +39,7 @@ Options:
   --transcript FILE   read this transcript
   --session ID        read <ID>.jsonl of this project (or of any project)
   --json              one JSON object: occupancy, window, windowSource,
-                      percent, tier, verdicts, ...
+                      percent, tier, verdicts, autocompact, ...
 `,
   run(args, io) {
     const flags = parseFlags(args, { string: ['transcript', 'session'], boolean: ['json'] }, usage);
@@ -39,7 +48,12 @@ Options:
     const projectDir = projectDirOf(io);
     const config = loadValidConfig(io);
     const transcript = locate(flags.transcript, flags.session, io, projectDir);
-    const report = buildStatus(transcript, config, io.env);
+    try {
+      statSync(transcript);
+    } catch (error) {
+      throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
+    }
+    const report = buildStatus(transcript, config, claudeSettingsOf(io));
     if (report.error) throw new CliError(`cannot read ${transcript}: ${report.error}`);
     io.out(flags.json ? `${JSON.stringify(report.json, null, 2)}\n` : renderStatus(report));
     for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
@@ -65,12 +79,14 @@ type StatusReport = {
   occupancy: Occupancy;
   verdicts: { Agent: Verdict; Skill: Verdict };
   config: LoadedConfig;
-  autocompactPct: number | undefined;
+  autocompact: AutocompactPoint | undefined;
+  /** The settings file that set Claude Code's compaction point, when not the process environment. */
+  autocompactFrom: string | undefined;
   error: string | undefined;
   json: Record<string, unknown>;
 };
 
-export function buildStatus(transcript: string, config: LoadedConfig, env: Readonly<Record<string, string | undefined>>): StatusReport {
+export function buildStatus(transcript: string, config: LoadedConfig, { env, origins }: EffectiveEnv): StatusReport {
   const { policy } = config;
   const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes });
   // The transcript's file name is its session id: the key of the status line bridge.
@@ -78,15 +94,16 @@ export function buildStatus(transcript: string, config: LoadedConfig, env: Reado
   const judge = (toolName: string) => judgeCeiling({ toolName, toolInput: {}, occupancy: measurement.occupancy, window, policy });
   const verdicts = { Agent: judge('Agent'), Skill: judge('Skill') };
   const { data, tier } = verdicts.Agent;
-  const autocompact = Number(env[AUTOCOMPACT_ENV]);
-  const autocompactPct = Number.isFinite(autocompact) && autocompact > 0 && autocompact <= 100 ? autocompact : undefined;
+  const autocompact = resolveAutocompact(env);
+  const autocompactFrom = [AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV].map((name) => origins[name]).find((origin) => origin !== undefined);
   const occupancy = measurement.occupancy;
   return {
     transcript,
     occupancy,
     verdicts,
     config,
-    autocompactPct,
+    autocompact,
+    autocompactFrom,
     error: measurement.error,
     json: {
       transcript,
@@ -95,14 +112,17 @@ export function buildStatus(transcript: string, config: LoadedConfig, env: Reado
       occupancySource: occupancy.kind === 'measured' ? occupancy.source : null,
       window: window.tokens,
       windowSource: window.source,
-      windowDetail: window.detail ?? null,
+      // For a window from a settings file's env, the file (as config show names it).
+      windowDetail: window.detail ?? (window.source === 'env' ? config.sources.window?.detail : undefined) ?? null,
       percent: data.percent === undefined ? null : Math.round(data.percent * 100) / 100,
       ceilingPct: policy.ceilingPct,
       strict: policy.strict,
+      strictSource: describeSource(config.sources.strict!),
       enabled: policy.enabled,
       tier,
       verdicts: Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, { kind: v.kind, messageId: v.messageId }])),
-      autocompactPct: autocompactPct ?? null,
+      autocompactPct: autocompact?.pct ?? null,
+      autocompactWindow: autocompact?.windowTokens ?? null,
     },
   };
 }
@@ -115,15 +135,16 @@ function renderStatus(report: StatusReport): string {
   const rows: Array<[string, string]> = [['Transcript', report.transcript]];
   rows.push(['Occupancy', describeOccupancy(occupancy)]);
   const windowHint = window.source === 'default' ? ' — set DEV_TEAM_CONTEXT_WINDOW (e.g. 1000000) if your model has another window' : '';
-  rows.push(['Window', `${formatTokens(window.tokens)} tokens (${window.detail ? `${window.source}: ${window.detail}` : window.source})${windowHint}`]);
+  const windowFrom = window.source === 'env' && sources.window ? describeSource(sources.window) : window.detail ? `${window.source}: ${window.detail}` : window.source;
+  rows.push(['Window', `${formatTokens(window.tokens)} tokens (${windowFrom})${windowHint}`]);
   rows.push(['Percent', data.percent === undefined ? 'unknown' : formatPercent(data.percent)]);
   rows.push([
     'Ceiling',
-    `${policy.ceilingPct}% (${describeSource(sources.ceilingPct!)}), ${policy.strict ? 'strict: over the ceiling blocks' : 'warn mode'}${policy.enabled ? '' : ' — guard disabled'}`,
+    `${policy.ceilingPct}% (${describeSource(sources.ceilingPct!)}), ${policy.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${describeSource(sources.strict!)})${policy.enabled ? '' : ' — guard disabled'}`,
   ]);
   rows.push(['Tier', tier]);
   rows.push(['Guard now', `Agent: ${verdictWord(verdicts.Agent)} · Skill: ${verdictWord(verdicts.Skill)} · recovery skills: allow`]);
-  if (report.autocompactPct !== undefined) rows.push(['Autocompact', `Claude Code compacts at ${report.autocompactPct}% (${AUTOCOMPACT_ENV}; lower-only, between turns)`]);
+  if (report.autocompact !== undefined) rows.push(['Autocompact', `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? ` Set in ${report.autocompactFrom}.` : ''}`]);
   if (verdicts.Agent.messageId === 'window-contradicted') {
     rows.push(['Note', 'measured occupancy exceeds the window, so the window is wrong; the guard will not block until it is fixed']);
   }

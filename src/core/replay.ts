@@ -4,17 +4,23 @@
  * is evaluated at every recorded Agent/Task/Skill call, because a ceiling only
  * matters where it would have gated something.
  */
-import { isRecoveryCall } from './ceiling.js';
+import { judgeCeiling, type Verdict } from './ceiling.js';
 import { classifyRecord } from './occupancy.js';
+import type { Policy } from './policy.js';
+import type { ResolvedWindow } from './window.js';
 
 export type TimelineEvent =
   | { kind: 'turn'; tokens: number; output: number }
   | { kind: 'call'; tool: string; target: string | undefined; tokens: number }
   | { kind: 'compaction'; postTokens: number | undefined };
 
-/** Builds one session's timeline from its records, in file order. */
+export type TimelineCall = Extract<TimelineEvent, { kind: 'call' }>;
+
+/** Builds one session's timeline from its records, in file order; `gated` names the tools whose calls are kept. */
 export class TimelineBuilder {
   readonly events: TimelineEvent[] = [];
+  /** The model of the newest main-thread turn: what a window learned per model is looked up by. */
+  model: string | undefined;
   private lastMessageId: string | undefined;
 
   constructor(private readonly gated: ReadonlySet<string>) {}
@@ -27,6 +33,7 @@ export class TimelineBuilder {
       this.lastMessageId = undefined;
       return;
     }
+    if (evidence.model !== undefined) this.model = evidence.model;
     const message = (record as { message: Record<string, unknown> }).message;
     const id = typeof message.id === 'string' ? message.id : undefined;
     // One response split over several lines repeats its usage: one turn, whose calls may sit on any of the lines.
@@ -46,10 +53,32 @@ export class TimelineBuilder {
   }
 }
 
+/** The tools a timeline must record for the guard to judge: every tool the policy names, whatever its action. */
+export function recordedTools(policy: Pick<Policy, 'tools'>): Set<string> {
+  return new Set(Object.keys(policy.tools));
+}
+
+/**
+ * The guard's own verdict on a recorded call (judgeCeiling, as PreToolUse
+ * runs it), so calibration counts exactly what the guard would have gated.
+ */
+export function judgeTimelineCall(call: TimelineCall, policy: Policy, window: ResolvedWindow): Verdict {
+  const toolInput = call.tool === 'Skill' ? { skill: call.target } : { subagent_type: call.target };
+  return judgeCeiling({ toolName: call.tool, toolInput, occupancy: { kind: 'measured', tokens: call.tokens, source: 'usage' }, window, policy });
+}
+
+/** False for calls the guard does not judge at all: disabled, a tool it does not gate, a recovery skill. */
+export function isJudgedCall(verdict: Verdict): boolean {
+  return verdict.messageId !== 'disabled' && verdict.messageId !== 'not-gated' && verdict.messageId !== 'recovery-skill';
+}
+
 export type CeilingOutcome = {
-  /** The first recorded call over the ceiling: its position among the session's gated calls, tool and percent. */
+  /** The first call the guard would have warned about or blocked: its position among the session's judged calls, tool and percent. */
   first: { callNumber: number; tool: string; percent: number; turn: number } | undefined;
+  /** Calls the guard would have warned about or blocked, by tool. */
   gatedByTool: Record<string, number>;
+  /** Of those, the ones it would have blocked. */
+  blockedByTool: Record<string, number>;
   turnsAfterFirst: number;
   tokensAfterFirst: number;
 };
@@ -62,37 +91,40 @@ export type SessionAnalysis = {
   byCeiling: Record<number, CeilingOutcome>;
 };
 
-export type ReplayRules = { window: number; ceilings: readonly number[]; recoverySkills: readonly string[] };
+/** The policy as configured; each candidate ceiling replaces its `ceilingPct`. */
+export type ReplayRules = { window: ResolvedWindow; ceilings: readonly number[]; policy: Policy };
 
 export function analyzeSession(events: readonly TimelineEvent[], rules: ReplayRules): SessionAnalysis {
   const turns = events.filter((e) => e.kind === 'turn').length;
-  const calls = events.filter((e): e is Extract<TimelineEvent, { kind: 'call' }> => e.kind === 'call' && !isRecoveryCall(e.tool, e.target, rules.recoverySkills));
+  const calls = events.filter((e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, rules.policy, rules.window)));
   let peak: number | undefined;
-  for (const e of events) if (e.kind === 'turn') peak = Math.max(peak ?? 0, (e.tokens / rules.window) * 100);
+  for (const e of events) if (e.kind === 'turn') peak = Math.max(peak ?? 0, (e.tokens / rules.window.tokens) * 100);
   const byCeiling: Record<number, CeilingOutcome> = {};
-  for (const ceiling of rules.ceilings) {
-    const outcome: CeilingOutcome = { first: undefined, gatedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 };
-    let turn = 0;
-    let callNumber = 0;
-    const counted = new Set<TimelineEvent>(calls);
-    for (const e of events) {
-      if (e.kind === 'turn') {
-        turn += 1;
-        if (outcome.first && turn > outcome.first.turn) {
-          outcome.turnsAfterFirst += 1;
-          outcome.tokensAfterFirst += e.tokens + e.output;
-        }
-      } else if (e.kind === 'call' && counted.has(e)) {
-        callNumber += 1;
-        const percent = (e.tokens / rules.window) * 100;
-        if (percent < ceiling) continue;
-        outcome.gatedByTool[e.tool] = (outcome.gatedByTool[e.tool] ?? 0) + 1;
-        outcome.first ??= { callNumber, tool: e.tool, percent, turn };
-      }
-    }
-    byCeiling[ceiling] = outcome;
-  }
+  for (const ceiling of rules.ceilings) byCeiling[ceiling] = outcomeAt(events, new Set<TimelineEvent>(calls), { ...rules.policy, ceilingPct: ceiling }, rules.window);
   return { turns, calls: calls.length, compactions: events.filter((e) => e.kind === 'compaction').length, peakPercent: peak, byCeiling };
+}
+
+function outcomeAt(events: readonly TimelineEvent[], counted: ReadonlySet<TimelineEvent>, policy: Policy, window: ResolvedWindow): CeilingOutcome {
+  const outcome: CeilingOutcome = { first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 };
+  let turn = 0;
+  let callNumber = 0;
+  for (const e of events) {
+    if (e.kind === 'turn') {
+      turn += 1;
+      if (outcome.first && turn > outcome.first.turn) {
+        outcome.turnsAfterFirst += 1;
+        outcome.tokensAfterFirst += e.tokens + e.output;
+      }
+    } else if (e.kind === 'call' && counted.has(e)) {
+      callNumber += 1;
+      const verdict = judgeTimelineCall(e, policy, window);
+      if (verdict.kind === 'allow') continue;
+      outcome.gatedByTool[e.tool] = (outcome.gatedByTool[e.tool] ?? 0) + 1;
+      if (verdict.kind === 'block') outcome.blockedByTool[e.tool] = (outcome.blockedByTool[e.tool] ?? 0) + 1;
+      outcome.first ??= { callNumber, tool: e.tool, percent: verdict.data.percent!, turn };
+    }
+  }
+  return outcome;
 }
 
 /** A session ending within this many turns of its first gated call was nearly done: gating it there mostly annoys. */
@@ -103,6 +135,8 @@ export type CeilingSummary = {
   sessionsGated: number;
   gatedLoads: number;
   gatedByTool: Record<string, number>;
+  blockedLoads: number;
+  blockedByTool: Record<string, number>;
   nearDone: number;
   medianFirstCall: number | undefined;
   medianFirstPercent: number | undefined;
@@ -134,14 +168,16 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
     peakHistogram: histogram,
     ceilings: ceilings.map((ceiling) => {
       const outcomes = analyses.map((a) => a.byCeiling[ceiling]!).filter((o) => o.first !== undefined);
-      const gatedByTool: Record<string, number> = {};
-      for (const o of outcomes) for (const [tool, n] of Object.entries(o.gatedByTool)) gatedByTool[tool] = (gatedByTool[tool] ?? 0) + n;
+      const gatedByTool = sumByTool(outcomes.map((o) => o.gatedByTool));
+      const blockedByTool = sumByTool(outcomes.map((o) => o.blockedByTool));
       const sorted = (values: number[]) => values.sort((a, b) => a - b);
       return {
         ceiling,
         sessionsGated: outcomes.length,
         gatedLoads: Object.values(gatedByTool).reduce((a, b) => a + b, 0),
         gatedByTool,
+        blockedLoads: Object.values(blockedByTool).reduce((a, b) => a + b, 0),
+        blockedByTool,
         nearDone: outcomes.filter((o) => o.turnsAfterFirst <= NEAR_DONE_TURNS).length,
         medianFirstCall: median(sorted(outcomes.map((o) => o.first!.callNumber))),
         medianFirstPercent: median(sorted(outcomes.map((o) => o.first!.percent))),
@@ -150,6 +186,12 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
       };
     }),
   };
+}
+
+function sumByTool(counts: ReadonlyArray<Record<string, number>>): Record<string, number> {
+  const sum: Record<string, number> = {};
+  for (const byTool of counts) for (const [tool, n] of Object.entries(byTool)) sum[tool] = (sum[tool] ?? 0) + n;
+  return sum;
 }
 
 function quantile(sorted: readonly number[], q: number): number {

@@ -3,9 +3,12 @@
  * HTML/SVG page, both with the ceiling and tier thresholds and compaction
  * markers. Pure: the timeline and the numbers come in.
  */
-import { isRecoveryCall } from './ceiling.js';
+import type { VerdictKind } from './ceiling.js';
 import { formatTokens } from './messages.js';
-import type { TimelineEvent } from './replay.js';
+import { formatCount } from './plural.js';
+import type { Policy } from './policy.js';
+import { isJudgedCall, judgeTimelineCall, type TimelineEvent } from './replay.js';
+import type { ResolvedWindow } from './window.js';
 
 export type ReportPoint = { turn: number; percent: number; tokens: number };
 
@@ -18,20 +21,22 @@ export type ReportData = {
   points: ReportPoint[];
   /** Turn after which a compaction happened. */
   compactions: number[];
-  /** Gated calls, at the turn that made them; over the ceiling or not. */
-  calls: Array<{ turn: number; tool: string; percent: number; over: boolean }>;
+  /** Calls the guard judges, at the turn that made them, with its verdict; `over` when it would warn or block. */
+  calls: Array<{ turn: number; tool: string; percent: number; over: boolean; verdict: VerdictKind }>;
 };
 
-export function buildReport(events: readonly TimelineEvent[], base: Omit<ReportData, 'points' | 'compactions' | 'calls'>, recoverySkills: readonly string[]): ReportData {
+/** The guard's judgement of every call comes from `judgeTimelineCall`, as in replay: a tool turned off is never drawn. */
+export function buildReport(events: readonly TimelineEvent[], base: Omit<ReportData, 'points' | 'compactions' | 'calls'>, guard: { policy: Policy; window: ResolvedWindow }): ReportData {
   const points: ReportPoint[] = [];
   const compactions: number[] = [];
   const calls: ReportData['calls'] = [];
   for (const e of events) {
     if (e.kind === 'turn') points.push({ turn: points.length + 1, tokens: e.tokens, percent: (e.tokens / base.window) * 100 });
     else if (e.kind === 'compaction') compactions.push(points.length);
-    else if (!isRecoveryCall(e.tool, e.target, recoverySkills)) {
-      const percent = (e.tokens / base.window) * 100;
-      calls.push({ turn: points.length, tool: e.tool, percent, over: percent >= base.ceilingPct });
+    else {
+      const verdict = judgeTimelineCall(e, guard.policy, guard.window);
+      if (!isJudgedCall(verdict)) continue;
+      calls.push({ turn: points.length, tool: e.tool, percent: (e.tokens / base.window) * 100, over: verdict.kind !== 'allow', verdict: verdict.kind });
     }
   }
   return { ...base, points, compactions, calls };
@@ -81,7 +86,7 @@ export function renderTerminalReport(r: ReportData, width = 72): string {
 function summaryLine(r: ReportData): string {
   const peak = r.points.reduce((max, p) => (p.percent > max.percent ? p : max), r.points[0] ?? { percent: 0, tokens: 0, turn: 0 });
   const over = r.calls.filter((c) => c.over).length;
-  return `${r.points.length} turns · peak ${Math.round(peak.percent)}% (${formatTokens(peak.tokens)} tokens, turn ${peak.turn}) · ${r.compactions.length} compaction${r.compactions.length === 1 ? '' : 's'} · ${r.calls.length} gated calls, ${over} over the ${r.ceilingPct}% ceiling · window ${formatTokens(r.window)} (${r.windowSource})`;
+  return `${r.points.length} turns · peak ${Math.round(peak.percent)}% (${formatTokens(peak.tokens)} tokens, turn ${peak.turn}) · ${formatCount(r.compactions.length, 'compaction')} · ${formatCount(r.calls.length, 'gated call')}, ${over} over the ${r.ceilingPct}% ceiling · window ${formatTokens(r.window)} (${r.windowSource})`;
 }
 
 /** One self-contained HTML page (inline SVG and CSS, no script, no network). */

@@ -4,6 +4,7 @@
  * and the resumption staleness warning. Each has a token budget (chars / 4);
  * free-text fields are trimmed to fit, structured fields are kept.
  */
+import { describeAutocompact, type AutocompactPoint } from './autocompact.js';
 import type { Checkpoint } from './checkpoint.js';
 import { TOKEN_BUDGET } from './constants.js';
 import { formatPercent, formatTokens } from './messages.js';
@@ -27,8 +28,8 @@ export type MonitorFacts = {
   recoverySkill: string;
   /** File name of the orchestration file, as the model should know it. */
   orchestrationFile: string;
-  /** CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, when set: where Claude Code itself will compact. */
-  autocompactPct?: number | undefined;
+  /** Where Claude Code itself will compact, when its knobs set a point. */
+  autocompact?: AutocompactPoint | undefined;
 };
 
 const MONITOR_ACTIONS: Partial<Record<Tier, (f: MonitorFacts) => string[]>> = {
@@ -66,7 +67,7 @@ export function renderMonitor(f: MonitorFacts): string {
       lines.push('Recommended actions:', ...(MONITOR_ACTIONS[f.tier]?.(f) ?? []).map((action) => `- ${action}`));
     }
   }
-  if (f.autocompactPct !== undefined) lines.push(`Claude Code auto-compacts at ${f.autocompactPct}% (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE).`);
+  if (f.autocompact !== undefined) lines.push(describeAutocompact(f.autocompact, f.window.tokens));
   const calm = f.tier === 'NOMINAL' || f.tier === 'LOW' || f.tier === 'UNKNOWN';
   return hardCut(wrap('context-monitor', lines), (calm ? TOKEN_BUDGET.monitorCalm : TOKEN_BUDGET.monitorAlarm) * 4);
 }

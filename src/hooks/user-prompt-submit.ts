@@ -1,11 +1,12 @@
 /** UserPromptSubmit: the <context-monitor> status, and the compaction alert when one is pending (the fallback channel). */
+import { resolveAutocompact } from '../core/autocompact.js';
 import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
 import { additionalContext, guarded } from './output.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from './alerts.js';
-import { autocompactPct, loadSettings, parseJson, readContext, type HookContext } from './context.js';
+import { loadSettings, parseJson, readContext, type HookContext } from './context.js';
 
 export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
@@ -22,7 +23,7 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
         ceilingPct: policy.ceilingPct,
         recoverySkill: policy.recoverySkills[0] ?? 'context-summarization',
         orchestrationFile: basename(policy.orchestrationFile),
-        autocompactPct: autocompactPct(ctx.env),
+        autocompact: resolveAutocompact(ctx.env),
       }),
     );
   }

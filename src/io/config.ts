@@ -21,6 +21,8 @@ export type ConfigContext = {
   /** CLAUDE_PROJECT_DIR, else the hook input's cwd, else the process cwd. */
   projectDir: string;
   home: string;
+  /** Variables that came from a Claude Code settings file's `env`, with its label; the rest are the process's own. */
+  envOrigins?: Readonly<Record<string, string>> | undefined;
 };
 
 export type FileRole = 'user' | 'project' | 'policy';
@@ -67,10 +69,30 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
     if (preset) layers.push({ source: { layer: 'preset', detail: `${preset}, extended by ${path}` }, values: presetValues(preset) });
     layers.push({ source: { layer: role as LayerName, detail: path }, values });
   }
-  const envLayer = readEnvLayer(ctx.env);
-  layers.push({ source: { layer: 'env' }, values: envLayer.values });
+  const envWarnings: string[] = [];
+  for (const { origin, env } of envByOrigin(ctx)) {
+    const envLayer = readEnvLayer(env);
+    layers.push({ source: { layer: 'env', detail: origin }, values: envLayer.values });
+    envWarnings.push(...envLayer.warnings.map((warning) => (origin ? `${warning} (set in ${origin})` : warning)));
+  }
   const resolved = resolvePolicy(layers);
-  return { ...resolved, warnings: [...envLayer.warnings, ...resolved.warnings], files, problems };
+  return { ...resolved, warnings: [...envWarnings, ...resolved.warnings], files, problems };
+}
+
+/**
+ * The environment split by where each variable came from, so a value's source
+ * can name its settings file. Each variable has one origin, so the split
+ * changes no value.
+ */
+function envByOrigin(ctx: ConfigContext): Array<{ origin: string | undefined; env: Record<string, string | undefined> }> {
+  const origins = ctx.envOrigins ?? {};
+  const groups = new Map<string | undefined, Record<string, string | undefined>>([[undefined, {}]]);
+  for (const [name, value] of Object.entries(ctx.env)) {
+    const origin = origins[name];
+    if (!groups.has(origin)) groups.set(origin, {});
+    groups.get(origin)![name] = value;
+  }
+  return [...groups].map(([origin, env]) => ({ origin, env }));
 }
 
 /** Read and validate one policy file. */

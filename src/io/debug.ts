@@ -26,7 +26,8 @@ export function createDebug(env: Readonly<Record<string, string | undefined>>, e
 export function describeError(error: unknown): string {
   if (error instanceof Error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return code ? `${code}: ${error.message}` : error.message;
+    // Node's own messages already start with the code ("ENOENT: no such file ..."): say it once.
+    return code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
   }
   return String(error);
 }

@@ -10,7 +10,7 @@ export type FileScan = { bytes: number; corruptLines: number; oversizedLines: nu
 const MARKS = [Buffer.from('"assistant"'), Buffer.from('compact_boundary')];
 const NEWLINE = 0x0a;
 
-/** Call `onRecord` with every parsed line that may matter, in file order. Throws only when the file cannot be read. */
+/** Call `onRecord` with every parsed line that may matter, in file order. Throws when the file cannot be read (or `onRecord` throws). */
 export function scanRecords(path: string, onRecord: (record: unknown) => void, options: { chunkBytes?: number; maxLineBytes?: number } = {}): FileScan {
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
   const maxLine = options.maxLineBytes ?? 64 * 1024 * 1024;
@@ -73,10 +73,14 @@ function parseLines(block: Buffer, onRecord: (record: unknown) => void, stats: F
     let lineEnd = block.indexOf(NEWLINE, hit);
     if (lineEnd === -1) lineEnd = block.length;
     doneUpTo = lineEnd;
+    let record: unknown;
     try {
-      onRecord(JSON.parse(block.toString('utf8', lineStart, lineEnd)));
+      record = JSON.parse(block.toString('utf8', lineStart, lineEnd));
     } catch {
       stats.corruptLines += 1;
+      continue;
     }
+    // Outside the try: only a parse failure is a corrupt line; the caller's own errors are its to surface.
+    onRecord(record);
   }
 }

@@ -154,7 +154,7 @@ describe('doctor', () => {
     expect(run.exitCode).toBe(1);
     const report = JSON.parse(run.stdout) as { ok: boolean; checks: Array<{ name: string; status: string; fix?: string }> };
     expect(report.ok).toBe(false);
-    expect(Object.fromEntries(report.checks.map((c) => [c.name, c.status]))).toEqual({ node: 'ok', hooks: 'fail', config: 'ok', window: 'warn', state: 'ok' });
+    expect(Object.fromEntries(report.checks.map((c) => [c.name, c.status]))).toEqual({ node: 'ok', hooks: 'fail', config: 'ok', window: 'warn', compact: 'ok', state: 'ok' });
     expect(report.checks.find((c) => c.name === 'hooks')!.fix).toContain('context-ceiling install');
   });
 
@@ -162,6 +162,7 @@ describe('doctor', () => {
     await cli(['install']);
     const run = await cli(['doctor'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     expect(run.exitCode, run.stdout).toBe(0);
+    expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^✓ hooks .*all 6 events/m);
     expect(run.stdout).toMatch(/^✓ window +1,000,000 tokens \(env\)$/m);
   });

@@ -63,7 +63,7 @@ describe('replay', () => {
 
   it('the table, and plain progress lines on stderr when not a terminal', async () => {
     const run = await runCli(sandbox, ['replay', join(sandbox.home, '.claude', 'projects'), '--window', '1000000']);
-    expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 1 subagent and 1 summariser files not counted as sessions\.$/m);
+    expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 1 subagent file and 1 summariser file not counted as sessions\.$/m);
     expect(run.stdout).toContain('Window 1,000,000 tokens (--window).');
     expect(run.stdout).toMatch(/^ceiling +sessions gated/m);
     expect(run.stdout).toMatch(/^40% +0 \(0%\)/m);

@@ -44,7 +44,7 @@ describe('report in the terminal', () => {
   it('a missing transcript is a clear error', async () => {
     const run = await runCli(sandbox, ['report', join(sandbox.root, 'nope.jsonl')]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe(`context-ceiling: cannot read ${join(sandbox.root, 'nope.jsonl')}: ENOENT\n`);
+    expect(run.stderr).toBe(`context-ceiling: cannot read ${join(sandbox.root, 'nope.jsonl')}: no such file or directory (ENOENT)\n`);
   });
 });
 

@@ -3,12 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { analyzeSession, summarize, TimelineBuilder, type TimelineEvent } from '../../src/core/replay.js';
+import { resolvePolicy } from '../../src/core/policy.js';
+import { analyzeSession, recordedTools, summarize, TimelineBuilder, type TimelineEvent } from '../../src/core/replay.js';
 import { scanRecords } from '../../src/io/replay-scan.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 
 const gated = new Set(['Agent', 'Task', 'Skill']);
-const rules = { window: 200_000, ceilings: [30, 40, 50], recoverySkills: ['context-summarization'] };
+const rules = { window: { tokens: 200_000, source: 'env' as const }, ceilings: [30, 40, 50], policy: resolvePolicy([{ source: { layer: 'env' }, values: { recoverySkills: ['context-summarization'] } }]).policy };
 
 function timeline(records: unknown[]): TimelineEvent[] {
   const builder = new TimelineBuilder(gated);
@@ -36,6 +37,13 @@ describe('TimelineBuilder', () => {
       { kind: 'turn', tokens: 90_005, output: 5 },
       { kind: 'call', tool: 'Agent', target: 'Explore', tokens: 90_005 },
     ]);
+  });
+
+  it('remembers the newest main-thread model, never a sidechain’s or a progress record’s', () => {
+    const builder = new TimelineBuilder(gated);
+    const t = aTranscript().assistant({ cacheRead: 1, model: 'main-a' }).assistant({ cacheRead: 2, model: 'main-b' }).sidechain({ cacheRead: 3 }).progress({ cacheRead: 4 }).assistant({ cacheRead: 5, apiError: true });
+    for (const record of lines(t)) builder.add(record);
+    expect(builder.model).toBe('main-b');
   });
 
   it('one response split over several lines (same message id) is one turn', () => {
@@ -66,9 +74,9 @@ describe('analyzeSession', () => {
     const a = analyzeSession(events, rules);
     expect(a).toMatchObject({ turns: 5, calls: 3, compactions: 1 });
     expect(a.peakPercent).toBeCloseTo(47.5);
-    expect(a.byCeiling[30]).toEqual({ first: { callNumber: 2, tool: 'Agent', percent: 35, turn: 2 }, gatedByTool: { Agent: 1, Skill: 1 }, turnsAfterFirst: 3, tokensAfterFirst: 90_010 + 95_010 + 5_010 });
-    expect(a.byCeiling[40]).toEqual({ first: { callNumber: 3, tool: 'Skill', percent: 45, turn: 3 }, gatedByTool: { Skill: 1 }, turnsAfterFirst: 2, tokensAfterFirst: 95_010 + 5_010 });
-    expect(a.byCeiling[50]).toEqual({ first: undefined, gatedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 });
+    expect(a.byCeiling[30]).toEqual({ first: { callNumber: 2, tool: 'Agent', percent: 35, turn: 2 }, gatedByTool: { Agent: 1, Skill: 1 }, blockedByTool: {}, turnsAfterFirst: 3, tokensAfterFirst: 90_010 + 95_010 + 5_010 });
+    expect(a.byCeiling[40]).toEqual({ first: { callNumber: 3, tool: 'Skill', percent: 45, turn: 3 }, gatedByTool: { Skill: 1 }, blockedByTool: {}, turnsAfterFirst: 2, tokensAfterFirst: 95_010 + 5_010 });
+    expect(a.byCeiling[50]).toEqual({ first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 });
   });
 
   it('summarize: sessions gated, near-done sessions, peak distribution', () => {
@@ -118,5 +126,39 @@ describe('scanRecords', () => {
   it('a last line without a newline is read; an unreadable file throws for the caller to count', () => {
     expect(scanRecords(file(aTranscript().assistant({ cacheRead: 1 }).toString().trimEnd()), () => {}).corruptLines).toBe(0);
     expect(() => scanRecords(join(dir, 'missing.jsonl'), () => {})).toThrow();
+  });
+});
+
+describe('replay judges calls as the guard does', () => {
+  const over: TimelineEvent[] = [
+    { kind: 'turn', tokens: 100_000, output: 10 },
+    { kind: 'call', tool: 'Skill', target: 'deep-dive', tokens: 100_000 }, // 50 % of 200,000
+  ];
+  const policyOf = (values: Parameters<typeof resolvePolicy>[0][number]['values']) => resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
+  const at40 = (policy: ReturnType<typeof policyOf>) => analyzeSession(over, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy });
+
+  // The expected outcome is written out, not computed: auto follows strict, off is not judged at all.
+  it.each([
+    ['auto', false, { calls: 1, gated: { Skill: 1 }, blocked: {} }],
+    ['auto', true, { calls: 1, gated: { Skill: 1 }, blocked: { Skill: 1 } }],
+    ['warn', false, { calls: 1, gated: { Skill: 1 }, blocked: {} }],
+    ['warn', true, { calls: 1, gated: { Skill: 1 }, blocked: {} }],
+    ['block', false, { calls: 1, gated: { Skill: 1 }, blocked: { Skill: 1 } }],
+    ['block', true, { calls: 1, gated: { Skill: 1 }, blocked: { Skill: 1 } }],
+    ['off', false, { calls: 0, gated: {}, blocked: {} }],
+    ['off', true, { calls: 0, gated: {}, blocked: {} }],
+  ] as const)('tools.Skill=%s, strict=%s', (action, strict, expected) => {
+    const a = at40(policyOf({ strict, tools: { Skill: action } }));
+    expect({ calls: a.calls, gated: a.byCeiling[40]!.gatedByTool, blocked: a.byCeiling[40]!.blockedByTool }).toEqual(expected);
+  });
+
+  it('a disabled guard and a recovery skill count nothing; a tool the policy adds is judged', () => {
+    expect(at40(policyOf({ enabled: false })).calls).toBe(0);
+    const recovery: TimelineEvent[] = [over[0]!, { kind: 'call', tool: 'Skill', target: 'plugin:continue', tokens: 100_000 }];
+    expect(analyzeSession(recovery, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy: policyOf({}) }).calls).toBe(0);
+    const policy = policyOf({ tools: { WebFetch: 'block' } });
+    const t = new TimelineBuilder(recordedTools(policy));
+    t.add({ type: 'assistant', message: { id: 'm', model: 'x', usage: { input_tokens: 100_000 }, content: [{ type: 'tool_use', name: 'WebFetch', input: {} }, { type: 'tool_use', name: 'Read', input: {} }] } });
+    expect(analyzeSession(t.events, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy }).byCeiling[40]!.blockedByTool).toEqual({ WebFetch: 1 });
   });
 });

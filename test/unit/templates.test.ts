@@ -1,3 +1,4 @@
+import type { AutocompactPoint } from '../../src/core/autocompact.js';
 /** Golden tests: the exact text a model receives, for every template and tier; and their token budgets. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +10,9 @@ import { estimateTokens, judgeStaleness, renderCompactionAlert, renderMonitor, r
 const WINDOW = { tokens: 200_000, source: 'default' as const };
 const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };
 
-function monitorAt(occupancy: Occupancy, window = WINDOW, autocompactPct?: number) {
+function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: AutocompactPoint) {
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
-  return renderMonitor({ occupancy, percent, tier: computeTier(percent, thresholds), window, ceilingPct: 40, recoverySkill: 'context-summarization', orchestrationFile: 'ORCHESTRATION.yaml', autocompactPct });
+  return renderMonitor({ occupancy, percent, tier: computeTier(percent, thresholds), window, ceilingPct: 40, recoverySkill: 'context-summarization', orchestrationFile: 'ORCHESTRATION.yaml', autocompact });
 }
 const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
 
@@ -84,7 +85,7 @@ describe('<context-monitor> at every tier', () => {
   });
 
   it('names Claude Code’s own auto-compaction point when it is overridden', async () => {
-    await expect(monitorAt(measured(700_000), { tokens: 1_000_000, source: 'env' } as never, 80)).toMatchFileSnapshot('../golden/monitor-warning-autocompact.txt');
+    await expect(monitorAt(measured(700_000), { tokens: 1_000_000, source: 'env' } as never, { pct: 80 })).toMatchFileSnapshot('../golden/monitor-warning-autocompact.txt');
   });
 
   it('never reports 0% when occupancy cannot be measured', () => {

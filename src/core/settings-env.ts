@@ -1,0 +1,85 @@
+/**
+ * Claude Code applies the `env` blocks of its settings files to every session
+ * (and so to every hook); the CLI merges them the same way so it describes the
+ * posture the hooks actually run with. Pure: the files arrive already read.
+ */
+
+/** Settings files Claude Code reads, lowest precedence first (user < project < local). */
+export const SETTINGS_SCOPES = ['user', 'project', 'local'] as const;
+export type SettingsScope = (typeof SETTINGS_SCOPES)[number];
+
+/** What one settings file says that matters here. `label` names the file as a person would (`.claude/settings.json`). */
+export type SettingsFacts = {
+  scope: SettingsScope;
+  label: string;
+  env: Record<string, string>;
+  enabledPlugins: Record<string, unknown>;
+  /** Every hook command the file registers, for any event. */
+  hookCommands: string[];
+};
+
+/** The environment a hook would see, and for each variable set by a settings file, that file's label. */
+export type EffectiveEnv = { env: Record<string, string | undefined>; origins: Record<string, string> };
+
+/** The plugin id prefix of this package in `enabledPlugins` (`context-ceiling@<marketplace>`). */
+const PLUGIN_PREFIX = 'context-ceiling@';
+
+/** Read the parts of a parsed settings file we use; anything malformed is left out, as Claude Code would. */
+export function settingsFactsOf(scope: SettingsScope, label: string, parsed: unknown): SettingsFacts {
+  const root = isObject(parsed) ? parsed : {};
+  const env: Record<string, string> = {};
+  if (isObject(root.env)) {
+    for (const [name, value] of Object.entries(root.env)) {
+      // Claude Code coerces scalar values to strings; objects and arrays are not environment values.
+      if (typeof value === 'string') env[name] = value;
+      else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') env[name] = String(value);
+    }
+  }
+  return { scope, label, env, enabledPlugins: isObject(root.enabledPlugins) ? root.enabledPlugins : {}, hookCommands: hookCommandsOf(root.hooks) };
+}
+
+function hookCommandsOf(hooks: unknown): string[] {
+  if (!isObject(hooks)) return [];
+  const entries = Object.values(hooks).flatMap((list) => (Array.isArray(list) ? list : []));
+  const handlers = entries.flatMap((entry) => (isObject(entry) && Array.isArray(entry.hooks) ? entry.hooks : []));
+  return handlers.flatMap((handler) => (isObject(handler) && typeof handler.command === 'string' ? [handler.command] : []));
+}
+
+/**
+ * The environment Claude Code gives its hooks: the process environment with
+ * the settings files' env applied over it, user < project < local. Verified in
+ * 2.1.328 (test/e2e/settings-env.test.ts): a settings value beats the same
+ * variable exported in the shell that started Claude Code.
+ */
+export function mergeSettingsEnv(processEnv: Readonly<Record<string, string | undefined>>, files: readonly SettingsFacts[]): EffectiveEnv {
+  const env: Record<string, string | undefined> = {};
+  const origins: Record<string, string> = {};
+  for (const [name, value] of Object.entries(processEnv)) if (value !== undefined) env[name] = value;
+  for (const file of byPrecedence(files)) {
+    for (const [name, value] of Object.entries(file.env)) {
+      env[name] = value;
+      origins[name] = file.label;
+    }
+  }
+  return { env, origins };
+}
+
+export type PluginInstall = { id: string; label: string };
+
+/** The enabled context-ceiling plugin, if any; a higher scope's `false` turns a lower scope's `true` off. */
+export function findPluginInstall(files: readonly SettingsFacts[]): PluginInstall | undefined {
+  const merged = new Map<string, { value: unknown; label: string }>();
+  for (const file of byPrecedence(files)) {
+    for (const [id, value] of Object.entries(file.enabledPlugins)) merged.set(id, { value, label: file.label });
+  }
+  for (const [id, { value, label }] of merged) if (id.startsWith(PLUGIN_PREFIX) && value === true) return { id, label };
+  return undefined;
+}
+
+function byPrecedence(files: readonly SettingsFacts[]): SettingsFacts[] {
+  return [...files].sort((a, b) => SETTINGS_SCOPES.indexOf(a.scope) - SETTINGS_SCOPES.indexOf(b.scope));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
