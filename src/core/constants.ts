@@ -60,8 +60,6 @@ export const DEFAULT_RESUMPTION_STALE_MINUTES = 30;
 /** Injected-text budgets in tokens, estimated as characters / 4 (design: "Tiers"). */
 export const TOKEN_BUDGET = { monitorCalm: 100, monitorAlarm: 200, compactionAlert: 500, resumptionContext: 1000 } as const;
 
-/** Claude Code's own auto-compaction override; shown, never set, by us. */
-export const AUTOCOMPACT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
 
 /**
  * Claude Code cuts PreCompact's plain stdout beyond this many characters before

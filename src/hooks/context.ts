@@ -1,5 +1,4 @@
 /** What every hook starts from: its environment, and the settings resolved from it. */
-import { AUTOCOMPACT_ENV } from '../core/constants.js';
 import type { Occupancy } from '../core/occupancy.js';
 import type { Policy } from '../core/policy.js';
 import { computePercent, computeTier, type Tier } from '../core/tiers.js';
@@ -95,13 +94,6 @@ export function readContext(settings: Settings, transcriptPath: string | undefin
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
   return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };
-}
-
-/** Claude Code's own auto-compaction point, when CLAUDE_AUTOCOMPACT_PCT_OVERRIDE sets one. */
-export function autocompactPct(env: Readonly<Record<string, string | undefined>>): number | undefined {
-  const raw = env[AUTOCOMPACT_ENV];
-  const value = raw !== undefined && /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw) : Number.NaN;
-  return value > 0 && value <= 100 ? value : undefined;
 }
 
 /** env → policy → default (the statusline bridge joins between policy and default). */
