@@ -47,7 +47,7 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
     return SILENT;
   }
 
-  const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes, agentId: input.agent_id });
+  const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes, agentId: input.agent_id, timeUp: ctx.timeUp });
   if (measurement.error) debug(`transcript ${transcript}: ${measurement.error}; passing`);
   const verdict = judgeCeiling({
     toolName: input.tool_name,
