@@ -1,5 +1,6 @@
 /** Every user- and model-facing sentence the guard can say, in one table. */
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
+import { sanitizeText } from './sanitize.js';
 import type { ResolvedWindow } from './window.js';
 
 /** Where a text goes: the hook's stderr line, the model (additionalContext or a blocked tool's result), the human (systemMessage). */
@@ -32,13 +33,15 @@ export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
   const render = MESSAGES[verdict.messageId];
   if (!render) return undefined;
   const d = verdict.data;
+  // The skill name comes from the project's policy and the target from the model's tool input: text from outside.
   return render({
     ...d,
+    recoverySkill: sanitizeText(d.recoverySkill).slice(0, 80),
     pct: d.percent === undefined ? 'an unknown share' : formatPercent(d.percent),
     used: d.occupancy === undefined ? 'unknown' : formatTokens(d.occupancy),
     size: formatTokens(d.window.tokens),
     from: d.window.source,
-    call: d.target ? `${d.tool} "${d.target}"` : d.tool,
+    call: d.target ? `${sanitizeText(d.tool).slice(0, 80)} "${sanitizeText(d.target).slice(0, 120)}"` : sanitizeText(d.tool).slice(0, 80),
     fix: d.window.source === 'default' ? ' The window is the 200,000 default: set DEV_TEAM_CONTEXT_WINDOW=1000000 on a 1M-context model.' : '',
   });
 }
