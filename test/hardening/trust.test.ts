@@ -173,6 +173,20 @@ describe('nothing a hook reads can hang it or fill its memory', () => {
   });
 });
 
+describe('a repository with thousands of checkpoints', () => {
+  it('2,000 committed pending checkpoints: the newest is shown once, the rest are acknowledged unread, none resurfaces', { timeout: 60_000 }, async () => {
+    const dir = join(ours(), 'checkpoints', 'earlier');
+    const first = plantCheckpoint(dir);
+    const text = readFileSync(first, 'utf8');
+    for (let n = 2; n <= 2000; n++) writeFileSync(join(dir, `cx-${String(n).padStart(3, '0')}-checkpoint.json`), text.replace('"sequence":1', `"sequence":${n}`));
+    const shown = await hook('session-start', { source: 'startup' });
+    expect(shown.stdout).toContain('cx-2000-checkpoint.json');
+    expect(readdirSync(dir).filter((name) => name.endsWith('.acknowledged'))).toHaveLength(2000);
+    expect((await hook('session-start', { source: 'startup' })).stdout).toBe('');
+    expect((await hook('user-prompt-submit', { transcript_path: transcriptAt(10_000), prompt: 'go' })).stdout).not.toContain('compaction-alert');
+  });
+});
+
 function execFifo(path: string): void {
   if (spawnSync('mkfifo', [path]).status !== 0) throw new Error(`mkfifo ${path} failed`);
 }
