@@ -1,20 +1,25 @@
 /** The hook entry (dist/hook.cjs): `node hook.cjs <event>`. Kept free of CLI code for start-up time. */
+import { join } from 'node:path';
 import type { HookContext } from './hooks/context.js';
 import { writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
-import type * as YamlParse from './io/yaml-parse.js';
 import type * as Events from './hooks/events.js';
 import { runPreToolUse } from './hooks/pre-tool-use.js';
-import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent } from './hooks/run.js';
+import { emitOutcome, HOOK_BUDGET_MS, HOOK_EVENTS, processHookContext, runHookEvent, YAML_BUDGET_MS } from './hooks/run.js';
+import { parseYamlWithin } from './io/yaml-bounded.js';
 
 /**
  * Heavy parsers live in bundles beside this one and load only when used:
- * zod (~2 ms) when a policy file exists, yaml when the orchestration file is read.
+ * zod (~2 ms) when a policy file exists, yaml when the orchestration file is read
+ * (in a worker, so a pathological document cannot outlast the hook's budget).
  */
 const services: Pick<HookContext, 'parsePolicy' | 'parseYaml'> = {
   parsePolicy: (text, path) => (require('./policy-parse.cjs') as typeof PolicyParse).parsePolicyText(text, path),
-  parseYaml: (text) => (require('./yaml-parse.cjs') as typeof YamlParse).parseYamlText(text),
+  parseYaml: (text) => parseYamlWithin(join(__dirname, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
 };
+
+// A backstop only: every hook is synchronous, so this fires just if something ever waits on the event loop.
+setTimeout(() => process.exit(0), 2 * HOOK_BUDGET_MS).unref();
 
 try {
   const event = process.argv[2];

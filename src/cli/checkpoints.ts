@@ -1,8 +1,9 @@
 /** `context-ceiling checkpoints list|show|ack`: the checkpoints PreCompact wrote for this project. */
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.js';
+import { sanitizeText } from '../core/sanitize.js';
 import { describeFill, renderCompactionAlert } from '../core/templates.js';
-import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, type CheckpointEntry } from '../io/checkpoints.js';
+import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, unsafeCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
 import { sanitizeId } from '../io/state.js';
 import { projectDirOf } from './context.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
@@ -62,7 +63,13 @@ Options:
 type Row = { id: string; session: string; entry: CheckpointEntry; checkpoint: Checkpoint | undefined; acknowledged: boolean };
 
 function collect(projectDir: string, session: string | undefined): Row[] {
+  const root = checkpointRoot(projectDir);
   const sessions = session === undefined ? listCheckpointSessions(projectDir) : [sanitizeId(session)];
+  // The hooks skip such a folder silently; here the user asked, so say why nothing is listed.
+  for (const dir of [root, ...sessions.map((name) => join(root, name))]) {
+    const problem = unsafeCheckpointDir(dir);
+    if (problem) throw new CliError(problem);
+  }
   return sessions.flatMap((name) =>
     listCheckpoints(join(checkpointRoot(projectDir), name)).map((entry) => {
       const checkpoint = readCheckpointFile(entry.path);
@@ -115,6 +122,7 @@ function list(io: CliIO, rows: Row[], json: boolean): number {
         : [row.id, '(corrupt)', '', '', '', row.acknowledged ? 'yes' : 'no'],
     );
   }
+  for (const line of table) line.forEach((cell, col) => (line[col] = sanitizeText(cell)));
   const widths = table[0]!.map((_, col) => Math.max(...table.map((line) => line[col]!.length)));
   for (const line of table) io.out(`${line.map((cell, col) => (col === line.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('')}\n`);
   return 0;
@@ -126,19 +134,25 @@ function show(io: CliIO, row: Row, json: boolean): number {
     return 0;
   }
   const c = row.checkpoint;
-  const lines = [`Checkpoint   ${row.id}`, `File         ${row.entry.path}`, `Acknowledged ${row.acknowledged ? 'yes' : 'no'}`];
+  const fields: Array<[string, string]> = [
+    ['Checkpoint', row.id],
+    ['File', row.entry.path],
+    ['Acknowledged', row.acknowledged ? 'yes' : 'no'],
+  ];
   if (c) {
-    lines.push(
-      `Time         ${c.timestamp}`,
-      `Trigger      ${c.trigger.type}${c.trigger.customInstructions ? ` (instructions: ${c.trigger.customInstructions})` : ''}`,
-      `Fill         ${describeFill(c)}`,
-      `Tier         ${c.context.tier}`,
-      `Git branch   ${c.session.gitBranch ?? '(none)'}`,
-      `Resumption   ${c.orchestration.path} (${c.orchestration.status}${c.orchestration.error ? `: ${c.orchestration.error}` : ''})`,
+    fields.push(
+      ['Time', c.timestamp],
+      ['Trigger', `${c.trigger.type}${c.trigger.customInstructions ? ` (instructions: ${c.trigger.customInstructions})` : ''}`],
+      ['Fill', describeFill(c)],
+      ['Tier', c.context.tier],
+      ['Git branch', c.session.gitBranch ?? '(none)'],
+      ['Resumption', `${c.orchestration.path} (${c.orchestration.status}${c.orchestration.error ? `: ${c.orchestration.error}` : ''})`],
     );
   } else {
-    lines.push('Contents     corrupt: not a readable checkpoint (alerts show a generic re-orientation message)');
+    fields.push(['Contents', 'corrupt: not a readable checkpoint (alerts show a generic re-orientation message)']);
   }
+  // Every value is the checkpoint file's content, which a repository can commit: no raw escapes reach the terminal.
+  const lines = fields.map(([label, value]) => `${label.padEnd(13)}${sanitizeText(value)}`);
   const entries = listCheckpoints(join(row.entry.path, '..'));
   const alert = renderCompactionAlert({
     checkpoint: c,

@@ -1,8 +1,9 @@
 /** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
+import { fileURLToPath } from 'node:url';
 import { HANDLERS } from '../hooks/events.js';
-import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent } from '../hooks/run.js';
+import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent, YAML_BUDGET_MS } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
-import { parseYamlText } from '../io/yaml-parse.js';
+import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { UsageError, type Command } from './io.js';
 
 const usage = `context-ceiling hook <${HOOK_EVENTS.join('|')}>`;
@@ -30,7 +31,10 @@ Events:
     const [event, ...extra] = args;
     if (event === undefined || !HOOK_EVENTS.includes(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
-    const outcome = runHookEvent(() => HANDLERS[event], processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText }));
+    // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
+    const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
+    const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
+    const outcome = runHookEvent(() => HANDLERS[event], processHookContext({ parsePolicy: parsePolicyText, parseYaml }));
     emitOutcome(outcome);
     return outcome.exitCode;
   },

@@ -1,6 +1,7 @@
 /** Every user- and model-facing sentence the guard can say, in one table. */
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
 import { ENV } from './constants.js';
+import { sanitizeText } from './sanitize.js';
 import type { ResolvedWindow } from './window.js';
 
 /** Where a text goes: the hook's stderr line, the model (additionalContext or a blocked tool's result), the human (systemMessage). */
@@ -10,7 +11,7 @@ type Render = (d: Facts) => GuardTexts;
 type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; way: string; held: string };
 
 /** The one line that states the window, named wherever the window is only assumed or proven wrong. */
-export const STATE_THE_WINDOW = `${ENV.window}=<your model's window, e.g. 1000000>`;
+export const STATE_THE_WINDOW = `${ENV.window}=1000000 (your model's window in tokens)`;
 
 const MESSAGES: Partial<Record<MessageId, Render>> = {
   'over-ceiling': (d) => ({
@@ -48,14 +49,17 @@ export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
   if (!render) return undefined;
   const d = verdict.data;
   const held = Math.max(d.occupancy ?? 0, d.evidenceTokens ?? 0);
+  // The skill name comes from the project's policy and the target from the model's tool input: text from outside.
+  const recoverySkill = d.recoverySkill === undefined ? undefined : sanitizeText(d.recoverySkill).slice(0, 80) || undefined;
   return render({
     ...d,
+    recoverySkill,
     pct: d.percent === undefined ? 'an unknown share' : formatPercent(d.percent),
     used: d.occupancy === undefined ? 'unknown' : formatTokens(d.occupancy),
     size: formatTokens(d.window.tokens),
     from: d.window.source,
-    call: d.target ? `${d.tool} "${d.target}"` : d.tool,
-    way: describeWayOut(d.recoverySkill),
+    call: d.target ? `${sanitizeText(d.tool).slice(0, 80)} "${sanitizeText(d.target).slice(0, 120)}"` : sanitizeText(d.tool).slice(0, 80),
+    way: describeWayOut(recoverySkill),
     held: d.evidenceTokens !== undefined && d.evidenceTokens > (d.occupancy ?? 0) ? `has held ${formatTokens(held)} tokens (before a compaction)` : `holds ${formatTokens(held)} tokens`,
   });
 }

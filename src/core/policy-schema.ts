@@ -68,7 +68,7 @@ function buildPolicyFileSchema() {
   stateDir: z.optional(
     z.string().check(
       z.minLength(1),
-      z.describe('Private state directory (dedup markers, bridge files) (env DEV_TEAM_CONTEXT_STATE_DIR). Default ${TMPDIR:-/tmp}/context-ceiling-<uid>.'),
+      z.describe('Private state directory (dedup markers, bridge files) (env DEV_TEAM_CONTEXT_STATE_DIR). Honoured only in ~/.claude/context-ceiling.json: a project file cannot move it. Default ${TMPDIR:-/tmp}/context-ceiling-<uid>.'),
     ),
   ),
   debug: z.optional(

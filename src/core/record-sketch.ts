@@ -18,6 +18,11 @@ const KEPT_PATHS = new Set([
 /** A kept value larger than this is not a real usage or metadata object; it is dropped. */
 const MAX_KEPT_BYTES = 64 * 1024;
 const MAX_KEY_BYTES = 256;
+/**
+ * No real record nests this deep; past it the record is treated as garbage,
+ * so one line of 60 MB of brackets cannot grow the stack to gigabytes.
+ */
+export const MAX_SKETCH_DEPTH = 1024;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -96,6 +101,10 @@ export class RecordSketch {
             break;
           }
           this.startValue(i);
+          if ((c === 0x7b || c === 0x5b) && this.stack.length >= MAX_SKETCH_DEPTH) {
+            this.broken = true;
+            break;
+          }
           if (c === 0x7b) {
             this.stack.push('o');
             this.keys.push(undefined);

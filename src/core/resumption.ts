@@ -4,6 +4,8 @@
  * anything, so every field is coerced to short single-line text or dropped.
  */
 
+import { sanitizeText } from './sanitize.js';
+
 export type Decision = { id: string | undefined; text: string; impact: string | undefined };
 export type FileToRead = { path: string; sections: string | undefined; purpose: string | undefined };
 
@@ -82,9 +84,8 @@ export function hasResumptionState(view: ResumptionView): boolean {
 }
 
 /**
- * Scalars as single-line text; lists of scalars joined. Newlines and control
- * characters collapse to spaces, and `<` becomes `‹`, so YAML content can
- * never close or open one of our tags.
+ * Scalars as single-line text; lists of scalars joined; then sanitised
+ * (sanitize.ts), so YAML content can never close or open one of our tags.
  */
 export function text(value: unknown): string | undefined {
   let out: string | undefined;
@@ -94,8 +95,7 @@ export function text(value: unknown): string | undefined {
   else if (value instanceof Date && !Number.isNaN(value.getTime())) out = value.toISOString();
   else if (Array.isArray(value) && value.length > 0 && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) out = value.slice(0, MAX_ITEMS).join(', ');
   if (out === undefined) return undefined;
-  // eslint-disable-next-line no-control-regex
-  const clean = out.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').replace(/</g, '‹').trim();
+  const clean = sanitizeText(out.length > MAX_FIELD * 4 ? out.slice(0, MAX_FIELD * 4) : out);
   return clean.length === 0 ? undefined : clean.slice(0, MAX_FIELD);
 }
 

@@ -2,7 +2,8 @@
  * The text injected into the model's context: <context-monitor>,
  * <compaction-alert> (seed 003 Template 2), <resumption-context> (Template 1)
  * and the resumption staleness warning. Each has a token budget (chars / 4);
- * free-text fields are trimmed to fit, structured fields are kept.
+ * free-text fields are trimmed to fit, structured fields are kept. Every
+ * field from a file passes through clip(), which sanitises it (sanitize.ts).
  */
 import { describeAutocompact, type AutocompactPoint } from './autocompact.js';
 import type { Checkpoint } from './checkpoint.js';
@@ -10,6 +11,7 @@ import { TOKEN_BUDGET } from './constants.js';
 import { formatPercent, formatTokens } from './messages.js';
 import type { Occupancy } from './occupancy.js';
 import { viewResumption, hasResumptionState, type ResumptionView } from './resumption.js';
+import { sanitizeText } from './sanitize.js';
 import type { Tier } from './tiers.js';
 import type { ResolvedWindow } from './window.js';
 
@@ -49,7 +51,9 @@ const MONITOR_ACTIONS: Partial<Record<Tier, (f: MonitorFacts) => string[]>> = {
   ],
 };
 
-export function renderMonitor(f: MonitorFacts): string {
+export function renderMonitor(facts: MonitorFacts): string {
+  // Both come from the project's policy file: text from outside like any other.
+  const f = { ...facts, recoverySkill: clip(facts.recoverySkill, 80), orchestrationFile: clip(facts.orchestrationFile, 120) };
   const size = formatTokens(f.window.tokens);
   const lines: string[] = [];
   if (f.occupancy.kind === 'unknown-since-compaction') {
@@ -101,7 +105,7 @@ export function renderCompactionAlert(a: AlertFacts): string {
       ...(a.lead?.length ? ['', ...a.lead] : []),
     ];
     if (a.eventCount > 1) lines.push(`COMPACTION EVENT: ${a.eventNumber} of ${a.eventCount} this session`);
-    lines.push('', `CHECKPOINT: ${clip(a.checkpointPath, 300)}`, `TRIGGER: ${c.trigger.type} (PreCompact hook)${c.trigger.customInstructions ? `, instructions: ${clip(flatten(c.trigger.customInstructions), limit.field)}` : ''}`);
+    lines.push('', `CHECKPOINT: ${clip(a.checkpointPath, 300)}`, `TRIGGER: ${clip(c.trigger.type, 40)} (PreCompact hook)${c.trigger.customInstructions ? `, instructions: ${clip(flatten(c.trigger.customInstructions), limit.field)}` : ''}`);
     lines.push(`PRE-COMPACTION FILL: ${describeFill(c)}`);
     if (hasState) {
       const doing = describeDoing(view, limit.field);
@@ -164,7 +168,7 @@ export function renderResumptionContext(r: ResumptionFacts): string {
   if (!hasResumptionState(viewResumption(c.orchestration.resumption, c.orchestration.header))) {
     return hardCut(
       wrap('resumption-context', [
-        `An earlier session of this project was compacted (${c.trigger.type}, ${c.timestamp || 'time unknown'}) at context fill ${describeFill(c)}.`,
+        `An earlier session of this project was compacted (${clip(c.trigger.type, 40)}, ${clip(c.timestamp, 40) || 'time unknown'}) at context fill ${describeFill(c)}.`,
         `No resumption state was recorded (${describeOrchestration(c)}). Checkpoint: ${clip(r.checkpointPath, 300)}`,
         ...(r.appendix ?? []),
         'Do not assume the earlier work is finished: ask the user what to continue before starting.',
@@ -183,7 +187,7 @@ export function renderResumptionContext(r: ResumptionFacts): string {
     const ids = [v.workflowId && `WORKFLOW: ${clip(v.workflowId, 120)}`, v.projectId && `PROJECT: ${clip(v.projectId, 120)}`].filter(Boolean);
     if (ids.length) lines.push(ids.join('  '));
     if (v.planFile) lines.push(`ORCHESTRATION PLAN: ${clip(v.planFile, 300)}`);
-    lines.push(`CHECKPOINT: ${clip(r.checkpointPath, 300)} (${c.timestamp || 'time unknown'}, ${c.trigger.type} compaction)`, '');
+    lines.push(`CHECKPOINT: ${clip(r.checkpointPath, 300)} (${clip(c.timestamp, 40) || 'time unknown'}, ${clip(c.trigger.type, 40)} compaction)`, '');
     lines.push('RECOVERY STATE:');
     const phase = v.currentPhase ? `Phase ${clip(v.currentPhase, 60)}${v.currentPhaseName ? ` (${f(v.currentPhaseName)})` : ''}` : undefined;
     pushField(lines, '- Current phase: ', phase);
@@ -249,7 +253,8 @@ export function judgeStaleness(resumption: unknown, now: Date, staleMinutes: num
   return { kind: 'stale', updatedAt: new Date(time).toISOString(), ageMinutes, staleMinutes };
 }
 
-export function renderStaleness(s: StalenessFacts, file: string): string | undefined {
+export function renderStaleness(s: StalenessFacts, fileName: string): string | undefined {
+  const file = clip(fileName, 120);
   const fix = `Update the resumption section (current_phase, current_activity, next_step, decisions) and set resumption.updated_at to the current time (ISO 8601), so a compaction or a new session can resume from it.`;
   switch (s.kind) {
     case 'fresh':
@@ -261,7 +266,7 @@ export function renderStaleness(s: StalenessFacts, file: string): string | undef
     case 'no-updated-at':
       return `context-ceiling: ${file} was just written but resumption.updated_at is missing. ${fix}`;
     case 'bad-updated-at':
-      return `context-ceiling: ${file} was just written but resumption.updated_at (${JSON.stringify(s.value)}) is not a timestamp. ${fix}`;
+      return `context-ceiling: ${file} was just written but resumption.updated_at ("${clip(s.value, 80)}") is not a timestamp. ${fix}`;
     case 'stale':
       return `context-ceiling: ${file} was just written but its resumption section was last updated ${describeAge(s.ageMinutes)} ago (updated_at ${s.updatedAt}; stale after ${s.staleMinutes} min). ${fix}`;
   }
@@ -290,8 +295,9 @@ function hardCut(text: string, budget: number): string {
   return `${text.slice(0, budget - close.length - 1).trimEnd()}…${close}`;
 }
 
+/** Fields are sanitised on their way in; the last guard keeps any `<` that could start a tag out of the body all the same. */
 function wrap(tag: string, lines: string[]): string {
-  return `<${tag}>\n${lines.join('\n')}\n</${tag}>`;
+  return `<${tag}>\n${lines.join('\n').replace(/<(?=[\s/!?A-Za-z])/g, '‹')}\n</${tag}>`;
 }
 
 function listLines(items: string[], limit: Limits): string[] {
@@ -304,12 +310,14 @@ function pushField(lines: string[], label: string, value: string | undefined): v
   if (value !== undefined) lines.push(`${label}${value}`);
 }
 
-function clip(text: string, limit: number): string {
+/** Sanitise, then cut to `limit` characters. */
+function clip(raw: string, limit: number): string {
+  const text = sanitizeText(raw.length > limit * 4 ? raw.slice(0, limit * 4) : raw);
   return text.length <= limit ? text : `${text.slice(0, Math.max(1, limit - 1)).trimEnd()}…`;
 }
 
 function flatten(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/</g, '‹').trim();
+  return sanitizeText(text);
 }
 
 function describeDecision(d: { id: string | undefined; text: string; impact: string | undefined }): string {
@@ -326,15 +334,16 @@ function describeDoing(v: ResumptionView, limit: number): string | undefined {
 export function describeFill(c: Checkpoint): string {
   const { occupancy, percent, window, windowSource, state } = c.context;
   if (occupancy === null || percent === null) return state === 'unknown-since-compaction' ? 'unknown (no turn since the previous compaction)' : 'unknown (not measured)';
-  if (occupancy > window) return `${formatTokens(occupancy)} tokens, more than the ${formatTokens(window)}-token window (${windowSource}), which is therefore wrong`;
-  return `${formatPercent(percent)} (${formatTokens(occupancy)} of ${formatTokens(window)} tokens, window: ${windowSource}), tier ${c.context.tier}`;
+  const source = clip(windowSource, 80);
+  if (occupancy > window) return `${formatTokens(occupancy)} tokens, more than the ${formatTokens(window)}-token window (${source}), which is therefore wrong`;
+  return `${formatPercent(percent)} (${formatTokens(occupancy)} of ${formatTokens(window)} tokens, window: ${source}), tier ${clip(c.context.tier, 20)}`;
 }
 
 function describeOrchestration(c: Checkpoint): string {
   const file = basename(c.orchestration.path) || 'the orchestration file';
   if (c.orchestration.status === 'missing') return `no ${file} in the project`;
   if (c.orchestration.status === 'unavailable') return `${file} could not be used: ${clip(flatten(c.orchestration.error ?? 'unknown error'), 160)}`;
-  return `${file}: ${c.orchestration.error ?? 'its resumption section is empty'}`;
+  return `${file}: ${c.orchestration.error ? clip(c.orchestration.error, 160) : 'its resumption section is empty'}`;
 }
 
 function describeAge(minutes: number): string {
@@ -344,5 +353,5 @@ function describeAge(minutes: number): string {
 }
 
 function basename(path: string): string {
-  return path.slice(path.lastIndexOf('/') + 1);
+  return clip(path.slice(path.lastIndexOf('/') + 1), 120);
 }

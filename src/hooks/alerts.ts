@@ -21,7 +21,7 @@ import type { Settings } from './context.js';
  */
 export function takeCompactionAlert(settings: Settings, sessionId: string): string | undefined {
   const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, sessionId));
-  const pending = unacknowledged(entries);
+  const pending = unacknowledged(entries, settings);
   const newest = pending[pending.length - 1];
   if (!newest) return takeDroppedNotice(entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);
@@ -30,7 +30,7 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
     return undefined;
   }
   if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
-  for (const older of pending.slice(0, -1)) acknowledgeCheckpoint(older.entry);
+  acknowledgeAll(entries, newest.entry);
   if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   const kept = newest.checkpoint && readKeptSummary(newest.entry);
   if (kept?.missing.length) claimDroppedNotice(newest.entry);
@@ -79,8 +79,9 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
   const candidates: Array<{ session: string; entries: CheckpointEntry[]; pending: Pending[]; mtime: number }> = [];
   for (const session of listCheckpointSessions(settings.projectDir)) {
     if (session === own) continue;
+    if (settings.timeUp?.()) break; // a repository can commit any number of sessions: choose among those read in time
     const entries = listCheckpoints(join(checkpointRoot(settings.projectDir), session));
-    const pending = unacknowledged(entries);
+    const pending = unacknowledged(entries, settings);
     const newest = pending[pending.length - 1];
     if (newest) candidates.push({ session, entries, pending, mtime: mtimeOf(newest.entry.path) });
   }
@@ -89,7 +90,7 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
   if (!chosen) return undefined;
   const newest = chosen.pending[chosen.pending.length - 1]!;
   if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
-  for (const candidate of candidates) for (const item of candidate.pending) if (item !== newest) acknowledgeCheckpoint(item.entry);
+  for (const candidate of candidates) acknowledgeAll(candidate.entries, newest.entry);
   return resumptionText(settings, newest.entry, newest.checkpoint, chosen.entries.length);
 }
 
@@ -104,14 +105,29 @@ function resumptionText(settings: Settings, entry: CheckpointEntry, checkpoint: 
   });
 }
 
+/** Every entry without a marker but `shown` (already claimed): unread ones too, so none surfaces later. */
+function acknowledgeAll(entries: CheckpointEntry[], shown: CheckpointEntry): void {
+  for (const entry of entries) if (!entry.acknowledged && entry !== shown) acknowledgeCheckpoint(entry);
+}
+
 type Pending = { entry: CheckpointEntry; checkpoint: ReturnType<typeof readCheckpointFile> };
 
-/** Checkpoints without a marker, read to honour `acknowledged: true` in the JSON; oldest first. */
-function unacknowledged(entries: CheckpointEntry[]): Pending[] {
-  return entries
-    .filter((entry) => !entry.acknowledged)
-    .map((entry) => ({ entry, checkpoint: readCheckpointFile(entry.path) }))
-    .filter(({ entry, checkpoint }) => !isAcknowledged(entry, checkpoint));
+/** More unacknowledged checkpoints than a session ever writes; older ones are superseded by these anyway. */
+const MAX_PENDING_READ = 32;
+
+/**
+ * The newest checkpoints without a marker, read to honour `acknowledged: true`
+ * in the JSON; oldest first. Bounded in count and by the hook's budget, since
+ * each file may be megabytes and a repository can commit thousands.
+ */
+function unacknowledged(entries: CheckpointEntry[], settings: Pick<Settings, 'timeUp'>): Pending[] {
+  const pending: Pending[] = [];
+  for (const entry of entries.filter((e) => !e.acknowledged).slice(-MAX_PENDING_READ).reverse()) {
+    if (settings.timeUp?.()) break;
+    const checkpoint = readCheckpointFile(entry.path);
+    if (!isAcknowledged(entry, checkpoint)) pending.unshift({ entry, checkpoint });
+  }
+  return pending;
 }
 
 function mtimeOf(path: string): number {

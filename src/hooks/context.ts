@@ -24,12 +24,14 @@ export type HookContext = {
   now: () => Date;
   /** Claude Code's own numbers for the main session, when the Agent SDK gave them (query.getContextUsage()). */
   sdk?: SdkContextUsage | undefined;
+  /** True once the hook has spent its wall-clock budget (run.ts); loops that could run long stop then. */
+  timeUp?: (() => boolean) | undefined;
 };
 
 /** `maxTokens` and `totalTokens` of the SDK's context usage: the window, and the prompt side of the newest turn. */
 export type SdkContextUsage = { windowTokens: number; occupancyTokens: number };
 
-export type Settings = { config: LoadedConfig; policy: Policy; window: ResolvedWindow; debug: Debug; projectDir: string };
+export type Settings = { config: LoadedConfig; policy: Policy; window: ResolvedWindow; debug: Debug; projectDir: string; timeUp?: (() => boolean) | undefined };
 
 /** Resolve config for a hook; broken policy files are skipped (and named in the debug output). */
 export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Settings {
@@ -37,7 +39,7 @@ export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Se
   const config = loadConfig({ env: ctx.env, projectDir, home: ctx.home }, ctx.parsePolicy);
   const debug = createDebug(ctx.env, config.policy.debug, ctx.writeStderr);
   for (const line of [...config.problems, ...config.warnings]) debug(`config: ${line}`);
-  return { config, policy: config.policy, window: windowFromConfig(config), debug, projectDir };
+  return { config, policy: config.policy, window: windowFromConfig(config), debug, projectDir, timeUp: ctx.timeUp };
 }
 
 export type ContextReading = { occupancy: Occupancy; percent: number | undefined; tier: Tier; window: ResolvedWindow };
@@ -85,7 +87,7 @@ export function windowEvidence(
 export function readContext(settings: Settings, transcriptPath: string | undefined, sessionId: string, now: Date): ContextReading {
   const { policy, debug } = settings;
   const measurement: Measurement = transcriptPath
-    ? readOccupancy(transcriptPath, { maxScanBytes: policy.maxScanBytes })
+    ? readOccupancy(transcriptPath, { maxScanBytes: policy.maxScanBytes, timeUp: settings.timeUp })
     : { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'no transcript_path' };
   if (measurement.error) debug(`transcript ${transcriptPath ?? '(none)'}: ${measurement.error}`);
   else debug(`transcript ${transcriptPath}: ${measurement.occupancy.kind} scanned=${measurement.bytesScanned ?? 0}`);

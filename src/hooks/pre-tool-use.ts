@@ -53,7 +53,9 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
 
   // The SDK's numbers describe the main session only; a subagent's call is judged by its own transcript.
   const sdk = input.agent_id === undefined ? ctx.sdk : undefined;
-  const measurement = sdk ? withSdkOccupancy(readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes }), sdk) : measureCallingTurn(transcript, input, policy.maxScanBytes, debug);
+  const measurement = sdk
+    ? withSdkOccupancy(readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes, timeUp: ctx.timeUp }), sdk)
+    : measureCallingTurn(transcript, input, policy.maxScanBytes, ctx.timeUp, debug);
   if (measurement.error) debug(`transcript ${transcript}: ${measurement.error}; passing`);
   const window = sessionWindow(settings, ctx.now(), input.session_id, measurement.model, sdk?.windowTokens);
   const dedupKey = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
@@ -87,12 +89,12 @@ function parseInput(stdin: string | undefined): PreToolUseInput | undefined {
  * ~35 ms), and would then judge the previous turn: when the newest record
  * does not hold the call's tool_use_id, poll for it within a small budget.
  */
-function measureCallingTurn(transcript: string, input: PreToolUseInput, maxScanBytes: number, debug: Debug): Measurement {
-  const read = () => readOccupancy(transcript, { maxScanBytes, agentId: input.agent_id, callId: input.tool_use_id });
+function measureCallingTurn(transcript: string, input: PreToolUseInput, maxScanBytes: number, timeUp: (() => boolean) | undefined, debug: Debug): Measurement {
+  const read = () => readOccupancy(transcript, { maxScanBytes, agentId: input.agent_id, callId: input.tool_use_id, timeUp });
   let measurement = read();
   if (measurement.callSeen === false) debug(`the newest turn does not hold call ${input.tool_use_id}; waiting up to ${CALL_RECORD_WAIT_MS} ms for its record`);
   const deadline = Date.now() + CALL_RECORD_WAIT_MS;
-  while (measurement.callSeen === false && Date.now() < deadline) {
+  while (measurement.callSeen === false && Date.now() < deadline && !timeUp?.()) {
     sleepSync(CALL_RECORD_POLL_MS);
     measurement = read();
   }

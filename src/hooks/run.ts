@@ -5,6 +5,19 @@ import type { HookContext } from './context.js';
 
 export type HookHandler = (stdin: string | undefined, ctx: HookContext) => HookOutcome;
 
+/**
+ * Claude Code kills our hooks at 10 s (30 s for PreCompact): every hook gives
+ * up reading well before, counting from the process start, and fails open.
+ */
+export const HOOK_BUDGET_MS = 4_000;
+
+/** Of that budget, the most ORCHESTRATION.yaml parsing may take. */
+export const YAML_BUDGET_MS = 2_000;
+
+export function hookTimeUp(): boolean {
+  return process.uptime() * 1000 > HOOK_BUDGET_MS;
+}
+
 /** Event names as `hook <event>` takes them; handlers live in events.ts. */
 export const HOOK_EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'post-compact', 'session-start', 'post-tool-use'];
 
@@ -24,6 +37,7 @@ export function processHookContext(services: Pick<HookContext, 'parsePolicy' | '
   return {
     ...services,
     now: () => new Date(),
+    timeUp: hookTimeUp,
     env: process.env,
     cwd: process.cwd(),
     home: safeHome(),

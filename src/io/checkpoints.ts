@@ -3,10 +3,11 @@
  * <project>/.claude/context-ceiling/checkpoints/<session>/cx-NNN-checkpoint.json
  * plus a cx-NNN-checkpoint.acknowledged marker once an alert has shown it.
  */
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ackMarkerName, checkpointFileName, parseCheckpoint, sequenceOf, type Checkpoint } from '../core/checkpoint.js';
 import { createExclusive } from './fs-safe.js';
+import { readRegularText } from './read-safe.js';
 import { sanitizeId } from './state.js';
 
 /** A checkpoint larger than this is not one of ours: it reads as corrupt instead of filling memory. */
@@ -22,8 +23,9 @@ export function sessionCheckpointDir(projectDir: string, sessionId: string): str
 
 export type CheckpointEntry = { fileName: string; sequence: number; path: string; acknowledged: boolean };
 
-/** The session's checkpoints, oldest first; a missing directory is an empty list. */
+/** The session's checkpoints, oldest first; a missing directory, or one reached through a symlink, is an empty list. */
 export function listCheckpoints(dir: string): CheckpointEntry[] {
+  if (unsafeCheckpointDir(dir) !== undefined) return [];
   let names: string[];
   try {
     names = readdirSync(dir);
@@ -40,6 +42,7 @@ export function listCheckpoints(dir: string): CheckpointEntry[] {
 
 /** Session folders under the project's checkpoint root. */
 export function listCheckpointSessions(projectDir: string): string[] {
+  if (unsafeCheckpointDir(checkpointRoot(projectDir)) !== undefined) return [];
   try {
     return readdirSync(checkpointRoot(projectDir), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
@@ -53,8 +56,8 @@ export function listCheckpointSessions(projectDir: string): string[] {
 /** Read one checkpoint; undefined when it is missing, oversized or not a checkpoint (a corrupt file). */
 export function readCheckpointFile(path: string): Checkpoint | undefined {
   try {
-    if (statSync(path).size > MAX_CHECKPOINT_BYTES) return undefined;
-    return parseCheckpoint(JSON.parse(readFileSync(path, 'utf8')));
+    const text = readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
+    return text === undefined ? undefined : parseCheckpoint(JSON.parse(text));
   } catch {
     return undefined;
   }
@@ -138,23 +141,45 @@ function writeSynced(path: string, bytes: Buffer, flags: 'wx'): void {
   }
 }
 
+/** The folders from the project's `.claude` down to `dir`, each of which must be a plain directory. */
+function ownFolders(dir: string): string[] {
+  const at = dir.lastIndexOf(`/${MARKER}`);
+  if (at === -1) return [];
+  const folders: string[] = [];
+  let path = dir.slice(0, at);
+  for (const segment of dir.slice(at + 1).split('/').filter(Boolean)) folders.push((path = join(path, segment)));
+  return folders;
+}
+
+const MARKER = join('.claude', 'context-ceiling');
+
 /**
- * Create `dir` level by level and refuse any of our own folders (from
- * .claude/context-ceiling down) that is a symlink: a planted link must never
- * redirect where checkpoints are written. `.claude` itself may be a link.
+ * Why checkpoints must not be read from or written to `dir`: one of our
+ * folders on the way (`.claude` included) is a symlink or not a directory,
+ * so a cloned repository could point it outside the project. Undefined when
+ * every existing folder is plain (missing ones are fine: nothing to read).
+ */
+export function unsafeCheckpointDir(dir: string): string | undefined {
+  for (const path of ownFolders(dir)) {
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) return undefined;
+    if (stat.isSymbolicLink() || !stat.isDirectory()) return `${path} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'}; refusing to use checkpoints through it`;
+  }
+  return undefined;
+}
+
+/**
+ * Create `dir` level by level and refuse any of our own folders (from the
+ * project's `.claude` down) that is a symlink: a planted link must never
+ * redirect where checkpoints are written.
  */
 export function ensureRealDir(dir: string): void {
-  const marker = join('.claude', 'context-ceiling');
-  const at = dir.indexOf(marker);
-  if (at === -1) {
+  const folders = ownFolders(dir);
+  if (folders.length === 0) {
     mkdirSync(dir, { recursive: true });
     return;
   }
-  const base = dir.slice(0, at + '.claude'.length);
-  mkdirSync(base, { recursive: true });
-  let path = base;
-  for (const segment of dir.slice(base.length + 1).split('/').filter(Boolean)) {
-    path = join(path, segment);
+  for (const path of folders) {
     try {
       mkdirSync(path, { mode: 0o755 });
     } catch (error) {

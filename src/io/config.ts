@@ -1,11 +1,11 @@
 /** Finds, reads and validates the policy layers; the merge itself is core (policy.ts). */
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import defaultPreset from '../../policies/default.json' with { type: 'json' };
 import largeWindowPreset from '../../policies/large-window.json' with { type: 'json' };
 import strictCiPreset from '../../policies/strict-ci.json' with { type: 'json' };
 import strictSkillsPreset from '../../policies/strict-skills.json' with { type: 'json' };
 import { ENV } from '../core/constants.js';
+import { readRegularText } from './read-safe.js';
 import { readEnvLayer, resolvePolicy, type Layer, type LayerName, type PolicyFile, type PresetName, type ResolvedPolicy } from '../core/policy.js';
 
 /** Presets ship inside the bundle so they resolve wherever the package is installed. */
@@ -59,6 +59,7 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
   const layers: Layer[] = [];
   const files: PolicyFileStatus[] = [];
   const problems: string[] = [];
+  const ignored: string[] = [];
   for (const { role, path } of policyFilePaths(ctx)) {
     const read = readPolicyFile(path, parse);
     files.push({ role, path, state: read.kind === 'ok' ? 'loaded' : read.kind });
@@ -66,6 +67,11 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
     if (read.kind === 'missing' && role === 'policy') problems.push(`${path}: file not found (named by ${ENV.policy})`);
     if (read.kind !== 'ok') continue;
     const { $schema: _schema, extends: preset, ...values } = read.file;
+    if (values.stateDir !== undefined && role !== 'user') {
+      // A repository must not choose where we create, chmod and write private files (DESIGN.md, "Trust boundaries").
+      ignored.push(`${path}: stateDir ignored: only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`);
+      delete values.stateDir;
+    }
     if (preset) layers.push({ source: { layer: 'preset', detail: `${preset}, extended by ${path}` }, values: presetValues(preset) });
     layers.push({ source: { layer: role as LayerName, detail: path }, values });
   }
@@ -76,7 +82,7 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
     envWarnings.push(...envLayer.warnings.map((warning) => (origin ? `${warning} (set in ${origin})` : warning)));
   }
   const resolved = resolvePolicy(layers);
-  return { ...resolved, warnings: [...envWarnings, ...resolved.warnings], files, problems };
+  return { ...resolved, warnings: [...ignored, ...envWarnings, ...resolved.warnings], files, problems };
 }
 
 /**
@@ -95,13 +101,15 @@ function envByOrigin(ctx: ConfigContext): Array<{ origin: string | undefined; en
   return [...groups].map(([origin, env]) => ({ origin, env }));
 }
 
+/** A policy file is a few hundred bytes; anything near this is not one. */
+const MAX_POLICY_BYTES = 256 * 1024;
+
 /** Read and validate one policy file. */
 export function readPolicyFile(path: string, parse: PolicyParser): ReadPolicy {
-  let text: string;
+  let text: string | undefined;
   try {
-    // The common case is "no such file": ask without an exception (building one costs ~0.1 ms per file).
-    if (statSync(path, { throwIfNoEntry: false }) === undefined) return { kind: 'missing' };
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path, MAX_POLICY_BYTES);
+    if (text === undefined) return { kind: 'missing' };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'missing' };

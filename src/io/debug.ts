@@ -1,6 +1,7 @@
 /** Diagnostics, off unless DEV_TEAM_CONTEXT_DEBUG asks: `1`/`on` → stderr, an absolute path → appended to that file. */
 import { appendFileSync } from 'node:fs';
 import { ENV } from '../core/constants.js';
+import { sanitizeText } from '../core/sanitize.js';
 
 export type Debug = (message: string) => void;
 
@@ -12,7 +13,8 @@ export function createDebug(env: Readonly<Record<string, string | undefined>>, e
   const target = env[ENV.debug];
   const toFile = target?.startsWith('/') ? target : undefined;
   return (message) => {
-    const line = `context-ceiling debug: ${message.replace(/\s+/g, ' ')}\n`;
+    // Messages quote paths and file contents: no escape sequence reaches a terminal that tails the log.
+    const line = `context-ceiling debug: ${sanitizeText(message)}\n`;
     try {
       if (toFile) appendFileSync(toFile, `${new Date().toISOString()} ${line}`, { mode: 0o600 });
       else write(line);

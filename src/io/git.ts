@@ -1,10 +1,14 @@
 /** The project's git branch, read from .git/HEAD: no process is spawned and nothing is executed. */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { readRegularText } from './read-safe.js';
+
+/** HEAD and a `gitdir:` pointer are one short line. */
+const MAX_POINTER_BYTES = 4096;
 
 export function readGitBranch(projectDir: string): string | null {
   try {
-    const head = readFileSync(join(gitDir(projectDir), 'HEAD'), 'utf8').trim();
+    const head = (readRegularText(join(gitDir(projectDir), 'HEAD'), MAX_POINTER_BYTES) ?? '').trim();
     const ref = /^ref: refs\/heads\/(.+)$/.exec(head);
     if (ref) return ref[1]!.slice(0, 200);
     return /^[0-9a-f]{40,64}$/.test(head) ? `detached at ${head.slice(0, 12)}` : null;
@@ -17,7 +21,7 @@ export function readGitBranch(projectDir: string): string | null {
 function gitDir(projectDir: string): string {
   const dotGit = join(projectDir, '.git');
   if (statSync(dotGit).isDirectory()) return dotGit;
-  const pointer = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'));
+  const pointer = /^gitdir: (.+)$/m.exec(readRegularText(dotGit, MAX_POINTER_BYTES) ?? '');
   if (!pointer) throw new Error('not a git checkout');
   const target = pointer[1]!.trim();
   return isAbsolute(target) ? target : resolve(projectDir, target);

@@ -1,7 +1,7 @@
 /** Reads the orchestration file's `resumption:` (and `header:`) sections for checkpoints and staleness checks. */
-import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { OrchestrationRecord } from '../core/checkpoint.js';
+import { readRegularText, UnsafeFileError } from './read-safe.js';
 import type { YamlResult } from './yaml-parse.js';
 
 export type YamlParser = (text: string) => YamlResult;
@@ -18,14 +18,12 @@ export type OrchestrationRead = OrchestrationRecord & { document: unknown };
 /** Never throws: a missing file is `missing`, anything unusable is `unavailable` with the reason. */
 export function readOrchestration(path: string, parseYaml: YamlParser): OrchestrationRead {
   const base = { path, header: null, resumption: null, document: undefined };
-  let text: string;
+  let text: string | undefined;
   try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return { ...base, status: 'missing' };
-    if (!stat.isFile()) return { ...base, status: 'unavailable', error: 'not a regular file' };
-    if (stat.size > MAX_ORCHESTRATION_BYTES) return { ...base, status: 'unavailable', error: `larger than ${MAX_ORCHESTRATION_BYTES} bytes` };
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path, MAX_ORCHESTRATION_BYTES);
+    if (text === undefined) return { ...base, status: 'missing' };
   } catch (error) {
+    if (error instanceof UnsafeFileError) return { ...base, status: 'unavailable', error: error.code === 'EFBIG' ? `larger than ${MAX_ORCHESTRATION_BYTES} bytes` : 'not a regular file' };
     return { ...base, status: 'unavailable', error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   const parsed = parseYaml(text);

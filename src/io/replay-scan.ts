@@ -3,7 +3,8 @@
  * searches over whole chunks, and only the lines holding a mark are parsed.
  * Throughput, not start-up, is the budget here.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, readSync } from 'node:fs';
+import { openRegularFile } from './read-safe.js';
 
 export type FileScan = { bytes: number; corruptLines: number; oversizedLines: number };
 
@@ -14,7 +15,7 @@ const NEWLINE = 0x0a;
 export function scanRecords(path: string, onRecord: (record: unknown) => void, options: { chunkBytes?: number; maxLineBytes?: number } = {}): FileScan {
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
   const maxLine = options.maxLineBytes ?? 64 * 1024 * 1024;
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   const stats: FileScan = { bytes: 0, corruptLines: 0, oversizedLines: 0 };
   let buffer = Buffer.allocUnsafeSlow(chunkBytes * 2);
   let carry = 0; // bytes of an unfinished line at the start of `buffer`

@@ -3,10 +3,11 @@
  * `$DEV_TEAM_CONTEXT_STATE_DIR`, else `${TMPDIR:-/tmp}/context-ceiling-<uid>`,
  * created 0700 and refused when it is a symlink or someone else's.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
+import { readRegularText } from './read-safe.js';
 
 export function defaultStateDir(): string {
   return join(tmpdir(), `context-ceiling-${process.getuid?.() ?? 'user'}`);
@@ -27,6 +28,24 @@ export function ensurePrivateDir(dir: string): string {
   return dir;
 }
 
+/**
+ * `dir` when it can be trusted for reading: it exists, is a real directory
+ * (not a link), is ours, and nobody else can write it. Otherwise undefined,
+ * and nothing is created or changed: a bridge or learned window planted in a
+ * directory another user owns (or can write) is never believed.
+ */
+export function privateDirForRead(dir: string): string | undefined {
+  try {
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (!stat || stat.isSymbolicLink() || !stat.isDirectory()) return undefined;
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) return undefined;
+    return (stat.mode & 0o022) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Session and agent ids become file names only through this. */
 export function sanitizeId(id: string): string {
   const clean = id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128);
@@ -45,9 +64,13 @@ export function sessionStateDir(stateDir: string, key: string): string {
 /** The transcript position dedup last looked at, and the compaction epoch it was in. */
 export type DedupEpoch = { epoch: string; scannedTo: number };
 
+/** epoch.json is one short line. */
+const MAX_EPOCH_BYTES = 4096;
+
 export function readDedupEpoch(dir: string): DedupEpoch | undefined {
   try {
-    const value = JSON.parse(readFileSync(join(dir, 'epoch.json'), 'utf8')) as Partial<DedupEpoch>;
+    const text = readRegularText(join(dir, 'epoch.json'), MAX_EPOCH_BYTES, { noFollow: true });
+    const value = (text === undefined ? {} : JSON.parse(text)) as Partial<DedupEpoch>;
     if (typeof value.epoch === 'string' && Number.isSafeInteger(value.scannedTo)) return value as DedupEpoch;
   } catch {
     // missing or garbled: start a fresh epoch

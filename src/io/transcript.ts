@@ -3,10 +3,11 @@
  * first record that settles occupancy. Cost depends on the distance to that
  * record, capped by maxScanBytes, never on the file's size.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { classifyRecord, occupancyFromEvidence, type Occupancy, type OccupancyEvidence, type RecordScope } from '../core/occupancy.js';
 import { describeError } from './debug.js';
-import { RecordSketch } from '../core/record-sketch.js';
+import { MAX_SKETCH_DEPTH, RecordSketch } from '../core/record-sketch.js';
+import { openRegularFile } from './read-safe.js';
 
 export type ScanOptions = RecordScope & {
   maxScanBytes: number;
@@ -16,6 +17,8 @@ export type ScanOptions = RecordScope & {
   maxParseBytes?: number;
   /** A tool_use id: report whether the settling usage record holds it (the calling turn is in the file). */
   callId?: string | undefined;
+  /** The hook's wall-clock budget: once true, the scan stops as if it had hit maxScanBytes. */
+  timeUp?: (() => boolean) | undefined;
 };
 
 export type ScanResult = {
@@ -35,6 +38,10 @@ const SEAM = Math.max(...CANDIDATE_MARKS.map((m) => m.length)) - 1;
 const EMPTY = Buffer.alloc(0);
 const DEFAULT_CHUNK = 64 * 1024;
 const DEFAULT_MAX_PARSE = 1024 * 1024;
+/** JSON.parse of a deeply nested line costs ~0.4 s and 120 MB per MiB; lines this long are depth-checked first. */
+const DEPTH_CHECK_FROM = 64 * 1024;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
 
 export type Measurement = {
   occupancy: Occupancy;
@@ -64,7 +71,7 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
 
 /** Scan `path` backwards for the newest settling record. Throws only on I/O errors; callers decide. */
 export function scanTranscript(path: string, options: ScanOptions): ScanResult {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     return scanOpenTranscript(fd, options);
   } finally {
@@ -76,6 +83,7 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
   const maxParse = options.maxParseBytes ?? DEFAULT_MAX_PARSE;
   const scope: RecordScope = { agentId: options.agentId };
+  const timeUp = options.timeUp ?? never;
   const fileSize = fstatSync(fd).size;
   let pos = fileSize;
   let scanned = 0;
@@ -94,8 +102,9 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   const settle = (start: number, head: Buffer): OccupancyEvidence | undefined => {
     const length = lineEnd - start;
     if (length <= 0 || !(candidate || hasMark(head) || spansMark(head, seam))) return undefined;
-    if (length > maxParse) return classifyRecord(sketchRange(fd, start, lineEnd), scope); // callSeen stays unknown
+    if (length > maxParse) return classifyRecord(sketchRange(fd, start, lineEnd, timeUp), scope); // callSeen stays unknown
     const bytes = length === head.length ? head : readRange(fd, start, lineEnd);
+    if (length > DEPTH_CHECK_FROM && nestsDeeperThan(bytes, MAX_SKETCH_DEPTH)) return undefined;
     let evidence: OccupancyEvidence | undefined;
     try {
       evidence = classifyRecord(JSON.parse(bytes.toString('utf8')), scope);
@@ -109,7 +118,7 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   // One read buffer for the whole scan: a fresh allocation per chunk costs page faults (~3x slower cold).
   const buffer = Buffer.allocUnsafeSlow(Math.min(chunkBytes, Math.max(fileSize, 1)));
   while (pos > 0) {
-    if (scanned >= options.maxScanBytes) return finish(undefined, true);
+    if (scanned >= options.maxScanBytes || timeUp()) return finish(undefined, true);
     const size = Math.min(chunkBytes, pos, options.maxScanBytes - scanned);
     pos -= size;
     const chunk = buffer.subarray(0, size);
@@ -121,10 +130,12 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
       const start = pos + newline + 1;
       const evidence = settle(start, chunk.subarray(newline + 1, end));
       if (evidence) return finish(evidence, false);
-      lineEnd = start - 1;
       candidate = false;
       seam = EMPTY;
-      end = newline;
+      // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs nothing).
+      end = skipUnmarked(chunk, newline);
+      lineEnd = pos + end;
+      if (timeUp()) return finish(undefined, true);
       newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
     }
     if (pos === 0) return finish(settle(0, chunk.subarray(0, end)), false);
@@ -137,6 +148,46 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   return finish(undefined, false);
 }
 
+/**
+ * Where the unsettled part of `chunk` should end: the end of the last line
+ * before `end` that holds a mark, else the first newline (every whole line in
+ * between is unmarked), else `end` itself.
+ */
+function skipUnmarked(chunk: Buffer, end: number): number {
+  let hit = -1;
+  for (const mark of CANDIDATE_MARKS) if (end >= mark.length) hit = Math.max(hit, chunk.lastIndexOf(mark, end - mark.length));
+  const next = chunk.indexOf(NEWLINE, hit === -1 ? 0 : hit);
+  return next === -1 || next >= end ? end : next;
+}
+
+const never = () => false;
+
+/** True when the JSON text nests deeper than `limit`; strings are skipped with native searches. */
+function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (c === QUOTE) {
+      i = closingQuote(bytes, i + 1);
+      if (i === -1) return false;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function closingQuote(bytes: Buffer, from: number): number {
+  for (let at = bytes.indexOf(QUOTE, from); at !== -1; at = bytes.indexOf(QUOTE, at + 1)) {
+    let slashes = 0;
+    while (bytes[at - 1 - slashes] === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
+  return -1;
+}
+
 function readRange(fd: number, start: number, end: number): Buffer {
   const bytes = Buffer.allocUnsafe(end - start);
   readFully(fd, bytes, start);
@@ -144,10 +195,11 @@ function readRange(fd: number, start: number, end: number): Buffer {
 }
 
 /** Stream [start, end) through RecordSketch with flat memory. */
-function sketchRange(fd: number, start: number, end: number): Record<string, unknown> | undefined {
+function sketchRange(fd: number, start: number, end: number, timeUp: () => boolean): Record<string, unknown> | undefined {
   const sketch = new RecordSketch();
   const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK);
   for (let at = start; at < end; ) {
+    if (timeUp()) return undefined;
     const size = Math.min(buffer.length, end - at);
     const view = buffer.subarray(0, size);
     readFully(fd, view, at);
@@ -163,7 +215,7 @@ function sketchRange(fd: number, start: number, end: number): Record<string, unk
  * Reads at most maxBytes, from the end of the range.
  */
 export function findLastCompaction(path: string, from: number, maxBytes: number): { offset: number | undefined; fileSize: number } {
-  const fd = openSync(path, 'r');
+  const fd = openRegularFile(path);
   try {
     const fileSize = fstatSync(fd).size;
     const start = Math.max(from, fileSize - maxBytes, 0);

@@ -34,7 +34,7 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
       expect(run.exitCode).toBe(0);
       expect(run.stderr).toBe(
         'context-ceiling: context at 50% (100,000 of an assumed 200,000-token window) is over the 40% ceiling before Agent "Explore"; run the /context-summarization skill before loading more capabilities. ' +
-          "The window is assumed, so this only warns; state it: DEV_TEAM_CONTEXT_WINDOW=<your model's window, e.g. 1000000>.\n",
+          "The window is assumed, so this only warns; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens).\n",
       );
       const output = JSON.parse(run.stdout);
       expect(output.hookSpecificOutput.hookEventName).toBe('PreToolUse');

@@ -16,7 +16,7 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-const STATE_THE_WINDOW = "DEV_TEAM_CONTEXT_WINDOW=<your model's window, e.g. 1000000>";
+const STATE_THE_WINDOW = "DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens)";
 const guard = (input: unknown, env: Record<string, string> = {}) => runHook(sandbox, input, env);
 
 function runStatusLine(input: unknown) {

@@ -70,7 +70,7 @@ describe('loadConfig', () => {
 
   it('a directory where the file should be is reported', () => {
     mkdirSync(projectFile());
-    expect(load().problems[0]).toMatch(/cannot be read \(EISDIR\)/);
+    expect(load().problems[0]).toMatch(/cannot be read \(ENOTREG\)/);
   });
 });
 

@@ -25,7 +25,7 @@ describe('renderVerdict', () => {
     expect(verdict.kind).toBe('warn');
     expect(texts.model).toContain('of an assumed 200,000-token window');
     for (const text of [texts.stderr, texts.user!]) {
-      expect(text).toContain("The window is assumed, so this only warns, even in strict mode; state it: DEV_TEAM_CONTEXT_WINDOW=<your model's window, e.g. 1000000>.");
+      expect(text).toContain("The window is assumed, so this only warns, even in strict mode; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens).");
     }
   });
 

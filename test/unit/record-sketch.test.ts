@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { classifyRecord } from '../../src/core/occupancy.js';
-import { RecordSketch } from '../../src/core/record-sketch.js';
+import { MAX_SKETCH_DEPTH, RecordSketch } from '../../src/core/record-sketch.js';
 
 const KEPT = ['type', 'subtype', 'isSidechain', 'isApiErrorMessage', 'agentId', 'compactMetadata'] as const;
 
@@ -102,5 +102,12 @@ describe('RecordSketch', () => {
   it('drops a kept value that is implausibly large', () => {
     const text = JSON.stringify({ type: 'assistant', message: { model: 'm', usage: { input_tokens: 5, junk: 'j'.repeat(100_000) } } });
     expect(sketch(text)).toEqual({ type: 'assistant', message: { model: 'm', usage: undefined } });
+  });
+
+  it('a record nested deeper than MAX_SKETCH_DEPTH is garbage, whatever its length, and one level less still reads', () => {
+    const nested = (depth: number) => `{"type":"assistant","message":{"usage":{"input_tokens":5}},"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect(sketch(nested(MAX_SKETCH_DEPTH - 1))).toMatchObject({ type: 'assistant' });
+    expect(sketch(nested(MAX_SKETCH_DEPTH))).toBeUndefined();
+    expect(sketch(nested(2_000_000))).toBeUndefined();
   });
 });

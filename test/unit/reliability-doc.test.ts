@@ -12,9 +12,9 @@ function citations(row: string): Array<{ file: string; names: string[] }> {
   return [...row.matchAll(/`(test\/[^`]+\.test\.ts)` › ((?:"[^"]+"(?:, )?)+)/g)].map((m) => ({ file: m[1]!, names: [...m[2]!.matchAll(/"([^"]+)"/g)].map((n) => n[1]!) }));
 }
 
-/** Test titles as written in the source: it('…'), it.each(…)('…'). */
+/** Test titles as written in the source: it('…'), it.each(…)('…'), it.skipIf(…)('…'). */
 function titles(source: string): string[] {
-  return [...source.matchAll(/\bit(?:\.each\([\s\S]*?\))?\(\s*(['`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!.replace(/\\'/g, "'"));
+  return [...source.matchAll(/\bit(?:\.(?:each|skipIf)\([\s\S]*?\))?\(\s*(['`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!.replace(/\\'/g, "'"));
 }
 
 describe('docs/reliability.md', () => {

@@ -1,0 +1,58 @@
+/**
+ * The backward reader jumps over lines without a mark in one native search
+ * (a flood of blank or filler lines costs nothing): whatever the lines and
+ * the read size, it must settle on the same record as a naive line-by-line reader.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { classifyRecord, occupancyFromEvidence } from '../../src/core/occupancy.js';
+import { readOccupancy } from '../../src/io/transcript.js';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cc-skip-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The reference: every line from the end, parsed whole. */
+function naive(content: string) {
+  const lines = content.split('\n');
+  for (let i = lines.length - 1; i >= 0; i--) {
+    let record: unknown;
+    try {
+      record = JSON.parse(lines[i]!);
+    } catch {
+      continue;
+    }
+    const evidence = classifyRecord(record);
+    if (evidence) return occupancyFromEvidence(evidence, false);
+  }
+  return occupancyFromEvidence(undefined, false);
+}
+
+const piece = fc.oneof(
+  fc.integer({ min: 1_000, max: 900_000 }).map((tokens) => aTranscript().assistant({ cacheRead: tokens }).toString()),
+  fc.integer({ min: 100, max: 9_000 }).map((post) => aTranscript().compactBoundary({ postTokens: post }).toString()),
+  fc.constant(aTranscript().compactBoundary().toString()),
+  fc.constant(aTranscript().sidechain().toString()),
+  fc.constant(aTranscript().progress().toString()),
+  fc.constant(aTranscript().user('hello').toString()),
+  fc.integer({ min: 1, max: 300 }).map((n) => '\n'.repeat(n)),
+  fc.constantFrom('{"type":"assistant"', '"assistant"\n', 'compact_boundary\n', 'garbage\n', '{"type":"assistant","message":{}}\n'),
+);
+
+describe('skipping unmarked lines', () => {
+  it('settles on the same record as a naive reader, for any lines and any read size', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 25 }), fc.integer({ min: 1, max: 600 }), (pieces, chunkBytes) => {
+        const content = pieces.join('');
+        const path = join(dir, `t${++n}.jsonl`);
+        writeFileSync(path, content);
+        expect(readOccupancy(path, { maxScanBytes: 64 * 1024 * 1024, chunkBytes }).occupancy).toEqual(naive(content));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
