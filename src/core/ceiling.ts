@@ -26,7 +26,8 @@ export type VerdictData = {
   percent?: number | undefined;
   ceilingPct: number;
   window: ResolvedWindow;
-  recoverySkill: string;
+  /** The recovery skill as it is invoked in this install; undefined when none is installed. */
+  recoverySkill?: string | undefined;
   strict: boolean;
 };
 
@@ -38,6 +39,8 @@ export type GuardFacts = {
   occupancy: Occupancy;
   window: ResolvedWindow;
   policy: Policy;
+  /** The installed recovery skill to name (src/io/recovery-skill.ts); absent: name none. */
+  recoverySkill?: string | undefined;
 };
 
 /** Judge one tool call. Never blocks on a measurement it does not have or on a window proven wrong. */
@@ -53,7 +56,7 @@ export function judgeCeiling(facts: GuardFacts): Verdict {
     percent,
     ceilingPct: policy.ceilingPct,
     window,
-    recoverySkill: policy.recoverySkills[0] ?? 'context-summarization',
+    recoverySkill: facts.recoverySkill,
     strict: policy.strict,
   };
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });

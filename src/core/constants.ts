@@ -60,5 +60,8 @@ export const DEFAULT_RESUMPTION_STALE_MINUTES = 30;
 /** Injected-text budgets in tokens, estimated as characters / 4 (design: "Tiers"). */
 export const TOKEN_BUDGET = { monitorCalm: 100, monitorAlarm: 200, compactionAlert: 500, resumptionContext: 1000 } as const;
 
-/** Claude Code's own auto-compaction override; shown, never set, by us. */
+/** Claude Code's own auto-compaction override: shown by the monitor, set by `install --strict` just above the ceiling. */
 export const AUTOCOMPACT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
+
+/** Claude Code's auto-compact percent applies to the window minus this output reserve (debug log: effectiveWindow=980000 on 1M). */
+export const AUTOCOMPACT_RESERVE_TOKENS = 20_000;

@@ -6,20 +6,20 @@ import type { ResolvedWindow } from './window.js';
 export type GuardTexts = { stderr: string; model?: string | undefined; user?: string | undefined };
 
 type Render = (d: Facts) => GuardTexts;
-type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; fix: string };
+type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; fix: string; runSkill: string; theSkill: string; toldTo: string; blockedWay: string };
 
 const MESSAGES: Partial<Record<MessageId, Render>> = {
   'over-ceiling': (d) => ({
-    stderr: `context-ceiling: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling before ${d.call}; run /${d.recoverySkill} before loading more capabilities.`,
+    stderr: `context-ceiling: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.runSkill} before loading more capabilities.`,
     model:
       `Context ceiling warning: context is at ${d.pct} (${d.used} of ${d.size} tokens; window: ${d.from}), over the ${d.ceilingPct}% ceiling. ` +
-      `The ${d.call} call proceeds, but load no further agents or skills until you have run the /${d.recoverySkill} skill to bring context back under the ceiling.`,
-    user: `context-ceiling: ${d.pct} of a ${d.size}-token window (${d.from}) is over the ${d.ceilingPct}% ceiling; the model was told to run /${d.recoverySkill}.${d.fix}`,
+      `The ${d.call} call proceeds, but load no further agents or skills until you have ${d.theSkill}.`,
+    user: `context-ceiling: ${d.pct} of a ${d.size}-token window (${d.from}) is over the ${d.ceilingPct}% ceiling; ${d.toldTo}.${d.fix}`,
   }),
   'over-ceiling-blocked': (d) => ({
     stderr:
       `context-ceiling: blocked ${d.call}: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling (strict mode). ` +
-      `Run the /${d.recoverySkill} skill to bring context under the ceiling, then retry; recovery skills are never blocked.`,
+      d.blockedWay,
   }),
   'window-contradicted': (d) => ({
     stderr: `context-ceiling: measured ${d.used} tokens exceeds the ${d.size}-token window (${d.from}), so that window is wrong and nothing was blocked; set DEV_TEAM_CONTEXT_WINDOW to your model's window (e.g. 1000000).`,
@@ -39,8 +39,27 @@ export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
     size: formatTokens(d.window.tokens),
     from: d.window.source,
     call: d.target ? `${d.tool} "${d.target}"` : d.tool,
+    ...recoveryWording(d.recoverySkill),
     fix: d.window.source === 'default' ? ' The window is the 200,000 default: set DEV_TEAM_CONTEXT_WINDOW=1000000 on a 1M-context model.' : '',
   });
+}
+
+/** How to get back under the ceiling: the installed skill when there is one, else Claude Code's own /compact. */
+function recoveryWording(skill: string | undefined): Pick<Facts, 'runSkill' | 'theSkill' | 'toldTo' | 'blockedWay'> {
+  if (skill === undefined) {
+    return {
+      runSkill: 'bring context back under the ceiling (/compact)',
+      theSkill: 'brought context back under the ceiling (/compact)',
+      toldTo: 'run /compact to bring it back under the ceiling',
+      blockedWay: 'Bring context back under the ceiling (/compact), then retry.',
+    };
+  }
+  return {
+    runSkill: `run /${skill}`,
+    theSkill: `run the /${skill} skill to bring context back under the ceiling`,
+    toldTo: `the model was told to run /${skill}`,
+    blockedWay: `Run the /${skill} skill to bring context under the ceiling, then retry; recovery skills are never blocked.`,
+  };
 }
 
 export function describeWindowSource(window: ResolvedWindow): string {

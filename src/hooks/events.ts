@@ -5,6 +5,7 @@
 import { runPostToolUse } from './post-tool-use.js';
 import { runPreCompact } from './pre-compact.js';
 import { runPreToolUse } from './pre-tool-use.js';
+import { runSaveCheckpoint } from './save-checkpoint.js';
 import type { HookHandler } from './run.js';
 import { runSessionStart } from './session-start.js';
 import { runUserPromptSubmit } from './user-prompt-submit.js';
@@ -15,4 +16,5 @@ export const HANDLERS: Record<string, HookHandler> = {
   'pre-compact': runPreCompact,
   'session-start': runSessionStart,
   'post-tool-use': runPostToolUse,
+  'save-checkpoint': runSaveCheckpoint,
 };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HOOK_SPECS, hookCommand, ourHookName, planInstall, planUninstall, SettingsShapeError } from '../../src/core/install-plan.js';
+import { findJsonLoss } from '../../src/core/json-lossless.js';
 
 const RUNTIME = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
 
@@ -103,5 +104,27 @@ describe('properties', () => {
         expect(removed).toEqual(input);
       }),
     );
+  });
+});
+
+describe('findJsonLoss: settings install refuses to rewrite', () => {
+  it.each([
+    ['{"a":1,"b":{"c":[1,2,{"d":"x"}]},"e":"\\"q\\"","f":1.5e3,"g":-0.25,"h":1.0,"i":100e-2}', undefined],
+    ['{"a":1,"a":2}', 'the key "a" appears twice in one object'],
+    ['{"hooks":{"x":{"k":1}},"env":{"k":1,"K":2,"k":3}}', 'the key "k" appears twice in one object'],
+    ['{"a":[{"k":1},{"k":2}]}', undefined],
+    ['{"__proto__":{"polluted":true}}', 'a "__proto__" key'],
+    ['{"n":12345678901234567890}', 'the number 12345678901234567890 cannot be kept exactly'],
+    ['{"n":9007199254740993}', 'the number 9007199254740993 cannot be kept exactly'],
+    ['{"n":9007199254740992,"s":"9007199254740993"}', undefined],
+    ['{"n":0.1,"m":1e400}', 'the number 1e400 cannot be kept exactly'],
+    ['{"a\\"b":1,"a\\u0022b":2}', 'the key "a\\"b" appears twice in one object'],
+  ])('%s', (text, loss) => {
+    JSON.parse(text); // only text JSON.parse accepts reaches the check
+    expect(findJsonLoss(text)).toBe(loss);
+  });
+
+  it('never objects to what JSON.stringify writes', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => findJsonLoss(JSON.stringify(value, null, 2)) === undefined || String(JSON.stringify(value)).includes('__proto__')));
   });
 });
