@@ -15,7 +15,9 @@ import type { Settings } from './context.js';
 export function takeCompactionAlert(settings: Settings, sessionId: string): string | undefined {
   const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, sessionId));
   const pending = unacknowledged(entries);
-  const newest = pending[pending.length - 1];
+  // The recovery skill's save is no compaction: it waits for /clear or a later session's resumption.
+  const compactions = pending.filter((item) => item.checkpoint?.trigger.type !== 'skill');
+  const newest = compactions[compactions.length - 1];
   if (!newest) return undefined;
   const claim = acknowledgeCheckpoint(newest.entry);
   if (claim === 'taken') {
@@ -23,7 +25,7 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
     return undefined;
   }
   if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
-  for (const older of pending.slice(0, -1)) acknowledgeCheckpoint(older.entry);
+  for (const older of pending) if (older.entry.sequence < newest.entry.sequence) acknowledgeCheckpoint(older.entry);
   if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   return renderCompactionAlert({
     checkpoint: newest.checkpoint,

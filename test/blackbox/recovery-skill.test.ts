@@ -62,3 +62,24 @@ describe('save-checkpoint', () => {
     expect(run.stdout).toContain('If a person is watching');
   });
 });
+
+describe('a skill checkpoint is no compaction', () => {
+  const prompt = (env: Record<string, string> = {}) =>
+    execa(process.execPath, [HOOK_BIN, 'user-prompt-submit'], {
+      input: JSON.stringify({ session_id: SESSION, transcript_path: '/nonexistent.jsonl', cwd: sandbox.project, hook_event_name: 'UserPromptSubmit', prompt: 'go on' }),
+      env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_MONITOR: 'off', ...env }),
+      extendEnv: false,
+      reject: false,
+    });
+
+  it('the next prompt shows no compaction alert for it; a later compaction\'s alert acknowledges it', async () => {
+    transcriptAt(90_000);
+    await save({ CLAUDE_CODE_SESSION_ID: SESSION });
+    expect((await prompt()).stdout).toBe('');
+    expect(readdirSync(checkpointDir())).toEqual(['cx-001-checkpoint.json']);
+    const compaction = JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8'));
+    sandbox.write(`project/.claude/context-ceiling/checkpoints/${SESSION}/cx-002-checkpoint.json`, JSON.stringify({ ...compaction, id: 'cx-002', sequence: 2, trigger: { type: 'auto', customInstructions: null } }));
+    expect((await prompt()).stdout).toContain('<compaction-alert>');
+    expect(readdirSync(checkpointDir()).filter((name) => name.endsWith('.acknowledged')).sort()).toEqual(['cx-001-checkpoint.acknowledged', 'cx-002-checkpoint.acknowledged']);
+  });
+});
