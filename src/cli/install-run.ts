@@ -48,7 +48,11 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
       runtimeHashes: runtime.copy ? Object.fromEntries([...RUNTIME_FILES, 'VERSION'].map((file) => [file, hashOfFile(join(runtime.realDir, file)) ?? ''])) : {},
       skillHash: skill.action === 'foreign' ? undefined : sha256(skill.text),
       env: plan.env,
-      created: { ...(previous?.created ?? plan.created), statusLine: previous?.created?.statusLine ?? plan.created.statusLine },
+      created: {
+        ...(previous?.created ?? plan.created),
+        envObject: previous?.created?.envObject === true || plan.created.envObject, // a later --strict may be what created "env"
+        statusLine: previous?.created?.statusLine ?? plan.created.statusLine,
+      },
       installedAt: new Date().toISOString(),
     };
     mkdirSync(dirname(t.recordPath), { recursive: true });
