@@ -94,7 +94,9 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
       ? { settings: {}, actions: [], env: [], created: { hooksObject: false, events: [], envObject: false } }
       : planOrExplain(t.settingsPath, () => planUninstall(current.value, { env: record?.env ?? [], created: record?.created }));
   const runtimeFiles = runtime.copy ? [...RUNTIME_FILES, 'VERSION'].filter((file) => provenOurs(join(runtime.realDir, file), file, record)) : [];
-  const skillOurs = record?.skillHash !== undefined && hashOfFile(skillPath) === record.skillHash;
+  const skillHash = hashOfFile(skillPath);
+  // ours: what the record says install wrote, or exactly what this version writes (a lost record proves nothing else)
+  const skillOurs = skillHash !== undefined && (skillHash === record?.skillHash || skillHash === sha256(skillText(relative(dirname(skillPath), runtime.realDir).split(sep).join('/'))));
   const changed = plan.actions.length > 0 || runtimeFiles.length > 0 || skillOurs || record !== undefined;
   let backup: string | undefined;
   if (changed && !options.dryRun) {
@@ -102,7 +104,7 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
     for (const file of runtimeFiles) removeIfOurs(join(runtime.realDir, file), () => true);
     if (runtime.copy) removeIfEmpty(runtime.realDir);
     if (skillOurs) {
-      removeIfOurs(skillPath, (hash) => hash === record?.skillHash);
+      removeIfOurs(skillPath, (hash) => hash === skillHash);
       removeIfEmpty(dirname(skillPath));
       removeIfEmpty(dirname(dirname(skillPath)));
     }
@@ -169,7 +171,7 @@ type SkillPlan = { action: 'write' | 'same' | 'foreign'; text: string };
 
 /** Ours to write when absent, when identical, or when it is still exactly what an earlier install wrote. */
 function planSkill(path: string, runtimeFromSkill: string, earlierHash: string | undefined): SkillPlan {
-  const text = installedSkillText(readFileSync(join(packageDistDir(), '..', 'skills', OUR_SKILL, 'SKILL.md'), 'utf8'), runtimeFromSkill);
+  const text = skillText(runtimeFromSkill);
   const existing = hashOfFile(path);
   let present = existing !== undefined;
   try {
@@ -180,6 +182,10 @@ function planSkill(path: string, runtimeFromSkill: string, earlierHash: string |
   if (!present) return { action: 'write', text };
   if (existing === sha256(text)) return { action: 'same', text };
   return existing !== undefined && existing === earlierHash ? { action: 'write', text } : { action: 'foreign', text };
+}
+
+function skillText(runtimeFromSkill: string): string {
+  return installedSkillText(readFileSync(join(packageDistDir(), '..', 'skills', OUR_SKILL, 'SKILL.md'), 'utf8'), runtimeFromSkill);
 }
 
 /** A runtime file install wrote: its content is this package's, or what the record says install wrote there. */

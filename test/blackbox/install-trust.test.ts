@@ -157,3 +157,15 @@ describe('a hostile repository', () => {
     expect(statSync(join(sandbox.project, '.claude', backup)).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('uninstall without its record', () => {
+  it('still removes the skill and runtime files whose content is exactly what this version writes, and nothing else', async () => {
+    await cli(['install']);
+    const { rmSync } = await import('node:fs');
+    rmSync(join(sandbox.project, '.claude', 'context-ceiling', 'install-settings.json'));
+    writeFileSync(join(runtimeDir(), 'notes.txt'), 'mine');
+    await cli(['uninstall']);
+    expect(existsSync(skillPath())).toBe(false);
+    expect(readdirSync(runtimeDir())).toEqual(['notes.txt']);
+  });
+});
