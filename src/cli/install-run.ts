@@ -58,7 +58,7 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
     mkdirSync(dirname(t.recordPath), { recursive: true });
     writeFileAtomic(t.recordPath, `${JSON.stringify(record, null, 2)}\n`, 0o644);
   }
-  const result = {
+  reportInstall(io, options, {
     settingsPath: t.settingsPath,
     scope: t.scope,
     changed,
@@ -68,18 +68,7 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
     skill: { path: skillPath, action: skill.action },
     autocompact: wanted.autocompact ?? null,
     backup: backup ?? null,
-  };
-  if (options.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
-  else {
-    const verb = options.dryRun ? 'would change' : 'installed into';
-    io.out(changed ? `context-ceiling: ${verb} ${t.settingsPath} (${t.scope})\n` : `context-ceiling: already installed in ${t.settingsPath} (${t.scope}); nothing changed\n`);
-    for (const action of plan.actions) io.out(`  ${action}\n`);
-    if (staleRuntime.length > 0) io.out(`  ${options.dryRun ? 'would copy' : 'copied'} runtime (${staleRuntime.join(', ')}) to ${runtime.realDir}\n`);
-    if (skill.action === 'write') io.out(`  ${options.dryRun ? 'would write' : 'wrote'} the recovery skill /${OUR_SKILL}: ${skillPath}\n`);
-    if (skill.action === 'foreign') io.out(`  left alone: ${skillPath} is a different skill named ${OUR_SKILL}; messages will name it as it is\n`);
-    if (wanted.autocompact) io.out(`  ${wanted.autocompact.why}\n`);
-    if (backup) io.out(`  backup of the previous file: ${backup}\n`);
-  }
+  });
   return 0;
 }
 
@@ -124,6 +113,30 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
     if (backup) io.out(`  backup of the previous file: ${backup}\n`);
   }
   return 0;
+}
+
+type InstallResult = {
+  settingsPath: string;
+  scope: string;
+  changed: boolean;
+  dryRun: boolean;
+  actions: string[];
+  runtime: { dir: string; updated: string[] };
+  skill: { path: string; action: SkillPlan['action'] };
+  autocompact: { why: string } | null;
+  backup: string | null;
+};
+
+function reportInstall(io: CliIO, options: Options, result: InstallResult): void {
+  if (options.json) return io.out(`${JSON.stringify(result, null, 2)}\n`);
+  const verb = options.dryRun ? 'would change' : 'installed into';
+  io.out(result.changed ? `context-ceiling: ${verb} ${result.settingsPath} (${result.scope})\n` : `context-ceiling: already installed in ${result.settingsPath} (${result.scope}); nothing changed\n`);
+  for (const action of result.actions) io.out(`  ${action}\n`);
+  if (result.runtime.updated.length > 0) io.out(`  ${options.dryRun ? 'would copy' : 'copied'} runtime (${result.runtime.updated.join(', ')}) to ${result.runtime.dir}\n`);
+  if (result.skill.action === 'write') io.out(`  ${options.dryRun ? 'would write' : 'wrote'} the recovery skill /${OUR_SKILL}: ${result.skill.path}\n`);
+  if (result.skill.action === 'foreign') io.out(`  left alone: ${result.skill.path} is a different skill named ${OUR_SKILL}; messages will name it as it is\n`);
+  if (result.autocompact) io.out(`  ${result.autocompact.why}\n`);
+  if (result.backup) io.out(`  backup of the previous file: ${result.backup}\n`);
 }
 
 /** Project scopes write only inside the project; no scope writes through a symlinked settings file (readSettings). */

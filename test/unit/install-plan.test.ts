@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOOK_SPECS, hookCommand, ourHookName, planInstall, planUninstall, SettingsShapeError, type EnvChange } from '../../src/core/install-plan.js';
+import { HOOK_SPECS, hookCommand, ourHookName, installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange } from '../../src/core/install-plan.js';
 import { findJsonLoss } from '../../src/core/json-lossless.js';
 
 const RUNTIME = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
@@ -171,5 +171,14 @@ describe('re-running install converges on the flags of the last run', () => {
   ])('%s', (_name, before, runs, after) => {
     const original = Object.keys(before).length > 0 ? { env: before } : {};
     expect(installAll(original, runs as Knobs[]).settings.env).toEqual(after);
+  });
+});
+
+describe('installedSkillText', () => {
+  it('points every use of the plugin root at the runtime, relative to the skill\'s own folder', () => {
+    const plugin = '!`node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\n';
+    expect(installedSkillText(plugin, '../../context-ceiling/runtime')).toBe(
+      '!`node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`\n',
+    );
   });
 });
