@@ -5,7 +5,7 @@ import { writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
 import type * as Events from './hooks/events.js';
 import { runPreToolUse } from './hooks/pre-tool-use.js';
-import { emitOutcome, HOOK_BUDGET_MS, HOOK_EVENTS, processHookContext, runHookEvent, YAML_BUDGET_MS } from './hooks/run.js';
+import { emitOutcome, HOOK_BUDGET_MS, HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from './hooks/run.js';
 import { parseYamlWithin } from './io/yaml-bounded.js';
 
 /**
@@ -23,14 +23,14 @@ setTimeout(() => process.exit(0), 2 * HOOK_BUDGET_MS).unref();
 
 try {
   const event = process.argv[2];
-  if (event === undefined || !HOOK_EVENTS.includes(event)) {
+  if (!isEntryCommand(event)) {
     // A wiring mistake, not hook input: say so (Claude Code shows exit 1 as a non-blocking hook error).
-    writeAll(2, `context-ceiling: unknown hook event ${JSON.stringify(event ?? '')}; expected one of ${HOOK_EVENTS.join(', ')}\n`);
+    writeAll(2, `context-ceiling: unknown hook event ${JSON.stringify(event ?? '')}; expected one of ${[...HOOK_EVENTS, ...SKILL_COMMANDS].join(', ')}\n`);
     process.exitCode = 1;
   } else {
     // The guard is bundled here; the other events' code loads from dist/hook-events.cjs only when they fire.
     const lookup = () => (event === 'pre-tool-use' ? runPreToolUse : (require('./hook-events.cjs') as typeof Events).HANDLERS[event]);
-    emitOutcome(runHookEvent(lookup, processHookContext(services)));
+    emitOutcome(runHookEvent(lookup, processHookContext(services), inputFor(event)));
   }
 } catch {
   process.exitCode = 0; // fail open, whatever happened

@@ -75,6 +75,7 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
   const session = scenario.session ?? `demo-${index + 1}`;
   const project = join(root, 'project');
   mkdirSync(project, { recursive: true });
+  installDemoSkill(project);
   const transcript = join(root, `${session}-${index + 1}.jsonl`);
   writeFileSync(transcript, scenario.transcript);
   const input = {
@@ -93,6 +94,13 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
     env: { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'state'), ...scenario.env },
   });
   return { scenario, exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** The demo project has the recovery skill installed, as after `install`, so messages name it. */
+function installDemoSkill(project: string): void {
+  const dir = join(project, '.claude', 'skills', 'context-summarization');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'SKILL.md'), '---\nname: context-summarization\ndescription: demo copy\n---\n');
 }
 
 function outcomeWord(run: Run): string {

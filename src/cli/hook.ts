@@ -1,12 +1,12 @@
 /** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
 import { fileURLToPath } from 'node:url';
 import { HANDLERS } from '../hooks/events.js';
-import { emitOutcome, HOOK_EVENTS, processHookContext, runHookEvent, YAML_BUDGET_MS } from '../hooks/run.js';
+import { emitOutcome, HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { UsageError, type Command } from './io.js';
 
-const usage = `context-ceiling hook <${HOOK_EVENTS.join('|')}>`;
+const usage = `context-ceiling hook <${[...HOOK_EVENTS, ...SKILL_COMMANDS].join('|')}>`;
 
 export const hookCommand: Command = {
   summary: 'run a hook',
@@ -26,15 +26,17 @@ Events:
                        context from an earlier session's checkpoint at startup
   post-tool-use        after a Write/Edit of ORCHESTRATION.yaml, warn when its
                        resumption section is stale
+  save-checkpoint      (run by the recovery skill, no input) save a checkpoint of
+                       the session in CLAUDE_CODE_SESSION_ID and say what to do next
 `,
   run(args) {
     const [event, ...extra] = args;
-    if (event === undefined || !HOOK_EVENTS.includes(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
+    if (!isEntryCommand(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
     // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
     const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
-    const outcome = runHookEvent(() => HANDLERS[event], processHookContext({ parsePolicy: parsePolicyText, parseYaml }));
+    const outcome = runHookEvent(() => HANDLERS[event], processHookContext({ parsePolicy: parsePolicyText, parseYaml }), inputFor(event));
     emitOutcome(outcome);
     return outcome.exitCode;
   },

@@ -30,7 +30,7 @@ export type VerdictData = {
   /** The most tokens this session has been seen to hold, when that proves the window wrong. */
   evidenceTokens?: number | undefined;
   /** The recovery skill as it is invoked in this install; undefined when none is installed. */
-  recoverySkill: string | undefined;
+  recoverySkill?: string | undefined;
   strict: boolean;
 };
 
@@ -44,7 +44,7 @@ export type GuardFacts = {
   policy: Policy;
   /** The most tokens this session has held before (e.g. before a compaction hid it). */
   windowEvidence?: number | undefined;
-  /** The recovery skill a message names, as it is invoked; absent: the policy's first, undefined: none installed. */
+  /** The installed recovery skill to name (src/io/recovery-skill.ts); absent: name none. */
   recoverySkill?: string | undefined;
 };
 
@@ -65,7 +65,7 @@ export function judgeCeiling(facts: GuardFacts): Verdict {
     ceilingPct: policy.ceilingPct,
     window,
     evidenceTokens: facts.windowEvidence !== undefined && facts.windowEvidence > window.tokens ? facts.windowEvidence : undefined,
-    recoverySkill: 'recoverySkill' in facts ? facts.recoverySkill : policy.recoverySkills[0],
+    recoverySkill: facts.recoverySkill,
     strict: policy.strict,
   };
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });

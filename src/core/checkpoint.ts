@@ -21,7 +21,8 @@ export type Checkpoint = {
   sequence: number;
   timestamp: string;
   sessionId: string;
-  trigger: { type: 'auto' | 'manual' | 'unknown'; customInstructions: string | null };
+  /** `skill`: saved by the recovery skill (save-checkpoint) rather than at a compaction. */
+  trigger: { type: CheckpointTrigger; customInstructions: string | null };
   context: {
     occupancy: number | null;
     state: Occupancy['kind'];
@@ -36,6 +37,10 @@ export type Checkpoint = {
   /** Always false when written; acknowledgement is a marker file beside the checkpoint. Honoured when true. */
   acknowledged: boolean;
 };
+
+export type CheckpointTrigger = 'auto' | 'manual' | 'skill' | 'unknown';
+
+const TRIGGERS: readonly string[] = ['auto', 'manual', 'skill'];
 
 const NAME = /^cx-(\d{3,9})-checkpoint\.json$/;
 
@@ -82,7 +87,7 @@ export function buildCheckpoint(f: CheckpointFacts): Checkpoint {
     timestamp: f.now.toISOString(),
     sessionId: f.sessionId,
     trigger: {
-      type: f.trigger === 'auto' || f.trigger === 'manual' ? f.trigger : 'unknown',
+      type: triggerOf(f.trigger),
       customInstructions: typeof f.customInstructions === 'string' && f.customInstructions.length > 0 ? f.customInstructions.slice(0, 4_000) : null,
     },
     context: {
@@ -119,7 +124,7 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
     sequence: c.sequence as number,
     timestamp: string(c.timestamp) ?? '',
     sessionId: string(c.sessionId) ?? '',
-    trigger: { type: trigger.type === 'auto' || trigger.type === 'manual' ? trigger.type : 'unknown', customInstructions: string(trigger.customInstructions) },
+    trigger: { type: triggerOf(trigger.type), customInstructions: string(trigger.customInstructions) },
     context: {
       occupancy: number(context.occupancy),
       state: context.state === 'measured' || context.state === 'unknown-since-compaction' ? context.state : 'unavailable',
@@ -144,6 +149,10 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
     },
     acknowledged: c.acknowledged === true,
   };
+}
+
+function triggerOf(value: unknown): CheckpointTrigger {
+  return typeof value === 'string' && TRIGGERS.includes(value) ? (value as CheckpointTrigger) : 'unknown';
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {

@@ -27,6 +27,16 @@ export function statusLineCommand(runtimeDir: string, wrap: string | undefined):
   return wrap === undefined ? base : `${base} --wrap '${wrap.replace(/'/g, `'\\''`)}'`;
 }
 
+/**
+ * The recovery skill as install copies it: the plugin's copy finds the hook
+ * bundle through ${CLAUDE_PLUGIN_ROOT}, which Claude Code substitutes only in
+ * a plugin's skills; a copied skill reaches the runtime from its own folder
+ * (${CLAUDE_SKILL_DIR}, substituted in every skill; verified on 2.1.328).
+ */
+export function installedSkillText(pluginText: string, runtimeFromSkillDir: string): string {
+  return pluginText.split('${CLAUDE_PLUGIN_ROOT}/dist').join(`\${CLAUDE_SKILL_DIR}/${runtimeFromSkillDir}`);
+}
+
 const OUR_STATUS_LINE = /context-ceiling[^"]*\/statusline\.cjs"/;
 
 export function isOurStatusLine(value: unknown): boolean {
@@ -65,7 +75,20 @@ type Hook = { type?: unknown; command?: unknown; timeout?: unknown; [key: string
  * Add (or update in place) our hook for every event; keep every other key,
  * entry and hook as it was. Running it on its own output changes nothing.
  */
-export function planInstall(input: unknown, runtimeDir: string, env: Record<string, string>, options: { statusLine?: boolean } = {}): Plan {
+export type InstallOptions = {
+  statusLine?: boolean;
+  /** The env values an earlier install set (its record): kept, updated, or removed when no longer asked for. */
+  owned?: readonly EnvChange[];
+  /** The earlier install created the "env" object, so it may go once empty. */
+  ownedEnvObject?: boolean;
+};
+
+/**
+ * Add (or update in place) our hook for every event; keep every other key,
+ * entry and hook as it was. Running it on its own output changes nothing.
+ * `plan.env` is every env value install owns afterwards (what uninstall restores).
+ */
+export function planInstall(input: unknown, runtimeDir: string, env: Record<string, string>, options: InstallOptions = {}): Plan {
   const settings = structuredClone(asSettings(input));
   const actions: string[] = [];
   const created: Created = { hooksObject: settings.hooks === undefined, events: [], envObject: false };
@@ -97,19 +120,48 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
     }
     actions.push(`~ ${spec.event}${spec.matcher ? ` [${spec.matcher}]` : ''}: ${desired.command}`);
   }
-  const envChanges: EnvChange[] = [];
-  if (Object.keys(env).length > 0) {
-    created.envObject = settings.env === undefined;
-    const target = objectAt(settings, 'env');
-    for (const [key, value] of Object.entries(env)) {
-      if (target[key] === value) continue;
-      envChanges.push({ key, value, previous: typeof target[key] === 'string' ? (target[key] as string) : undefined });
-      target[key] = value;
-      actions.push(`+ env ${key}=${value}`);
-    }
-  }
+  const envChanges = planEnv(settings, env, options, actions, created);
   if (options.statusLine) planStatusLine(settings, runtimeDir, created, actions);
   return { settings, actions, env: envChanges, created };
+}
+
+/**
+ * Converge the settings' env on `env`: set what is asked for (remembering the
+ * user's own earlier value), and undo what an earlier install set and this one
+ * no longer asks for, unless the user has changed it since.
+ */
+function planEnv(settings: Record<string, unknown>, env: Record<string, string>, options: InstallOptions, actions: string[], created: Created): EnvChange[] {
+  const ownedList = options.owned ?? [];
+  const owned = new Map(ownedList.map((change) => [change.key, change]));
+  const result: EnvChange[] = [];
+  if (Object.keys(env).length > 0) {
+    created.envObject = settings.env === undefined || options.ownedEnvObject === true;
+    const target = objectAt(settings, 'env');
+    for (const [key, value] of Object.entries(env)) {
+      const mine = owned.get(key);
+      const current = target[key];
+      if (current === value) {
+        if (mine?.value === value) result.push(mine);
+        continue;
+      }
+      const previous = mine && current === mine.value ? mine.previous : typeof current === 'string' ? current : undefined;
+      result.push({ key, value, previous });
+      target[key] = value;
+      actions.push(`${current === undefined ? '+' : '~'} env ${key}=${value}`);
+    }
+  }
+  const target = settings.env;
+  if (!isObject(target)) return result;
+  let removed = false;
+  for (const change of ownedList) {
+    if (Object.hasOwn(env, change.key) || target[change.key] !== change.value) continue; // asked for again, or the user's value now
+    if (change.previous === undefined) delete target[change.key];
+    else target[change.key] = change.previous;
+    actions.push(change.previous === undefined ? `- env ${change.key}` : `~ env ${change.key}=${change.previous} (restored)`);
+    removed = true;
+  }
+  if (removed && Object.keys(target).length === 0 && options.ownedEnvObject === true) delete settings.env;
+  return result;
 }
 
 /** Point statusLine at ours; a user's own command is kept running, wrapped, and restored by uninstall. */

@@ -22,7 +22,9 @@ import type { Settings } from './context.js';
 export function takeCompactionAlert(settings: Settings, sessionId: string): string | undefined {
   const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, sessionId));
   const pending = unacknowledged(entries, settings);
-  const newest = pending[pending.length - 1];
+  // The recovery skill's save is no compaction: it waits for /clear or a later session's resumption.
+  const compactions = pending.filter((item) => item.checkpoint?.trigger.type !== 'skill');
+  const newest = compactions[compactions.length - 1];
   if (!newest) return takeDroppedNotice(entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);
   if (claim === 'taken') {
@@ -30,7 +32,7 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
     return undefined;
   }
   if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
-  acknowledgeAll(entries, newest.entry);
+  acknowledgeAll(entries.filter((entry) => entry.sequence < newest.entry.sequence), newest.entry);
   if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   const kept = newest.checkpoint && readKeptSummary(newest.entry);
   if (kept?.missing.length) claimDroppedNotice(newest.entry);

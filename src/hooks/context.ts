@@ -16,6 +16,8 @@ export type HookContext = {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   home: string;
+  /** The folder holding the running bundle (dist/ in the plugin, the runtime copy after install). */
+  runtimeDir?: string | undefined;
   /** Sink for debug lines when debugging goes to stderr. */
   writeStderr: (text: string) => void;
   /** Heavy parsers arrive as services so the hook bundle loads them only when needed. */

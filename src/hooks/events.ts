@@ -6,6 +6,7 @@ import { runPostCompact } from './post-compact.js';
 import { runPostToolUse } from './post-tool-use.js';
 import { runPreCompact } from './pre-compact.js';
 import { runPreToolUse } from './pre-tool-use.js';
+import { runSaveCheckpoint } from './save-checkpoint.js';
 import type { HookHandler } from './run.js';
 import { runSessionStart } from './session-start.js';
 import { runUserPromptSubmit } from './user-prompt-submit.js';
@@ -17,4 +18,5 @@ export const HANDLERS: Record<string, HookHandler> = {
   'post-compact': runPostCompact,
   'session-start': runSessionStart,
   'post-tool-use': runPostToolUse,
+  'save-checkpoint': runSaveCheckpoint,
 };

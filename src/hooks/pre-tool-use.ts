@@ -3,7 +3,7 @@
  * plus per-session dedup state for warnings. Fails open at every step.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { bucketOf, judgeCeiling, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
+import { bucketOf, judgeCeiling, shouldWarnAgain, type GuardFacts, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderVerdict } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
@@ -18,8 +18,9 @@ import {
   writeDedupEpoch,
   type DedupEpoch,
 } from '../io/state.js';
+import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { findLastCompaction, readOccupancy, type Measurement } from '../io/transcript.js';
-import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage } from './context.js';
+import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
 /** How far dedup's compaction check may fall behind before epoch.json is rewritten anyway. */
 const EPOCH_REWRITE_BYTES = 1024 * 1024;
@@ -60,9 +61,9 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
   const window = sessionWindow(settings, ctx.now(), input.session_id, measurement.model, sdk?.windowTokens);
   const dedupKey = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
   const facts = { toolName: input.tool_name, toolInput: input.tool_input, occupancy: measurement.occupancy, window, policy };
-  const first = judgeCeiling(facts);
-  // Only a verdict that would speak needs the session's window evidence (a state read).
-  const verdict = judgeCeiling({ ...facts, windowEvidence: windowEvidence(settings, dedupKey, measurement, window, first.kind !== 'allow') });
+  windowEvidence(settings, dedupKey, measurement, window, false); // keeps proof of a wrong window (no I/O unless there is one)
+  // Only a verdict that would speak needs the session's window evidence (a state read) and the skill to name.
+  const verdict = judgeNamingSkill(facts, settings, ctx, () => windowEvidence(settings, dedupKey, measurement, window, true));
   debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
 
   if (verdict.kind === 'allow') return SILENT;
@@ -77,6 +78,14 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
   if (texts.user) output.systemMessage = texts.user;
   if (texts.model) output.hookSpecificOutput = { hookEventName: 'PreToolUse', additionalContext: texts.model };
   return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${texts.stderr}\n` };
+}
+
+/** Judge; a verdict that speaks is judged again with the recovery skill installed here (a few stat calls, spent only then). */
+function judgeNamingSkill(facts: GuardFacts, settings: Settings, ctx: HookContext, evidence: () => number | undefined): Verdict {
+  const verdict = judgeCeiling(facts);
+  if (verdict.kind === 'allow') return verdict;
+  const recoverySkill = resolveRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: settings.policy.recoverySkills, runtimeDir: ctx.runtimeDir });
+  return judgeCeiling({ ...facts, recoverySkill, windowEvidence: evidence() });
 }
 
 function parseInput(stdin: string | undefined): PreToolUseInput | undefined {

@@ -1,5 +1,6 @@
 /** Runs one hook event end to end and never throws: any failure is exit 0 with no output. */
 import { homedir } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import { readStdin, SILENT, writeAll, type HookOutcome } from '../io/hook-io.js';
 import type { HookContext } from './context.js';
 
@@ -21,6 +22,19 @@ export function hookTimeUp(): boolean {
 /** Event names as `hook <event>` takes them; handlers live in events.ts. */
 export const HOOK_EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'post-compact', 'session-start', 'post-tool-use'];
 
+/** Entries the recovery skill runs (not hooks: no stdin input; the skill's shell may keep stdin open). */
+export const SKILL_COMMANDS = ['save-checkpoint'];
+
+/** What the entry accepts: a hook event, or a command run from the recovery skill. */
+export function isEntryCommand(name: string | undefined): name is string {
+  return name !== undefined && (HOOK_EVENTS.includes(name) || SKILL_COMMANDS.includes(name));
+}
+
+/** Where a command's input comes from: hooks read stdin; skill commands take none. */
+export function inputFor(name: string): () => string | undefined {
+  return SKILL_COMMANDS.includes(name) ? () => undefined : readStdin;
+}
+
 /** Run a handler (looked up lazily, so a failing lookup also fails open). */
 export function runHookEvent(lookup: () => HookHandler | undefined, ctx: HookContext, stdin: () => string | undefined = readStdin): HookOutcome {
   try {
@@ -41,6 +55,7 @@ export function processHookContext(services: Pick<HookContext, 'parsePolicy' | '
     env: process.env,
     cwd: process.cwd(),
     home: safeHome(),
+    runtimeDir: runtimeDirOf(process.argv[1]),
     writeStderr: (text) => writeAll(2, text),
   };
 }
@@ -50,6 +65,11 @@ export function emitOutcome(outcome: HookOutcome): void {
   if (outcome.stdout) writeAll(1, outcome.stdout);
   if (outcome.stderr) writeAll(2, outcome.stderr);
   process.exitCode = outcome.exitCode;
+}
+
+/** The folder of the running entry (`node <dir>/hook.cjs`): how a hook knows it runs from the plugin. */
+function runtimeDirOf(entry: string | undefined): string | undefined {
+  return entry ? dirname(resolve(entry)) : undefined;
 }
 
 function safeHome(): string {

@@ -3,6 +3,7 @@ import { resolveAutocompact } from '../core/autocompact.js';
 import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { additionalContext, guarded } from './output.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from './alerts.js';
@@ -21,7 +22,8 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
       renderMonitor({
         ...reading,
         ceilingPct: policy.ceilingPct,
-        recoverySkill: policy.recoverySkills[0] ?? 'context-summarization',
+        // /compact when no recovery skill is installed: a skill that is not there is a dead end
+        recoverySkill: resolveRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: policy.recoverySkills, runtimeDir: ctx.runtimeDir }) ?? 'compact',
         orchestrationFile: basename(policy.orchestrationFile),
         autocompact: resolveAutocompact(ctx.env),
       }),

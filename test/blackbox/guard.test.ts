@@ -1,9 +1,9 @@
 /** The guard's contract, run as Claude Code runs it: the built hook, JSON on stdin, an explicit env. */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, makeSandbox, preToolUse, ROOT, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 /** Strict mode on a stated window: only a verified window blocks (an assumed one only warns). */
 const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' };
@@ -15,7 +15,9 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
   let sandbox: Sandbox;
   beforeEach(() => {
     sandbox = makeSandbox();
+    installUserSkill('context-summarization'); // messages name only an installed recovery skill
   });
+  const installUserSkill = (name: string) => sandbox.write(`home/.claude/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: d\n---\nbody\n`);
   afterEach(() => sandbox.cleanup());
 
   /** A transcript whose newest main-thread turn sits at `tokens`. */
@@ -23,6 +25,33 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
     sandbox.write(`claude/${name}`, aTranscript().user('go').attachment(13_000).assistant({ cacheRead: tokens - 5 }).toolResult(2_000).noise().toString());
 
   const expectSilent = (run: { exitCode: number; stdout: string; stderr: string }) => expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+
+  describe('the recovery skill a message names is one that is installed, under the name it is invoked by', () => {
+    const blocked = async (env: Record<string, string> = {}) => (await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), { ...STRICT, ...env })).stderr;
+    const removeUserSkill = () => rmSync(join(sandbox.home, '.claude', 'skills'), { recursive: true });
+
+    it('none installed: the way out is /compact and no skill is named', async () => {
+      removeUserSkill();
+      const stderr = await blocked();
+      expect(stderr).toContain('(strict mode). To bring context under the ceiling, have the conversation compacted (/compact), then retry');
+      expect(stderr).not.toContain('context-summarization');
+    });
+
+    it('run from the plugin (CLAUDE_PLUGIN_ROOT is the bundle\'s parent, which ships the skill): plugin-qualified', async () => {
+      removeUserSkill();
+      expect(await blocked({ CLAUDE_PLUGIN_ROOT: ROOT })).toContain('run the /context-ceiling:context-summarization skill');
+      expect(await blocked({ CLAUDE_PLUGIN_ROOT: sandbox.root })).toContain('(/compact)'); // another plugin's root says nothing about us
+    });
+
+    it('installed in the project (bare name), and a team\'s own configured skill wins when it exists', async () => {
+      removeUserSkill();
+      sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: sandbox.project })).toContain('run the /context-summarization skill');
+      sandbox.write('project/.claude/skills/wrap-up/SKILL.md', '---\nname: wrap-up\ndescription: d\n---\n');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up,context-summarization' })).toContain('run the /wrap-up skill');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'not-there,context-summarization' })).toContain('run the /context-summarization skill');
+    });
+  });
 
   describe('below and over the ceiling', () => {
     it('below the ceiling: exit 0, empty stdout and stderr', async () => {

@@ -78,14 +78,15 @@ describe('install', () => {
     expect(backups()).toEqual(backupsOnce);
   });
 
-  it('--strict sets DEV_TEAM_CONTEXT_STRICT=on in env; uninstall removes exactly what install added', async () => {
+  it('--strict sets strict and the compaction point in env; uninstall removes exactly what install added', async () => {
     sandbox.write('project/.claude/settings.json', EXISTING);
     await cli(['install', '--strict']);
-    expect(JSON.parse(read()).env).toEqual({ FOO: 'bar', DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(JSON.parse(read()).env).toEqual({ FOO: 'bar', DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' });
     const run = await cli(['uninstall']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(JSON.parse(read())).toEqual(JSON.parse(EXISTING));
     expect(existsSync(join(sandbox.project, '.claude', 'context-ceiling'))).toBe(false);
+    expect(existsSync(join(sandbox.project, '.claude', 'skills'))).toBe(false);
     expect(backups()).toHaveLength(2); // one before install, one before uninstall; neither replaced
   });
 
@@ -188,14 +189,17 @@ describe('doctor', () => {
 });
 
 describe('install into a symlinked settings file', () => {
-  it('writes through to the target, keeping the link (dotfiles)', async () => {
-    const { symlinkSync, lstatSync } = await import('node:fs');
-    const target = sandbox.write('dotfiles/claude-settings.json', '{"model": "opus"}\n');
-    const { mkdirSync } = await import('node:fs');
+  it('refuses with one line, exit 1, and writes nothing (a cloned repository can link it to ~/.claude/settings.json)', async () => {
+    const { symlinkSync, lstatSync, mkdirSync } = await import('node:fs');
+    const target = sandbox.write('home/.claude/settings.json', '{"model": "opus"}\n');
     mkdirSync(join(sandbox.project, '.claude'), { recursive: true });
     symlinkSync(target, settingsPath());
-    expect((await cli(['install'])).exitCode).toBe(0);
+    const run = await cli(['install']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toBe(`context-ceiling: ${settingsPath()} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed\n`);
     expect(lstatSync(settingsPath()).isSymbolicLink()).toBe(true);
-    expect(JSON.parse(readFileSync(target, 'utf8'))).toMatchObject({ model: 'opus', hooks: { PreToolUse: expect.any(Array) } });
+    expect(read(target)).toBe('{"model": "opus"}\n');
+    expect(readdirSync(join(sandbox.project, '.claude'))).toEqual(['settings.json']);
+    expect(readdirSync(join(sandbox.home, '.claude'))).toEqual(['settings.json']);
   });
 });

@@ -23,10 +23,10 @@ beforeAll(async () => {
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack', () => {
-  it('contains exactly what a user needs: dist, hooks, policies, docs, README, CLAUDE.md.snippet, LICENSE', () => {
-    const allowed = /^(dist\/[^/]+\.(c?js|d\.ts)|hooks\/hooks\.json|policies\/[a-z-]+\.json|docs\/([a-z-]+\.md|img\/[a-z-]+\.png)|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
+  it('contains exactly what a user needs: dist, hooks, skills, policies, docs, README, CLAUDE.md.snippet, LICENSE', () => {
+    const allowed = /^(dist\/[^/]+\.(c?js|d\.ts)|hooks\/hooks\.json|skills\/[a-z-]+\/SKILL\.md|policies\/[a-z-]+\.json|docs\/([a-z-]+\.md|img\/[a-z-]+\.png)|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
-    for (const needed of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/statusline.cjs', 'dist/hook.cjs', 'dist/hook-events.cjs', 'dist/policy-parse.cjs', 'dist/yaml-parse.cjs', 'hooks/hooks.json', 'policies/schema.json', 'policies/strict-ci.json', 'docs/configuration.md', 'docs/hooks.md', 'README.md', 'CLAUDE.md.snippet', 'LICENSE']) {
+    for (const needed of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/statusline.cjs', 'dist/hook.cjs', 'dist/hook-events.cjs', 'dist/policy-parse.cjs', 'dist/yaml-parse.cjs', 'hooks/hooks.json', 'skills/context-summarization/SKILL.md', 'policies/schema.json', 'policies/strict-ci.json', 'docs/configuration.md', 'docs/hooks.md', 'README.md', 'CLAUDE.md.snippet', 'LICENSE']) {
       expect(files).toContain(needed);
     }
   });

@@ -154,8 +154,15 @@ describe('PreCompact', () => {
 
 describe('UserPromptSubmit', () => {
   it('injects the <context-monitor> block with the tier', async () => {
+    sandbox.write('home/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
     const text = context(await prompt(transcriptAt(144_000)));
     expect(text).toBe(readFileSync(join(ROOT, 'test', 'golden', 'monitor-warning.txt'), 'utf8'));
+  });
+
+  it('without an installed recovery skill the monitor points to /compact, never to a skill that is not there', async () => {
+    const text = context(await prompt(transcriptAt(144_000)));
+    expect(text).toContain('Run /compact before loading any agent or skill.');
+    expect(text).not.toContain('context-summarization');
   });
 
   it('reports "unknown since compaction" honestly', async () => {

@@ -33,6 +33,7 @@ const statusInput = (sessionId: string, model: string, window: number) => ({
 
 describe('an assumed window never blocks', () => {
   it('strict mode with nothing else configured: 100,005 tokens (10 % of the real 1M window) warns, and says the window is assumed', async () => {
+    sandbox.write('home/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
     const transcript = sandbox.write('claude/s.jsonl', aTranscript().user('go').assistant({ cacheRead: 100_000 }).toString());
     const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
     expect(run.exitCode).toBe(0);

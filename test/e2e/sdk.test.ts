@@ -29,6 +29,7 @@ describe('createCeilingGuard', () => {
     expect(options.hooks?.PreToolUse?.[0]?.matcher).toBe('Agent|Task|Skill');
   });
 
+  // No recovery skill is installed in this world, so the way out named is Claude Code's own /compact.
   it('denies over the ceiling in strict mode, with the reason the model receives', async () => {
     world = new World();
     const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 600_000 - 5 }).toString());
@@ -40,7 +41,7 @@ describe('createCeilingGuard', () => {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
         permissionDecisionReason:
-          'context-ceiling: blocked Skill "deep-dive": context at 60% (600,000 of 1,000,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
+          'context-ceiling: blocked Skill "deep-dive": context at 60% (600,000 of 1,000,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, have the conversation compacted (/compact), then retry; recovery skills are never blocked.',
       },
     });
     expect(decisions).toEqual([expect.objectContaining({ toolName: 'Skill', outcome: 'block' })]);

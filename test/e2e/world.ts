@@ -32,8 +32,10 @@ export class World {
     execFileSync('git', ['init', '-q'], { cwd: this.project });
   }
 
-  async start(installArgs: string[] = []): Promise<void> {
+  /** Start the fake API and run `install` with these flags; `null` installs nothing (the plugin route). */
+  async start(installArgs: string[] | null = []): Promise<void> {
     this.url = await this.api.start();
+    if (installArgs === null) return;
     const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs], { cwd: this.project, env: this.baseEnv(), extendEnv: false, reject: false });
     if (install.exitCode !== 0) throw new Error(`install failed: ${install.stderr}`);
   }

@@ -25,6 +25,11 @@ export function expectWellBehaved(event: string, outcome: Outcome): void {
     expect(outcome.stderr).toMatch(/^context-ceiling: blocked .+\n$/);
     return;
   }
+  if (event === 'save-checkpoint') {
+    // run inside the recovery skill, whose text it joins: two plain lines, what was saved and what to do next
+    expect(outcome.stdout).toMatch(/^context-ceiling: (checkpoint cx-\d+ saved|no checkpoint saved)[^\n]*\n[^\n]+\n$/);
+    return;
+  }
   if (outcome.stdout === '') return;
   expect(outcome.stdout.endsWith('\n')).toBe(true);
   expect(event).not.toBe('post-compact'); // PostCompact output reaches only the person: it prints nothing

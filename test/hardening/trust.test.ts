@@ -211,13 +211,13 @@ describe('the private state directory guards reads', () => {
     expect(await strictGuard()).toBe('bridged');
   });
 
-  it.skipIf(!isRoot)('a bridge record in a state directory another uid owns is ignored: strict blocking stays on (needs root to create a second uid\'s directory)', async () => {
+  it.skipIf(!isRoot)('a bridge record in a state directory another uid owns is ignored: the window stays the assumed default (needs root to create a second uid\'s directory)', async () => {
     bridged();
     for (const dir of [state(), join(state(), 'bridge'), join(state(), 'bridge', `${SESSION}.json`)]) chownSync(dir, 4242, 4242);
     expect(await strictGuard()).toBe('assumed');
   });
 
-  it('a bridge record in a state directory others can write is ignored: strict blocking stays on', async () => {
+  it('a bridge record in a state directory others can write is ignored: the window stays the assumed default', async () => {
     bridged();
     chmodSync(join(state(), 'bridge'), 0o777);
     expect(await strictGuard()).toBe('assumed');

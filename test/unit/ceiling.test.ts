@@ -52,8 +52,12 @@ describe('judgeCeiling', () => {
   });
 
   it('carries the numbers and the window provenance as data', () => {
-    const verdict = judgeCeiling(facts({ window: { tokens: 200_000, source: 'policy', detail: '/p.json' } }));
+    const verdict = judgeCeiling({ ...facts({ window: { tokens: 200_000, source: 'policy', detail: '/p.json' } }), recoverySkill: 'context-summarization' });
     expect(verdict.data).toMatchObject({ tool: 'Agent', target: 'Explore', occupancy: 100_000, percent: 50, ceilingPct: 40, recoverySkill: 'context-summarization', window: { source: 'policy', detail: '/p.json' } });
+  });
+
+  it('names no recovery skill unless one is passed in (only an installed skill may be named)', () => {
+    expect(judgeCeiling(facts({})).data.recoverySkill).toBeUndefined();
   });
 });
 

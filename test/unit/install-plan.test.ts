@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOOK_SPECS, hookCommand, ourHookName, planInstall, planUninstall, SettingsShapeError } from '../../src/core/install-plan.js';
+import { HOOK_SPECS, hookCommand, ourHookName, installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange } from '../../src/core/install-plan.js';
+import { findJsonLoss } from '../../src/core/json-lossless.js';
 
 const RUNTIME = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
 
@@ -102,6 +103,82 @@ describe('properties', () => {
         const removed = planUninstall(installed.settings, { env: installed.env, created: installed.created }).settings;
         expect(removed).toEqual(input);
       }),
+    );
+  });
+});
+
+describe('findJsonLoss: settings install refuses to rewrite', () => {
+  it.each([
+    ['{"a":1,"b":{"c":[1,2,{"d":"x"}]},"e":"\\"q\\"","f":1.5e3,"g":-0.25,"h":1.0,"i":100e-2}', undefined],
+    ['{"a":1,"a":2}', 'the key "a" appears twice in one object'],
+    ['{"hooks":{"x":{"k":1}},"env":{"k":1,"K":2,"k":3}}', 'the key "k" appears twice in one object'],
+    ['{"a":[{"k":1},{"k":2}]}', undefined],
+    ['{"__proto__":{"polluted":true}}', 'a "__proto__" key'],
+    ['{"n":12345678901234567890}', 'the number 12345678901234567890 cannot be kept exactly'],
+    ['{"n":9007199254740993}', 'the number 9007199254740993 cannot be kept exactly'],
+    ['{"n":9007199254740992,"s":"9007199254740993"}', undefined],
+    ['{"n":0.1,"m":1e400}', 'the number 1e400 cannot be kept exactly'],
+    ['{"a\\"b":1,"a\\u0022b":2}', 'the key "a\\"b" appears twice in one object'],
+  ])('%s', (text, loss) => {
+    JSON.parse(text); // only text JSON.parse accepts reaches the check
+    expect(findJsonLoss(text)).toBe(loss);
+  });
+
+  it('never objects to what JSON.stringify writes', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => findJsonLoss(JSON.stringify(value, null, 2)) === undefined || String(JSON.stringify(value)).includes('__proto__')));
+  });
+});
+
+describe('re-running install converges on the flags of the last run', () => {
+  type Knobs = Record<string, string>;
+  const knobs: fc.Arbitrary<Knobs> = fc.record(
+    { DEV_TEAM_CONTEXT_STRICT: fc.constant('on'), CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: fc.constantFrom('41', '45', '90'), DEV_TEAM_CONTEXT_WINDOW: fc.constantFrom('200000', '1000000') },
+    { requiredKeys: [] },
+  );
+  const userEnv = fc.option(fc.dictionary(fc.constantFrom('FOO', 'DEV_TEAM_CONTEXT_STRICT', 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', 'DEV_TEAM_CONTEXT_WINDOW'), fc.constantFrom('off', 'on', '41', '90', '200000')), { nil: undefined });
+
+  /** What install.ts keeps between runs: the owned env and whether install created "env". */
+  function installAll(original: Record<string, unknown>, runs: Knobs[]) {
+    let settings: unknown = original;
+    let owned: EnvChange[] = [];
+    let ownedEnvObject = false;
+    for (const env of runs) {
+      const plan = planInstall(settings, RUNTIME, env, { owned, ownedEnvObject });
+      settings = plan.settings;
+      owned = plan.env;
+      ownedEnvObject ||= plan.created.envObject;
+    }
+    return { settings: settings as Record<string, unknown>, owned, ownedEnvObject };
+  }
+
+  it('any sequence of installs ends where one install with the last flags ends; uninstall then restores the original', () => {
+    fc.assert(
+      fc.property(userEnv, fc.array(knobs, { minLength: 1, maxLength: 5 }), (env, runs) => {
+        const original = env === undefined ? { model: 'opus' } : { model: 'opus', env };
+        const sequence = installAll(original, runs);
+        const once = installAll(original, runs.slice(-1));
+        expect(sequence.settings).toEqual(once.settings);
+        const removed = planUninstall(sequence.settings, { env: sequence.owned, created: { hooksObject: true, events: HOOK_SPECS.map((s) => s.event), envObject: sequence.ownedEnvObject } }).settings;
+        expect(removed).toEqual(original);
+      }),
+    );
+  });
+
+  it.each([
+    ['strict, then plain: both knobs go', {}, [{ DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' }, {}], undefined],
+    ['the user\'s own value comes back', { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' }, [{ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' }, {}], { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' }],
+    ['a changed window replaces ours, not the user\'s', { DEV_TEAM_CONTEXT_WINDOW: '200000' }, [{ DEV_TEAM_CONTEXT_WINDOW: '1000000' }, { DEV_TEAM_CONTEXT_WINDOW: '500000' }], { DEV_TEAM_CONTEXT_WINDOW: '500000' }],
+  ])('%s', (_name, before, runs, after) => {
+    const original = Object.keys(before).length > 0 ? { env: before } : {};
+    expect(installAll(original, runs as Knobs[]).settings.env).toEqual(after);
+  });
+});
+
+describe('installedSkillText', () => {
+  it('points every use of the plugin root at the runtime, relative to the skill\'s own folder', () => {
+    const plugin = '!`node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\n';
+    expect(installedSkillText(plugin, '../../context-ceiling/runtime')).toBe(
+      '!`node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`\n',
     );
   });
 });

@@ -7,7 +7,7 @@ const policy = (strict: boolean) => resolvePolicy([{ source: { layer: 'env' }, v
 
 describe('renderVerdict', () => {
   it('warn: stderr, model and user texts name percent, numbers, window source and the recovery skill', () => {
-    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'bridge' }, policy: policy(false) });
+    const verdict = judgeCeiling({ toolName: 'Agent', toolInput: {}, occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' }, window: { tokens: 200_000, source: 'bridge' }, policy: policy(false), recoverySkill: 'context-summarization' });
     const texts = renderVerdict(verdict)!;
     expect(texts.stderr).toBe(
       'context-ceiling: context at 50% (100,000 of 200,000 tokens, window: bridge) is over the 40% ceiling before Agent; run the /context-summarization skill before loading more capabilities.',
@@ -35,11 +35,25 @@ describe('renderVerdict', () => {
   });
 
   it('block: one stderr line with "blocked", the numbers and the way out', () => {
-    const verdict = judgeCeiling({ toolName: 'Skill', toolInput: { skill: 'deep-dive' }, occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' }, window: { tokens: 200_000, source: 'env' }, policy: policy(true) });
+    const verdict = judgeCeiling({ toolName: 'Skill', toolInput: { skill: 'deep-dive' }, occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' }, window: { tokens: 200_000, source: 'env' }, policy: policy(true), recoverySkill: 'context-summarization' });
     expect(renderVerdict(verdict)).toEqual({
       stderr:
         'context-ceiling: blocked Skill "deep-dive": context at 90% (180,000 of 200,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
     });
+  });
+
+  it('names the skill as invoked in this install (plugin-qualified) and points to /compact when none is installed', () => {
+    const facts = { toolName: 'Skill', toolInput: { skill: 'deep-dive' }, occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' }, window: { tokens: 200_000, source: 'env' } } as const;
+    expect(renderVerdict(judgeCeiling({ ...facts, policy: policy(true), recoverySkill: 'context-ceiling:context-summarization' }))!.stderr).toContain(
+      'To bring context under the ceiling, run the /context-ceiling:context-summarization skill, then retry',
+    );
+    const blocked = renderVerdict(judgeCeiling({ ...facts, policy: policy(true) }))!;
+    expect(blocked.stderr).toContain('(strict mode). To bring context under the ceiling, have the conversation compacted (/compact), then retry');
+    const warned = renderVerdict(judgeCeiling({ ...facts, policy: policy(false) }))!;
+    for (const text of [blocked.stderr, warned.stderr, warned.model!, warned.user!]) expect(text).not.toContain('context-summarization');
+    expect(warned.stderr).toContain('; have the conversation compacted (/compact) before loading more capabilities.');
+    expect(warned.model).toContain('until you have brought context back under the ceiling: have the conversation compacted (/compact).');
+    expect(warned.user).toContain('; the model was told to have the conversation compacted (/compact).');
   });
 
   it('no window hint when the window was configured', () => {

@@ -1,0 +1,56 @@
+/**
+ * Which recovery skill a message may name, under the name it is invoked by in
+ * this install: Claude Code rejects an unknown skill before any hook runs
+ * (CLAUDE-CODE-FACTS.md), so naming one that is not there is a dead end.
+ */
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { claudeConfigDir } from './locate.js';
+
+/** The recovery skill this package ships (skills/<name>/SKILL.md; install copies it). */
+export const OUR_SKILL = 'context-summarization';
+
+/** The plugin's name (.claude-plugin/plugin.json): plugin skills are invoked as `<plugin>:<skill>`. */
+export const PLUGIN_NAME = 'context-ceiling';
+
+/** A name that can only be a folder directly under a skills/ directory. */
+const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export type RecoverySkillFacts = {
+  projectDir: string;
+  home: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** policy.recoverySkills: a team's own skill listed there wins when it exists. */
+  recoverySkills: readonly string[];
+  /** The folder of the running bundle: `<plugin root>/dist` when Claude Code runs us as a plugin. */
+  runtimeDir: string | undefined;
+};
+
+/** The skill to name (`context-ceiling:context-summarization` from the plugin), or undefined when none is installed. */
+export function resolveRecoverySkill(facts: RecoverySkillFacts): string | undefined {
+  const roots = [join(facts.projectDir, '.claude', 'skills'), join(claudeConfigDir(facts.env, facts.home), 'skills')];
+  const installed = (name: string) => PLAIN_NAME.test(name) && roots.some((root) => hasSkill(root, name));
+  const team = facts.recoverySkills.find((name) => name !== OUR_SKILL && installed(name));
+  if (team) return team;
+  if (installed(OUR_SKILL)) return OUR_SKILL;
+  return runsFromPlugin(facts) ? `${PLUGIN_NAME}:${OUR_SKILL}` : undefined;
+}
+
+/**
+ * Claude Code sets CLAUDE_PLUGIN_ROOT for a plugin's hooks; the running bundle
+ * must be that plugin's dist/ (another plugin's root says nothing about us),
+ * and the plugin must carry the skill.
+ */
+function runsFromPlugin(facts: RecoverySkillFacts): boolean {
+  const root = facts.env.CLAUDE_PLUGIN_ROOT;
+  if (!root || !facts.runtimeDir || resolve(facts.runtimeDir, '..') !== resolve(root)) return false;
+  return hasSkill(join(root, 'skills'), OUR_SKILL);
+}
+
+function hasSkill(root: string, name: string): boolean {
+  try {
+    return statSync(join(root, name, 'SKILL.md')).isFile();
+  } catch {
+    return false;
+  }
+}
