@@ -24,7 +24,7 @@ const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
 const chosen = (process.env.BENCH_SIZES ?? Object.keys(SIZES).join(',')).split(',');
 /** Bump when the generated shape changes, so stale files are rebuilt. */
-const SHAPE = 'v2';
+const SHAPE = 'v3';
 
 /**
  * One realistic turn: prompt, attachments, a tool call, its result and the
@@ -64,7 +64,7 @@ function ensureTranscript(name: string, size: number): string {
   if (existsSync(path)) return path;
   const fd = openSync(`${path}.part`, 'w');
   let written = 0;
-  const end = size >= 10 * MiB ? tail() : aTranscript().user('hi').assistant({ cacheRead: 60_000 - 5 }).toString();
+  const end = size >= 10 * MiB ? tail() : aTranscript().user('hi').assistant({ cacheRead: 60_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } }).toString();
   for (let i = 0; size >= 10 * MiB; i++) {
     const chunk = turn(i, size - written > 6 * MiB);
     if (written + chunk.length + end.length > size) break;
