@@ -2,8 +2,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HOOK_SPECS } from '../../src/core/install-plan.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { expectedHooks } from '../helpers/hook-table.js';
 import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
@@ -33,11 +33,7 @@ describe('install', () => {
     const run = await cli(['install']);
     expect(run.exitCode, run.stderr).toBe(0);
     const settings = JSON.parse(read());
-    for (const spec of HOOK_SPECS) {
-      expect(settings.hooks[spec.event]).toEqual([
-        { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: `node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/hook.cjs" ${spec.name}`, timeout: spec.timeout }] },
-      ]);
-    }
+    expect(settings.hooks).toEqual(expectedHooks('$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime'));
     expect(backups()).toEqual([]); // nothing to back up
     // The installed command works from the project, as Claude Code would run it (bash, CLAUDE_PROJECT_DIR set).
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());

@@ -131,10 +131,16 @@ describe('PreCompact', () => {
     expect(existsSync(join(sandbox.root, 'escape'))).toBe(false);
   });
 
-  it('an unwritable project fails open with no output', async () => {
-    if (process.getuid?.() === 0) return; // root writes anywhere; the symlink case below covers refusal
+  // Root ignores permission bits, so as root this case cannot happen; the next one fails the write another way.
+  it.skipIf(process.getuid?.() === 0)('an unwritable project fails open with no output (needs a non-root uid: root writes anywhere)', async () => {
     execFileSync('chmod', ['555', sandbox.project]);
     expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
+  it('a checkpoint folder that cannot be created (a file is in its place) fails open with no output, also as root', async () => {
+    sandbox.write('project/.claude/context-ceiling', 'not a directory');
+    expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readFileSync(join(sandbox.project, '.claude', 'context-ceiling'), 'utf8')).toBe('not a directory');
   });
 
   it('a planted symlink in place of the checkpoint folder is refused, nothing written through it', async () => {
