@@ -10,6 +10,7 @@ import { loadUncheckedConfig } from './context.js';
 import { packageDistDir, RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
 import { assertInsideProject, hashOfFile, readSettings, removeIfEmpty, removeIfOurs, sameFile, sha256, writeSettings } from './install-files.js';
 import { CliError, type CliIO } from './io.js';
+import { asRecord } from '../core/json-shape.js';
 
 declare const PACKAGE_VERSION: string;
 
@@ -176,8 +177,7 @@ function wantedEnv(io: CliIO, options: InstallOptions, settings: unknown, owned:
 }
 
 function envOf(settings: unknown): Record<string, unknown> {
-  const env = typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>).env : undefined;
-  return typeof env === 'object' && env !== null && !Array.isArray(env) ? (env as Record<string, unknown>) : {};
+  return asRecord(asRecord(settings)?.env) ?? {};
 }
 
 type SkillPlan = { action: 'write' | 'same' | 'foreign'; text: string };

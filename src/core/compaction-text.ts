@@ -5,6 +5,7 @@
 import type { Checkpoint, OrchestrationRecord } from './checkpoint.js';
 import { KEPT_SUMMARY_EXCERPT_CHARS, KEPT_SUMMARY_MAX_CHARS, SUMMARISER_BRIEF_CHARS, TOKEN_BUDGET } from './constants.js';
 import { viewResumption } from './resumption.js';
+import { asRecord } from './json-shape.js';
 
 export type MustKeepKind = 'next-step' | 'phase' | 'activity' | 'decision' | 'file';
 /** One thing the summary has to carry over, as recorded before compaction. */
@@ -143,8 +144,8 @@ export function buildKeptSummary(f: { checkpoint: Checkpoint; summary: string; t
 
 /** Read back leniently; undefined when it is not one of ours. */
 export function parseKeptSummary(value: unknown): KeptSummary | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const k = value as Record<string, unknown>;
+  const k = asRecord(value);
+  if (!k) return undefined;
   // The id is shown to the model: only our own shape is accepted from a file a cloned project could plant.
   if (typeof k.summary !== 'string' || typeof k.checkpointId !== 'string' || !/^cx-\d{3,9}$/.test(k.checkpointId)) return undefined;
   const missing = (Array.isArray(k.missing) ? k.missing : [])
