@@ -9,6 +9,8 @@ export type CliIO = {
   stdoutIsTTY: boolean;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Standard input, read whole (size-capped); undefined when there is none or it cannot be read. */
+  readStdin: () => string | undefined;
 };
 
 /** Bad arguments or input: main prints `context-ceiling: <message>` and the usage line, exit 1. */

@@ -115,7 +115,7 @@ describe('report --html in headless Chromium', () => {
     }
     expect(await page.locator('text.axis-label').nth(1).textContent()).toBe('occupancy, % of 200,000-token window (default)');
     // Threshold labels are plain filled text: the line's dashed stroke must not outline them.
-    expect(await page.locator('text.threshold-label').evaluateAll((els) => els.map((e) => getComputedStyle(e).stroke))).toEqual(['none', 'none', 'none', 'none']);
+    expect(await page.locator('text.threshold-label').evaluateAll((els) => els.map((e) => e.ownerDocument.defaultView!.getComputedStyle(e).stroke))).toEqual(['none', 'none', 'none', 'none']);
 
     // And the picture is not blank: the line's colour is on screen.
     const png = await page.screenshot({ clip: { x: line.x, y: line.y, width: line.width, height: line.height } });
