@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -29,7 +29,7 @@ function session(): string {
 
 describe('report in the terminal', () => {
   it('draws occupancy against the ceiling and tiers, with compactions and gated calls marked', async () => {
-    const run = await runCli(sandbox, ['report', session(), '--width', '40']);
+    const run = await runCliOk(sandbox, ['report', session(), '--width', '40']);
     expect(run.exitCode, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('Session demo-session');
@@ -62,7 +62,7 @@ describe('report --html in headless Chromium', () => {
 
   it('draws the occupancy line, the thresholds at their heights, compaction markers, gated calls, axes and legend; loads nothing', async () => {
     const html = join(sandbox.root, 'report.html');
-    const run = await runCli(sandbox, ['report', session(), '--html', html]);
+    const run = await runCliOk(sandbox, ['report', session(), '--html', html]);
     expect(run.stdout).toContain(`HTML report written to ${html}`);
     expect(readFileSync(html, 'utf8')).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
 
