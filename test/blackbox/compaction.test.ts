@@ -1,5 +1,6 @@
 /** Compaction that keeps what matters, run as Claude Code runs the hooks: PreCompact → SessionStart compact → PostCompact (verified order), then /clear. */
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -167,5 +168,16 @@ describe('SessionStart clear continues the work', () => {
     expect(context(await sessionStart('clear', 'c-1'))).not.toContain('SECRET');
     writeFileSync(join(dir(), 'cx-009-summary.json'), '\u0000{');
     expect(context(await sessionStart('clear', 'c-2'))).toContain('<resumption-context>');
+  });
+
+  it('a kept summary planted as a FIFO, or over the size cap, is read as absent without hanging', async () => {
+    await preCompact();
+    execFileSync('mkfifo', [join(dir(), 'cx-001-summary.json')]);
+    const fifo = context(await sessionStart('clear', 'c-1'))!;
+    expect(fifo).toContain('<resumption-context>');
+    expect(fifo).not.toContain('SUMMARY KEPT');
+    rmSync(join(dir(), 'cx-001-summary.json'));
+    writeFileSync(join(dir(), 'cx-001-summary.json'), JSON.stringify({ checkpointId: 'cx-001', summary: `OVERSIZED ${'x'.repeat(600 * 1024)}` }));
+    expect(context(await sessionStart('clear', 'c-2'))).not.toContain('SUMMARY KEPT');
   });
 });
