@@ -3,8 +3,8 @@ import { defineConfig, type Options } from 'tsup';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
-// Everything is bundled: the package installs with no runtime dependencies,
-// and a plugin checkout runs without `npm install`.
+// Everything is bundled (only the library leaves out the optional Agent SDK peer):
+// the package installs with no runtime dependencies, and a plugin checkout runs without `npm install`.
 const shared: Options = {
   platform: 'node',
   target: 'node20',
@@ -18,7 +18,8 @@ export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...shared,
-    // policy-parse.cjs holds zod and yaml-parse.cjs the YAML parser; hook.cjs requires them only when needed.
+    // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
+    // parser, run in a worker thread with a deadline (io/yaml-bounded.ts), never in the hook's own thread.
     // hook-events.cjs holds every event but pre-tool-use, so the guard's bundle stays small.
     entry: {
       hook: 'src/hook.ts',

@@ -6,7 +6,7 @@ import { describeFill, renderCompactionAlert } from '../core/templates.js';
 import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, unsafeCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
 import { sanitizeId } from '../io/state.js';
 import { projectDirOf } from './context.js';
-import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
 
@@ -106,7 +106,7 @@ function summary(row: Row) {
 
 function list(io: CliIO, rows: Row[], json: boolean): number {
   if (json) {
-    io.out(`${JSON.stringify(rows.map(summary), null, 2)}\n`);
+    io.out(toJsonOutput(rows.map(summary)));
     return 0;
   }
   if (rows.length === 0) {
@@ -130,7 +130,7 @@ function list(io: CliIO, rows: Row[], json: boolean): number {
 
 function show(io: CliIO, row: Row, json: boolean): number {
   if (json) {
-    io.out(`${JSON.stringify(row.checkpoint ? { ...row.checkpoint, acknowledged: row.acknowledged } : { ...summary(row) }, null, 2)}\n`);
+    io.out(toJsonOutput(row.checkpoint ? { ...row.checkpoint, acknowledged: row.acknowledged } : { ...summary(row) }));
     return 0;
   }
   const c = row.checkpoint;
@@ -171,7 +171,7 @@ function ack(io: CliIO, rows: Row[], json: boolean): number {
     if (claim === 'failed') throw new CliError(`cannot write the acknowledgement marker beside ${row.entry.path}`);
     return { id: row.id, acknowledged: true, changed: claim === 'claimed' };
   });
-  if (json) io.out(`${JSON.stringify(results, null, 2)}\n`);
+  if (json) io.out(toJsonOutput(results));
   else if (results.length === 0) io.out('Nothing to acknowledge.\n');
   else for (const r of results) io.out(`${r.id}: ${r.changed ? 'acknowledged' : 'already acknowledged'}\n`);
   return 0;

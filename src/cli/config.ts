@@ -8,7 +8,7 @@ import { settingsFilePaths } from '../io/settings-env.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CliError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling config show [--json] | get KEY [--json] | validate [FILE] | schema';
 
@@ -55,7 +55,7 @@ Options:
         return validate(io, rest[0]);
       case 'schema':
         expectArgs(rest, 0);
-        io.out(`${JSON.stringify(policyJsonSchema(), null, 2)}\n`);
+        io.out(toJsonOutput(policyJsonSchema()));
         return 0;
       case undefined:
         throw new UsageError('config needs a subcommand: show, get, validate or schema', usage);
@@ -84,7 +84,7 @@ function show(io: CliIO, json: boolean): number {
   const config = loadValidConfig(io);
   const table = rows(config);
   if (json) {
-    io.out(`${JSON.stringify({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, settingsFiles: settingsStates(io), warnings: config.warnings }, null, 2)}\n`);
+    io.out(toJsonOutput({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, settingsFiles: settingsStates(io), warnings: config.warnings }));
     return 0;
   }
   const width = Math.max(...table.map((row) => row.key.length)) + 2;
@@ -127,7 +127,7 @@ function get(io: CliIO, key: string, json: boolean): number {
   }
   if (json) {
     const entries = matches.map(({ key: k, value, source }) => ({ key: k, value, source: source.layer, detail: source.detail ?? null }));
-    io.out(`${JSON.stringify(entries.length === 1 ? entries[0] : entries, null, 2)}\n`);
+    io.out(toJsonOutput(entries.length === 1 ? entries[0] : entries));
     warn(io, config);
     return 0;
   }

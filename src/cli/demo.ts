@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aTranscript } from '../samples/transcript-builder.js';
-import { parseFlags, UsageError, type Command } from './io.js';
+import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling demo [--json]';
 
@@ -38,7 +38,7 @@ stderr line, what the model is told and what the user sees.
     const root = mkdtempSync(join(tmpdir(), 'context-ceiling-demo-'));
     try {
       const runs = scenarios().map((scenario, index) => runScenario(root, scenario, index));
-      io.out(flags.json ? `${JSON.stringify(runs.map(toJson), null, 2)}\n` : renderRuns(runs));
+      io.out(flags.json ? toJsonOutput(runs.map(toJson)) : renderRuns(runs));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -5,6 +5,7 @@ import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resol
 import { formatTokens } from '../core/messages.js';
 import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
+import { sanitizeText } from '../core/sanitize.js';
 import { findPluginInstall, type SettingsFacts } from '../core/settings-env.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { sessionWindow, windowFromConfig } from '../hooks/context.js';
@@ -13,7 +14,7 @@ import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { defaultStateDir, ensurePrivateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, type ClaudeSettings } from './context.js';
-import { parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling doctor [--json]';
 
@@ -48,12 +49,13 @@ Exit codes: 0 when nothing failed (warnings allowed), 1 otherwise.
     const flags = parseFlags(args, { boolean: ['json'] }, usage);
     if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
     const checks = runChecks(io);
-    if (flags.json) io.out(`${JSON.stringify({ ok: checks.every((c) => c.status !== 'fail'), checks }, null, 2)}\n`);
+    if (flags.json) io.out(toJsonOutput({ ok: checks.every((c) => c.status !== 'fail'), checks }));
     else {
       const mark = { ok: '✓', warn: '!', fail: '✗' } as const;
       for (const check of checks) {
-        io.out(`${mark[check.status]} ${check.name.padEnd(7)} ${check.detail}\n`);
-        if (check.fix) io.out(`  ${' '.repeat(8)}fix: ${check.fix}\n`);
+        // Details name paths, model ids and settings values: one sanitiser before the terminal.
+        io.out(`${mark[check.status]} ${check.name.padEnd(7)} ${sanitizeText(check.detail)}\n`);
+        if (check.fix) io.out(`  ${' '.repeat(8)}fix: ${sanitizeText(check.fix)}\n`);
       }
     }
     return checks.some((check) => check.status === 'fail') ? 1 : 0;

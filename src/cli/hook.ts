@@ -1,7 +1,7 @@
 /** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
 import { fileURLToPath } from 'node:url';
 import { HANDLERS } from '../hooks/events.js';
-import { emitOutcome, HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from '../hooks/run.js';
+import { HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { UsageError, type Command } from './io.js';
@@ -29,15 +29,17 @@ Events:
   save-checkpoint      (run by the recovery skill, no input) save a checkpoint of
                        the session in CLAUDE_CODE_SESSION_ID and say what to do next
 `,
-  run(args) {
+  run(args, io) {
     const [event, ...extra] = args;
     if (!isEntryCommand(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
     if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
     // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
     const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
-    const outcome = runHookEvent(() => HANDLERS[event], processHookContext({ parsePolicy: parsePolicyText, parseYaml }), inputFor(event));
-    emitOutcome(outcome);
+    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
+    const outcome = runHookEvent(() => HANDLERS[event], ctx, inputFor(event, io.readStdin));
+    if (outcome.stdout) io.out(outcome.stdout);
+    if (outcome.stderr) io.err(outcome.stderr);
     return outcome.exitCode;
   },
 };

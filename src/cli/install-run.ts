@@ -9,7 +9,8 @@ import { OUR_SKILL } from '../io/recovery-skill.js';
 import { loadUncheckedConfig } from './context.js';
 import { packageDistDir, RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
 import { assertInsideProject, hashOfFile, readSettings, removeIfEmpty, removeIfOurs, sameFile, sha256, writeSettings } from './install-files.js';
-import { CliError, type CliIO } from './io.js';
+import { CliError, type CliIO, toJsonOutput } from './io.js';
+import { asRecord } from '../core/json-shape.js';
 
 declare const PACKAGE_VERSION: string;
 
@@ -102,7 +103,7 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
   }
   const kept = runtime.copy ? [...RUNTIME_FILES, 'VERSION'].filter((file) => !runtimeFiles.includes(file) && hashOfFile(join(runtime.realDir, file)) !== undefined) : [];
   const result = { settingsPath: t.settingsPath, scope: t.scope, changed, dryRun: options.dryRun, actions: plan.actions, runtimeRemoved: runtimeFiles, runtimeKept: kept, skillRemoved: skillOurs, backup: backup ?? null };
-  if (options.json) io.out(`${JSON.stringify(result, null, 2)}\n`);
+  if (options.json) io.out(toJsonOutput(result));
   else {
     io.out(changed ? `context-ceiling: ${options.dryRun ? 'would remove from' : 'removed from'} ${t.settingsPath} (${t.scope})\n` : `context-ceiling: not installed in ${t.settingsPath} (${t.scope}); nothing changed\n`);
     for (const action of plan.actions) io.out(`  ${action}\n`);
@@ -128,7 +129,7 @@ type InstallResult = {
 };
 
 function reportInstall(io: CliIO, options: Options, result: InstallResult): void {
-  if (options.json) return io.out(`${JSON.stringify(result, null, 2)}\n`);
+  if (options.json) return io.out(toJsonOutput(result));
   const verb = options.dryRun ? 'would change' : 'installed into';
   io.out(result.changed ? `context-ceiling: ${verb} ${result.settingsPath} (${result.scope})\n` : `context-ceiling: already installed in ${result.settingsPath} (${result.scope}); nothing changed\n`);
   for (const action of result.actions) io.out(`  ${action}\n`);
@@ -176,8 +177,7 @@ function wantedEnv(io: CliIO, options: InstallOptions, settings: unknown, owned:
 }
 
 function envOf(settings: unknown): Record<string, unknown> {
-  const env = typeof settings === 'object' && settings !== null ? (settings as Record<string, unknown>).env : undefined;
-  return typeof env === 'object' && env !== null && !Array.isArray(env) ? (env as Record<string, unknown>) : {};
+  return asRecord(asRecord(settings)?.env) ?? {};
 }
 
 type SkillPlan = { action: 'write' | 'same' | 'foreign'; text: string };

@@ -9,7 +9,20 @@ export type CliIO = {
   stdoutIsTTY: boolean;
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Standard input, read whole (size-capped); undefined when there is none or it cannot be read. */
+  readStdin: () => string | undefined;
 };
+
+const TERMINAL_UNSAFE = /[\u0080-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+
+/**
+ * `--json` output: JSON.stringify, with C1 controls, bidi and invisible format characters escaped
+ * (\u0085 and friends are valid JSON unescaped, but a terminal acts on them or hides them). Lossless:
+ * JSON.parse gives back the same strings.
+ */
+export function toJsonOutput(value: unknown): string {
+  return `${JSON.stringify(value, null, 2).replace(TERMINAL_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
 
 /** Bad arguments or input: main prints `context-ceiling: <message>` and the usage line, exit 1. */
 export class UsageError extends Error {

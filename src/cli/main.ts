@@ -1,5 +1,6 @@
 /** CLI entry: a name → command table; each command loads only when asked for. */
 import { homedir } from 'node:os';
+import { readStdin } from '../io/hook-io.js';
 import { CliError, UsageError, type CliIO, type Command } from './io.js';
 
 declare const PACKAGE_VERSION: string;
@@ -91,5 +92,6 @@ export function processIO(): CliIO {
     stdoutIsTTY: process.stdout.isTTY === true,
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
+    readStdin: () => readStdin(),
   };
 }

@@ -8,7 +8,7 @@ import { windowFromConfig } from '../hooks/context.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
-import { CliError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command } from './io.js';
+import { CliError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
 
@@ -85,7 +85,7 @@ Options:
       corrupt: { unreadableFiles: unreadable, lines: corruptLines, oversizedLines },
       ...summary,
     };
-    io.out(flags.json ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, summary));
+    io.out(flags.json ? toJsonOutput(report) : renderReport(report, summary));
     return 0;
   },
 };

@@ -3,11 +3,12 @@ import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildReport, renderHtmlReport, renderTerminalReport } from '../core/report.js';
 import { recordedTools, TimelineBuilder } from '../core/replay.js';
+import { sanitizeText } from '../core/sanitize.js';
 import { sessionWindow, windowFromConfig } from '../hooks/context.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
-import { CliError, describeFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command } from './io.js';
+import { CliError, describeFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
@@ -50,7 +51,7 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
     const report = buildReport(
       timeline.events,
-      { title: `Session ${basename(transcript, '.jsonl')}`, window: window.tokens, windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source, ceilingPct: policy.ceilingPct, tiers: policy.tiers },
+      { title: `Session ${sanitizeText(basename(transcript, '.jsonl'))}`, window: window.tokens, windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source, ceilingPct: policy.ceilingPct, tiers: policy.tiers },
       { policy, window },
     );
     if (flags.html) {
@@ -60,10 +61,10 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
         throw new CliError(`cannot write ${flags.html}: ${describeFsError(error)}`);
       }
     }
-    if (flags.json) io.out(`${JSON.stringify({ transcript, ...report, html: flags.html ?? null }, null, 2)}\n`);
+    if (flags.json) io.out(toJsonOutput({ transcript, ...report, html: flags.html ?? null }));
     else {
       io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
-      if (flags.html) io.out(`HTML report written to ${flags.html}\n`);
+      if (flags.html) io.out(`HTML report written to ${sanitizeText(flags.html)}\n`);
     }
     return 0;
   },

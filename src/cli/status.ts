@@ -1,6 +1,7 @@
 /** `context-ceiling status`: the numbers behind the guard, for one transcript. */
 import { judgeCeiling, type Verdict } from '../core/ceiling.js';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact, type AutocompactPoint } from '../core/autocompact.js';
+import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
 import { formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
@@ -12,7 +13,7 @@ import type { LoadedConfig } from '../io/config.js';
 import { claudeSettingsOf, loadValidConfig, projectDirOf } from './context.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
-import { CliError, describeFsError, parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { CliError, describeFsError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';
 
@@ -55,7 +56,7 @@ Options:
     }
     const report = buildStatus(transcript, config, claudeSettingsOf(io));
     if (report.error) throw new CliError(`cannot read ${transcript}: ${report.error}`);
-    io.out(flags.json ? `${JSON.stringify(report.json, null, 2)}\n` : renderStatus(report));
+    io.out(flags.json ? toJsonOutput(report.json) : renderStatus(report));
     for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
     return 0;
   },
@@ -148,7 +149,8 @@ function renderStatus(report: StatusReport): string {
   if (verdicts.Agent.messageId === 'window-contradicted') {
     rows.push(['Note', 'measured occupancy exceeds the window, so the window is wrong; the guard will not block until it is fixed']);
   }
-  return `${rows.map(([label, value]) => `${label.padEnd(12)}${value}`).join('\n')}\n`;
+  // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
+  return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;
 }
 
 function describeOccupancy(occupancy: Occupancy): string {

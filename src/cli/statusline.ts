@@ -1,7 +1,6 @@
 /** `context-ceiling statusline [--wrap CMD]`: the status line command, through the bin. */
 import { processHookContext } from '../hooks/run.js';
 import { runStatusLine } from '../hooks/statusline.js';
-import { readStdin } from '../io/hook-io.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { parseYamlText } from '../io/yaml-parse.js';
 import { parseFlags, UsageError, type Command } from './io.js';
@@ -32,7 +31,8 @@ Wire it with: context-ceiling install --statusline
   run(args, io) {
     const flags = parseFlags(args, { string: ['wrap'] }, usage);
     if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
-    const output = runStatusLine(readStdin(), { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText }), env: io.env }, { wrap: flags.wrap });
+    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
+    const output = runStatusLine(io.readStdin(), ctx, { wrap: flags.wrap });
     if (output) io.out(`${output}\n`);
     return 0;
   },

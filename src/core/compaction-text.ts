@@ -5,6 +5,8 @@
 import type { Checkpoint, OrchestrationRecord } from './checkpoint.js';
 import { KEPT_SUMMARY_EXCERPT_CHARS, KEPT_SUMMARY_MAX_CHARS, SUMMARISER_BRIEF_CHARS, TOKEN_BUDGET } from './constants.js';
 import { viewResumption } from './resumption.js';
+import { asRecord } from './json-shape.js';
+import { sanitizeText } from './sanitize.js';
 
 export type MustKeepKind = 'next-step' | 'phase' | 'activity' | 'decision' | 'file';
 /** One thing the summary has to carry over, as recorded before compaction. */
@@ -85,7 +87,7 @@ export function renderSummariserBrief(f: BriefFacts): string {
 function briefLines(f: BriefFacts, items: MustKeep[], field: number): string[] {
   const { id, trigger, orchestration } = f.checkpoint;
   const lines = [
-    `context-ceiling: this compaction is checkpointed as ${id} (${clip(f.checkpointPath, 300)}).`,
+    `context-ceiling: this compaction is checkpointed as ${id} (${safeLine(f.checkpointPath, 300)}).`,
     `Context at compaction: ${f.fill}; ${trigger.type} compaction.`,
   ];
   if (items.length === 0) {
@@ -96,7 +98,7 @@ function briefLines(f: BriefFacts, items: MustKeep[], field: number): string[] {
     );
   } else {
     lines.push('The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:');
-    for (const item of items) lines.push(`- ${LABEL[item.kind]}: ${clip(item.text, field)}`);
+    for (const item of items) lines.push(`- ${LABEL[item.kind]}: ${safeLine(item.text, field)}`);
     lines.push(`Name checkpoint ${id} and the resumption section of ${f.orchestrationFile} as where the full state is kept.`);
   }
   return lines;
@@ -104,7 +106,7 @@ function briefLines(f: BriefFacts, items: MustKeep[], field: number): string[] {
 
 function describeRecord(o: OrchestrationRecord, file: string): string {
   if (o.status === 'missing') return `no ${file} in the project`;
-  if (o.status === 'unavailable') return `${file} could not be used: ${clip(o.error ?? 'unknown error', 160)}`;
+  if (o.status === 'unavailable') return `${file} could not be used: ${safeLine(o.error ?? 'unknown error', 160)}`;
   return `${file} has no resumption state`;
 }
 
@@ -143,8 +145,8 @@ export function buildKeptSummary(f: { checkpoint: Checkpoint; summary: string; t
 
 /** Read back leniently; undefined when it is not one of ours. */
 export function parseKeptSummary(value: unknown): KeptSummary | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const k = value as Record<string, unknown>;
+  const k = asRecord(value);
+  if (!k) return undefined;
   // The id is shown to the model: only our own shape is accepted from a file a cloned project could plant.
   if (typeof k.summary !== 'string' || typeof k.checkpointId !== 'string' || !/^cx-\d{3,9}$/.test(k.checkpointId)) return undefined;
   const missing = (Array.isArray(k.missing) ? k.missing : [])
@@ -168,7 +170,7 @@ export function parseKeptSummary(value: unknown): KeptSummary | undefined {
 /** Lines that lead the <compaction-alert>: the items the summary dropped, restored from the checkpoint. */
 export function droppedLead(missing: MustKeep[]): string[] {
   if (missing.length === 0) return [];
-  const shown = missing.slice(0, 5).map((item) => `- ${LABEL[item.kind]}: ${clip(oneLine(item.text), 200)}`);
+  const shown = missing.slice(0, 5).map((item) => `- ${LABEL[item.kind]}: ${safeLine(item.text, 200)}`);
   if (missing.length > 5) shown.push(`- (${missing.length - 5} more in the checkpoint)`);
   return ['THE SUMMARY DROPPED THESE (recorded before compaction; carry them forward):', ...shown];
 }
@@ -176,11 +178,11 @@ export function droppedLead(missing: MustKeep[]): string[] {
 /** A short <compaction-alert> for when the summary arrives after the alert was shown (PostCompact runs after SessionStart). */
 export function renderDroppedNotice(f: { missing: MustKeep[]; checkpointId: string; checkpointPath: string; summaryPath: string }): string {
   const lines = [
-    `Claude Code's summary of the last compaction (checkpoint ${clip(f.checkpointId, 40)}) left out work state recorded before it.`,
+    `Claude Code's summary of the last compaction (checkpoint ${safeLine(f.checkpointId, 40)}) left out work state recorded before it.`,
     ...droppedLead(f.missing),
     '',
-    `CHECKPOINT: ${clip(f.checkpointPath, 300)}`,
-    `KEPT SUMMARY: ${clip(f.summaryPath, 300)}`,
+    `CHECKPOINT: ${safeLine(f.checkpointPath, 300)}`,
+    `KEPT SUMMARY: ${safeLine(f.summaryPath, 300)}`,
   ];
   const text = `<compaction-alert>\n${lines.join('\n')}\n</compaction-alert>`;
   const budget = TOKEN_BUDGET.compactionAlert * 4;
@@ -191,7 +193,7 @@ export function renderDroppedNotice(f: { missing: MustKeep[]; checkpointId: stri
 export function keptSummaryLines(kept: KeptSummary, summaryPath: string): string[] {
   const body = cleanMultiline(summaryBody(kept.summary));
   const excerpt = body.length <= KEPT_SUMMARY_EXCERPT_CHARS ? body : `${body.slice(0, KEPT_SUMMARY_EXCERPT_CHARS - 1).trimEnd()}…`;
-  const lines = [`SUMMARY KEPT AT COMPACTION (${clip(kept.checkpointId, 40)}, ${kept.summaryChars} characters; full text: ${clip(summaryPath, 300)}):`, ...excerpt.split('\n')];
+  const lines = [`SUMMARY KEPT AT COMPACTION (${safeLine(kept.checkpointId, 40)}, ${kept.summaryChars} characters; full text: ${safeLine(summaryPath, 300)}):`, ...excerpt.split('\n')];
   return [...lines, ...droppedLead(kept.missing)];
 }
 
@@ -203,27 +205,14 @@ function summaryBody(summary: string): string {
   return summary.slice(open + '<summary>'.length, close === -1 ? undefined : close);
 }
 
-/**
- * Model-facing text that keeps its line breaks: no control, bidi or
- * zero-width characters, and `<` cannot open or close one of our tags.
- */
+/** Model-facing text that keeps its line breaks, through the one sanitiser; runs of blank lines become one. */
 export function cleanMultiline(text: string): string {
-  return (
-    text
-      // eslint-disable-next-line no-control-regex
-      .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '')
-      .replace(/\t/g, ' ')
-      .replace(/</g, '‹')
-      .split('\n')
-      .map((line) => line.trimEnd())
-      .join('\n')
-      .replace(/\n{3,}/g, '\n\n')
-      .trim()
-  );
+  return sanitizeText(text, { multiline: true }).replace(/\n{3,}/g, '\n\n');
 }
 
-function oneLine(text: string): string {
-  return cleanMultiline(text).replace(/\s+/g, ' ');
+/** Outside text (an item, an id, a path) on one line, sanitised, then clipped to `limit`. */
+function safeLine(text: string, limit: number): string {
+  return clip(sanitizeText(text), limit);
 }
 
 function clip(text: string, limit: number): string {

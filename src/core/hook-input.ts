@@ -2,6 +2,7 @@
  * Hook inputs as Claude Code sends them (see CLAUDE-CODE-FACTS.md). Checked
  * by hand, not with zod: zod on the hook's path costs ~2 ms of every start.
  */
+import { asRecord } from './json-shape.js';
 
 export type PreToolUseInput = {
   session_id: string;
@@ -19,8 +20,8 @@ const MAX_ID = 4096;
 
 /** The fields the guard uses, or undefined when the input is not a PreToolUse input. Unknown fields are ignored. */
 export function parsePreToolUseInput(value: unknown): PreToolUseInput | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const input = value as Record<string, unknown>;
+  const input = asRecord(value);
+  if (!input) return undefined;
   const sessionId = text(input.session_id, MAX_ID);
   const transcriptPath = text(input.transcript_path, MAX_ID);
   const toolName = text(input.tool_name, 256);
@@ -47,8 +48,8 @@ export type SessionInput = {
 };
 
 export function parseSessionInput(value: unknown): SessionInput | undefined {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const raw = value as Record<string, unknown>;
+  const raw = asRecord(value);
+  if (!raw) return undefined;
   const sessionId = text(raw.session_id, MAX_ID);
   if (!sessionId) return undefined;
   if (raw.transcript_path !== undefined && raw.transcript_path !== null && !text(raw.transcript_path, MAX_ID)) return undefined;

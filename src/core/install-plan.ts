@@ -7,6 +7,7 @@
 export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
 
 /** Every hook the product registers. hooks/hooks.json is checked against this table. */
+import { isObject } from './json-shape.js';
 export const HOOK_SPECS: readonly HookSpec[] = [
   { event: 'PreToolUse', name: 'pre-tool-use', matcher: 'Agent|Task|Skill', timeout: 10 },
   { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },
@@ -261,8 +262,4 @@ function arrayAt(parent: Record<string, unknown>, key: string): Entry[] {
   if (value === undefined) return (parent[key] = []) as Entry[];
   if (!Array.isArray(value)) throw new SettingsShapeError(`"hooks.${key}" must be an array`);
   return value as Entry[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

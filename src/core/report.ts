@@ -152,7 +152,7 @@ export function renderHtmlReport(r: ReportData): string {
   p.summary { margin: 0 0 12px; color: #4a5560; }
   svg { background: #fbfcfd; border: 1px solid #e3e7eb; }
   .grid { stroke: #e8ecef; }
-  text { stroke: none; }
+  text, text.threshold-label { stroke: none; }
   .tick, .axis-label, .threshold-label, .legend-item text { fill: #4a5560; font-size: 12px; }
   .occupancy { fill: none; stroke: #1f6feb; stroke-width: 2; }
   .threshold { stroke-width: 1.5; }

@@ -5,6 +5,7 @@
  */
 
 /** Settings files Claude Code reads, lowest precedence first (user < project < local). */
+import { isObject } from './json-shape.js';
 export const SETTINGS_SCOPES = ['user', 'project', 'local'] as const;
 export type SettingsScope = (typeof SETTINGS_SCOPES)[number];
 
@@ -78,8 +79,4 @@ export function findPluginInstall(files: readonly SettingsFacts[]): PluginInstal
 
 function byPrecedence(files: readonly SettingsFacts[]): SettingsFacts[] {
   return [...files].sort((a, b) => SETTINGS_SCOPES.indexOf(a.scope) - SETTINGS_SCOPES.indexOf(b.scope));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -13,7 +13,7 @@ import type { Occupancy } from './occupancy.js';
 import { viewResumption, hasResumptionState, type ResumptionView } from './resumption.js';
 import { sanitizeText } from './sanitize.js';
 import type { Tier } from './tiers.js';
-import type { ResolvedWindow } from './window.js';
+import { describeAge, type ResolvedWindow } from './window.js';
 
 export function estimateTokens(text: string): number {
   return Math.ceil(text.length / 4);
@@ -268,7 +268,7 @@ export function renderStaleness(s: StalenessFacts, fileName: string): string | u
     case 'bad-updated-at':
       return `context-ceiling: ${file} was just written but resumption.updated_at ("${clip(s.value, 80)}") is not a timestamp. ${fix}`;
     case 'stale':
-      return `context-ceiling: ${file} was just written but its resumption section was last updated ${describeAge(s.ageMinutes)} ago (updated_at ${s.updatedAt}; stale after ${s.staleMinutes} min). ${fix}`;
+      return `context-ceiling: ${file} was just written but its resumption section was last updated ${describeAge(s.ageMinutes * 60)} ago (updated_at ${s.updatedAt}; stale after ${s.staleMinutes} min). ${fix}`;
   }
 }
 
@@ -344,12 +344,6 @@ function describeOrchestration(c: Checkpoint): string {
   if (c.orchestration.status === 'missing') return `no ${file} in the project`;
   if (c.orchestration.status === 'unavailable') return `${file} could not be used: ${clip(flatten(c.orchestration.error ?? 'unknown error'), 160)}`;
   return `${file}: ${c.orchestration.error ? clip(c.orchestration.error, 160) : 'its resumption section is empty'}`;
-}
-
-function describeAge(minutes: number): string {
-  if (minutes < 120) return `${minutes} min`;
-  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
-  return `${Math.floor(minutes / 1440)} days`;
 }
 
 function basename(path: string): string {

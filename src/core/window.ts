@@ -71,9 +71,11 @@ export function isWindowContradicted(occupancyTokens: number, window: ResolvedWi
   return Math.max(occupancyTokens, evidenceTokens) > window.tokens;
 }
 
-/** `3s`, `12 min`, `5 h`: the age of a record, for messages. */
+/** `3s`, `12 min`, `5 h 20 min`, `3 days`: the age of a record or a resumption section, for messages. */
 export function describeAge(seconds: number): string {
   if (seconds < 120) return `${Math.max(0, Math.round(seconds))}s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  return `${Math.round(seconds / 3600)} h`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  return `${Math.floor(minutes / 1440)} days`;
 }

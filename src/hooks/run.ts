@@ -31,8 +31,8 @@ export function isEntryCommand(name: string | undefined): name is string {
 }
 
 /** Where a command's input comes from: hooks read stdin; skill commands take none. */
-export function inputFor(name: string): () => string | undefined {
-  return SKILL_COMMANDS.includes(name) ? () => undefined : readStdin;
+export function inputFor(name: string, read: () => string | undefined = readStdin): () => string | undefined {
+  return SKILL_COMMANDS.includes(name) ? () => undefined : read;
 }
 
 /** Run a handler (looked up lazily, so a failing lookup also fails open). */

@@ -2,12 +2,12 @@
  * The summary PostCompact keeps beside a checkpoint: cx-NNN-summary.json, and
  * cx-NNN-summary.acknowledged once what it dropped has been shown.
  */
-import { lstatSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseKeptSummary, type KeptSummary } from '../core/compaction-text.js';
 import type { CheckpointEntry } from './checkpoints.js';
 import { ensureRealDir } from './checkpoints.js';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
+import { readRegularText } from './read-safe.js';
 
 /** Well above KEPT_SUMMARY_MAX_CHARS as JSON; anything larger is not ours and reads as absent. */
 const MAX_KEPT_SUMMARY_BYTES = 512 * 1024;
@@ -27,10 +27,8 @@ export function writeKeptSummary(entry: CheckpointEntry, kept: KeptSummary): str
 /** The kept summary, or undefined when there is none or it is not a plain file of ours. */
 export function readKeptSummary(entry: Pick<CheckpointEntry, 'path' | 'fileName'>): KeptSummary | undefined {
   try {
-    const path = keptSummaryPath(entry);
-    const stat = lstatSync(path);
-    if (!stat.isFile() || stat.size > MAX_KEPT_SUMMARY_BYTES) return undefined;
-    return parseKeptSummary(JSON.parse(readFileSync(path, 'utf8')));
+    const text = readRegularText(keptSummaryPath(entry), MAX_KEPT_SUMMARY_BYTES, { noFollow: true });
+    return text === undefined ? undefined : parseKeptSummary(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -5,11 +5,11 @@
  * most tokens it was seen to hold above its window (so a compaction that
  * hides the occupancy does not hide the proof that the window is wrong).
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync, constants as fs } from 'node:fs';
 import { join } from 'node:path';
 import type { LearnedFact } from '../core/window.js';
 import { writeFileAtomic } from './fs-safe.js';
-import { ensurePrivateDir, sanitizeId } from './state.js';
+import { readRegularText } from './read-safe.js';
+import { ensurePrivateDir, privateDirForRead, sanitizeId } from './state.js';
 
 const LEARNED_FILE = 'learned-windows.json';
 const EVIDENCE_FILE = 'window-evidence.json';
@@ -66,29 +66,17 @@ function readLearnedFile(stateDir: string): LearnedFile | undefined {
 }
 
 /**
- * JSON from a file in a directory only we could have written: the directory
- * is ours, not a symlink, not writable by others; the file is a regular file
- * of ours under the size cap, opened without following a link or blocking.
- * Anything else (another local user's planted record) is ignored.
+ * JSON from a file in a directory only we could have written (privateDirForRead: ours, not a
+ * symlink, not writable by others); the file regular, ours, under the cap, opened without
+ * following a link or blocking. Anything else (another local user's planted record) is ignored.
  */
 function readPrivateJson(dir: string, name: string): unknown {
-  const uid = process.getuid?.();
   try {
-    const dirStat = lstatSync(dir, { throwIfNoEntry: false });
-    if (!dirStat?.isDirectory() || (uid !== undefined && dirStat.uid !== uid) || (dirStat.mode & 0o022) !== 0) return undefined;
-    if (lstatSync(join(dir, name), { throwIfNoEntry: false }) === undefined) return undefined; // the common case, without an exception
-    const fd = openSync(join(dir, name), fs.O_RDONLY | fs.O_NOFOLLOW | fs.O_NONBLOCK);
-    try {
-      const stat = fstatSync(fd);
-      if (!stat.isFile() || stat.size > MAX_FILE_BYTES || (uid !== undefined && stat.uid !== uid)) return undefined;
-      const buffer = Buffer.alloc(stat.size);
-      const read = readSync(fd, buffer, 0, buffer.length, 0);
-      return JSON.parse(buffer.subarray(0, read).toString('utf8'));
-    } finally {
-      closeSync(fd);
-    }
+    const trusted = privateDirForRead(dir);
+    const text = trusted && readRegularText(join(trusted, name), MAX_FILE_BYTES, { noFollow: true, ownedBy: process.getuid?.() });
+    return text === undefined ? undefined : JSON.parse(text);
   } catch {
-    return undefined; // missing, unreadable or garbled: nothing learned
+    return undefined; // unreadable, not ours or garbled: nothing learned
   }
 }
 

@@ -8,12 +8,14 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
 export type ReadOptions = {
   /** Refuse a symlink as the last component (O_NOFOLLOW): for files only we write, such as checkpoints. */
   noFollow?: boolean;
+  /** Refuse a file another uid owns (code ENOTOURS): for records in the private state directory. */
+  ownedBy?: number | undefined;
 };
 
 /** Thrown for a file that exists but must not be read; `code` says why. */
 export class UnsafeFileError extends Error {
   constructor(
-    readonly code: 'ENOTREG' | 'EFBIG',
+    readonly code: 'ENOTREG' | 'EFBIG' | 'ENOTOURS',
     path: string,
     detail: string,
   ) {
@@ -43,6 +45,7 @@ export function readRegularFile(path: string, maxBytes: number, options: ReadOpt
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnsafeFileError('ENOTREG', path, 'not a regular file');
+    if (options.ownedBy !== undefined && stat.uid !== options.ownedBy) throw new UnsafeFileError('ENOTOURS', path, `owned by uid ${stat.uid}`);
     if (stat.size > maxBytes) throw new UnsafeFileError('EFBIG', path, `larger than ${maxBytes} bytes`);
     // One byte more than the cap: a file that grew since fstat is caught rather than truncated.
     const buffer = Buffer.allocUnsafe(Math.min(stat.size, maxBytes) + 1);

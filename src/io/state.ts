@@ -1,7 +1,8 @@
 /**
- * The private state directory (dedup markers, later bridge files):
- * `$DEV_TEAM_CONTEXT_STATE_DIR`, else `${TMPDIR:-/tmp}/context-ceiling-<uid>`,
- * created 0700 and refused when it is a symlink or someone else's.
+ * The private state directory (dedup markers and epochs here; bridge records and learned windows
+ * in bridge.ts and learned-window.ts): `$DEV_TEAM_CONTEXT_STATE_DIR`, else
+ * `${TMPDIR:-/tmp}/context-ceiling-<uid>`. Writes go through ensurePrivateDir (created 0700, refused
+ * when a symlink or someone else's), reads through privateDirForRead (the same checks, nothing created).
  */
 import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';

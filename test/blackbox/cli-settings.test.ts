@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, makeSandbox, ROOT, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
 let sandbox: Sandbox;
@@ -14,6 +14,7 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
+const cliOk = (args: string[], env: Record<string, string> = {}) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
 const settings = (scope: 'user' | 'project' | 'local', content: unknown) =>
   sandbox.write(scope === 'user' ? 'home/.claude/settings.json' : `project/.claude/settings${scope === 'local' ? '.local' : ''}.json`, typeof content === 'string' ? content : JSON.stringify(content));
 const transcriptAt = (tokens: number) => sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
@@ -22,7 +23,7 @@ const projectFolder = () => join(sandbox.home, '.claude', 'projects', sandbox.pr
 describe('status and config read the settings env as Claude Code applies it over the process env', () => {
   it('after install --strict --window (settings env only): strict, the window, and which file said so', async () => {
     settings('project', { env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' } });
-    const run = await cli(['status', '--transcript', transcriptAt(500_000), '--json']);
+    const run = await cliOk(['status', '--transcript', transcriptAt(500_000), '--json']);
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toMatchObject({
       strict: true,
@@ -33,11 +34,11 @@ describe('status and config read the settings env as Claude Code applies it over
       percent: 50,
       verdicts: { Skill: { kind: 'block' } },
     });
-    const human = await cli(['status', '--transcript', transcriptAt(500_000)]);
+    const human = await cliOk(['status', '--transcript', transcriptAt(500_000)]);
     expect(human.stderr).toBe('');
     expect(human.stdout).toContain('Window      1,000,000 tokens (env (.claude/settings.json))\n');
     expect(human.stdout).toContain('Ceiling     40% (default), strict: over the ceiling blocks (env (.claude/settings.json))\n');
-    const get = await cli(['config', 'get', 'strict']);
+    const get = await cliOk(['config', 'get', 'strict']);
     expect(get).toMatchObject({ exitCode: 0, stdout: 'strict = true  (env (.claude/settings.json))\n', stderr: '' });
   });
 
@@ -45,7 +46,7 @@ describe('status and config read the settings env as Claude Code applies it over
     settings('user', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '30', DEV_TEAM_CONTEXT_WINDOW: '500000', DEV_TEAM_CONTEXT_STRICT: 'on' } });
     settings('project', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '35', DEV_TEAM_CONTEXT_WINDOW: '800000' } });
     settings('local', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '45' } });
-    const run = await cli(['config', 'show', '--json'], { DEV_TEAM_CONTEXT_STRICT: 'off', DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_MONITOR: 'off' });
+    const run = await cliOk(['config', 'show', '--json'], { DEV_TEAM_CONTEXT_STRICT: 'off', DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_MONITOR: 'off' });
     expect(run.stderr).toBe('');
     const by = Object.fromEntries((JSON.parse(run.stdout).settings as Array<{ key: string; value: unknown; source: string; detail: string | null }>).map((s) => [s.key, s]));
     expect(by.ceilingPct).toMatchObject({ value: 45, source: 'env', detail: '.claude/settings.local.json' });
@@ -72,10 +73,10 @@ describe('status and config read the settings env as Claude Code applies it over
 
   it('status shows where Claude Code will compact, from the settings env, as a share of the effective window', async () => {
     settings('project', { env: { DEV_TEAM_CONTEXT_WINDOW: '1000000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '45' } });
-    const run = await cli(['status', '--transcript', transcriptAt(300_000)]);
+    const run = await cliOk(['status', '--transcript', transcriptAt(300_000)]);
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain('Autocompact Claude Code auto-compacts at 45% of the effective window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), about 441,000 tokens. Set in .claude/settings.json.\n');
-    const json = JSON.parse((await cli(['status', '--transcript', transcriptAt(300_000), '--json'], { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000' })).stdout);
+    const json = JSON.parse((await cliOk(['status', '--transcript', transcriptAt(300_000), '--json'], { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000' })).stdout);
     expect(json).toMatchObject({ autocompactPct: 45, autocompactWindow: 500_000 });
   });
 
@@ -145,7 +146,7 @@ describe('doctor', () => {
     const session = input.session_id as string;
     mkdirSync(projectFolder(), { recursive: true });
     sandbox.write(`${projectFolder().slice(sandbox.root.length + 1)}/${session}.jsonl`, aTranscript(session).assistant({ cacheRead: 100_000, model: input.model.id }).toString());
-    expect((await runCli(sandbox, ['statusline'], { CLAUDE_PROJECT_DIR: sandbox.project }, JSON.stringify(input))).exitCode).toBe(0);
+    await runCliOk(sandbox, ['statusline'], { CLAUDE_PROJECT_DIR: sandbox.project }, JSON.stringify(input));
     const { by } = await doctor();
     expect(by.window).toMatchObject({ status: 'ok' });
     expect(by.window!.detail).toMatch(new RegExp(`^1,000,000 tokens \\(bridge: \\d+s old\\) for session ${session}$`));

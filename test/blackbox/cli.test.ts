@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, makeSandbox, ROOT, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -16,20 +16,20 @@ const projectFolder = () => join(sandbox.home, '.claude', 'projects', sandbox.pr
 
 describe('help and errors', () => {
   it('--help lists the commands and exits 0', async () => {
-    const run = await runCli(sandbox, ['--help']);
+    const run = await runCliOk(sandbox, ['--help']);
     expect(run.exitCode).toBe(0);
     for (const command of ['hook', 'status', 'config', 'demo']) expect(run.stdout).toContain(command);
   });
 
   it.each(['status', 'config', 'hook', 'demo'])('%s --help exits 0 with usage', async (command) => {
-    const run = await runCli(sandbox, [command, '--help']);
+    const run = await runCliOk(sandbox, [command, '--help']);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^Usage: context-ceiling /);
   });
 
   it('--version prints the package version', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
-    expect((await runCli(sandbox, ['--version'])).stdout).toBe(`${version}\n`);
+    expect((await runCliOk(sandbox, ['--version'])).stdout).toBe(`${version}\n`);
   });
 
   it.each([
@@ -52,7 +52,7 @@ describe('help and errors', () => {
 
 describe('status', () => {
   it('--transcript --json: occupancy, window and source, percent, tier, verdicts', async () => {
-    const run = await runCli(sandbox, ['status', '--transcript', join(FIXTURES, 'auto-compact.jsonl'), '--json'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    const run = await runCliOk(sandbox, ['status', '--transcript', join(FIXTURES, 'auto-compact.jsonl'), '--json'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     expect(run.exitCode).toBe(0);
     const status = JSON.parse(run.stdout);
     expect(status).toMatchObject({
@@ -68,19 +68,19 @@ describe('status', () => {
 
   it('strict mode on the assumed default window shows warn verdicts, and names the window as default', async () => {
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
-    const status = JSON.parse((await runCli(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout);
+    const status = JSON.parse((await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout);
     expect(status).toMatchObject({ occupancy: 100_000, window: 200_000, windowSource: 'default', percent: 50, tier: 'LOW', strict: true, verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } } });
   });
 
   it('strict mode on a stated window shows block verdicts', async () => {
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
-    const status = JSON.parse((await runCli(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' })).stdout);
+    const status = JSON.parse((await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' })).stdout);
     expect(status).toMatchObject({ window: 200_000, windowSource: 'env', strict: true, verdicts: { Agent: { kind: 'block' }, Skill: { kind: 'block' } } });
   });
 
   it('human output names every number and what the guard would do', async () => {
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
-    const run = await runCli(sandbox, ['status', '--transcript', transcript]);
+    const run = await runCliOk(sandbox, ['status', '--transcript', transcript]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('100,000 tokens (latest main-thread turn)');
     expect(run.stdout).toContain('200,000 tokens (default)');
@@ -91,10 +91,10 @@ describe('status', () => {
   });
 
   it('after a compaction without a new turn it says so plainly', async () => {
-    const run = await runCli(sandbox, ['status', '--transcript', join(FIXTURES, 'skill-then-manual-compact.jsonl'), '--json']);
+    const run = await runCliOk(sandbox, ['status', '--transcript', join(FIXTURES, 'skill-then-manual-compact.jsonl'), '--json']);
     expect(JSON.parse(run.stdout)).toMatchObject({ occupancy: 2_595, occupancySource: 'compaction', tier: 'NOMINAL' });
     const unknown = sandbox.write('u.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).compactBoundary({ trigger: 'manual' }).toString());
-    const human = await runCli(sandbox, ['status', '--transcript', unknown]);
+    const human = await runCliOk(sandbox, ['status', '--transcript', unknown]);
     expect(human.stdout).toContain('unknown since compaction');
     expect(human.stdout).toMatch(/Tier\s+UNKNOWN/);
   });
@@ -106,7 +106,7 @@ describe('status', () => {
     copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), old);
     utimesSync(old, new Date('2026-01-01'), new Date('2026-01-01'));
     sandbox.write(`home/.claude/projects/${folder.split('/').pop()}/new-session.jsonl`, aTranscript().assistant({ cacheRead: 30_000 - 5 }).toString());
-    const status = JSON.parse((await runCli(sandbox, ['status', '--json'])).stdout);
+    const status = JSON.parse((await runCliOk(sandbox, ['status', '--json'])).stdout);
     expect(status.transcript).toBe(join(folder, 'new-session.jsonl'));
     expect(status.occupancy).toBe(30_000);
   });
@@ -115,7 +115,7 @@ describe('status', () => {
     const folder = projectFolder();
     mkdirSync(folder, { recursive: true });
     copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), join(folder, 'abc.jsonl'));
-    const status = JSON.parse((await runCli(sandbox, ['status', '--session', 'abc', '--json'])).stdout);
+    const status = JSON.parse((await runCliOk(sandbox, ['status', '--session', 'abc', '--json'])).stdout);
     expect(status.occupancy).toBe(951_005);
   });
 
@@ -142,7 +142,7 @@ describe('status', () => {
 describe('config', () => {
   it('show: every value with where it came from', async () => {
     sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ extends: 'strict-ci', ceilingPct: 30 }));
-    const run = await runCli(sandbox, ['config', 'show'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    const run = await runCliOk(sandbox, ['config', 'show'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^ceilingPct\s+30\s+user \(.*context-ceiling\.json\)$/m);
     expect(run.stdout).toMatch(/^strict\s+true\s+preset \(strict-ci, extended by .*\)$/m);
@@ -151,7 +151,7 @@ describe('config', () => {
   });
 
   it('show --json', async () => {
-    const run = await runCli(sandbox, ['config', 'show', '--json'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' });
+    const run = await runCliOk(sandbox, ['config', 'show', '--json'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' });
     const shown = JSON.parse(run.stdout);
     expect(shown.settings).toContainEqual({ key: 'ceilingPct', value: 25, source: 'env', detail: null });
     expect(shown.files.map((f: { role: string }) => f.role)).toEqual(['user', 'project']);
@@ -164,14 +164,14 @@ describe('config', () => {
   });
 
   it('get KEY: value and source; --json', async () => {
-    expect((await runCli(sandbox, ['config', 'get', 'ceilingPct'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' })).stdout).toBe('ceilingPct = 25  (env)\n');
-    expect(JSON.parse((await runCli(sandbox, ['config', 'get', 'strict', '--json'])).stdout)).toEqual({ key: 'strict', value: false, source: 'default', detail: null });
-    expect((await runCli(sandbox, ['config', 'get', 'tools'])).stdout).toBe('tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\n');
+    expect((await runCliOk(sandbox, ['config', 'get', 'ceilingPct'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' })).stdout).toBe('ceilingPct = 25  (env)\n');
+    expect(JSON.parse((await runCliOk(sandbox, ['config', 'get', 'strict', '--json'])).stdout)).toEqual({ key: 'strict', value: false, source: 'default', detail: null });
+    expect((await runCliOk(sandbox, ['config', 'get', 'tools'])).stdout).toBe('tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\n');
   });
 
   it('validate FILE: ok, or path: key: message lines and exit 1', async () => {
     const good = sandbox.write('good.json', JSON.stringify({ strict: true }));
-    expect(await runCli(sandbox, ['config', 'validate', good])).toMatchObject({ exitCode: 0, stdout: `${good}: ok\n` });
+    expect(await runCliOk(sandbox, ['config', 'validate', good])).toMatchObject({ exitCode: 0, stdout: `${good}: ok\n` });
     const bad = sandbox.write('bad.json', JSON.stringify({ strict: 'on', tools: { Skill: 'deny' }, ceilingPC: 4 }));
     const run = await runCli(sandbox, ['config', 'validate', bad]);
     expect(run.exitCode).toBe(1);
@@ -187,19 +187,19 @@ describe('config', () => {
     expect(run.stdout).toMatch(/^project .*context-ceiling\.json: invalid$/m);
     expect(run.stderr).toMatch(/not valid JSON/);
     sandbox.write('project/.claude/context-ceiling.json', '{}');
-    expect((await runCli(sandbox, ['config', 'validate'])).exitCode).toBe(0);
+    expect((await runCliOk(sandbox, ['config', 'validate'])).exitCode).toBe(0);
   });
 
   it('every preset shipped in policies/ validates', async () => {
     for (const preset of ['default', 'strict-ci', 'large-window', 'strict-skills']) {
-      expect((await runCli(sandbox, ['config', 'validate', join(ROOT, 'policies', `${preset}.json`)])).exitCode).toBe(0);
+      expect((await runCliOk(sandbox, ['config', 'validate', join(ROOT, 'policies', `${preset}.json`)])).exitCode).toBe(0);
     }
   });
 });
 
 describe('demo (the README’s first command)', () => {
   it('shows allow, warn, dedup, block and recovery on built-in data, with no Claude Code present', async () => {
-    const run = await runCli(sandbox, ['demo', '--json']);
+    const run = await runCliOk(sandbox, ['demo', '--json']);
     expect(run.exitCode).toBe(0);
     const runs = JSON.parse(run.stdout) as Array<{ title: string; exitCode: number; stdout: null | { hookSpecificOutput?: { additionalContext: string } }; stderr: string }>;
     expect(runs.map((r) => [r.exitCode, r.stderr === '' ? 'silent' : r.exitCode === 2 ? 'blocked' : 'warned'])).toEqual([
@@ -215,7 +215,7 @@ describe('demo (the README’s first command)', () => {
       [0, 'silent'],
     ]);
     expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain('/context-summarization');
-    const human = await runCli(sandbox, ['demo']);
+    const human = await runCliOk(sandbox, ['demo']);
     expect(human.stdout).toContain('model is told:');
     expect(human.stdout).toContain('BLOCK (exit 2)');
   });

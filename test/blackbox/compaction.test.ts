@@ -1,9 +1,11 @@
 /** Compaction that keeps what matters, run as Claude Code runs the hooks: PreCompact → SessionStart compact → PostCompact (verified order), then /clear. */
-import { existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
+import { ORCHESTRATION, SUMMARY } from '../helpers/compaction-fixture.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -17,20 +19,6 @@ const hook = (event: string, input: Record<string, unknown>) =>
 const context = (run: HookRun) => (run.stdout ? (JSON.parse(run.stdout).hookSpecificOutput?.additionalContext as string | undefined) : undefined);
 const dir = (session = SESSION) => join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints', session);
 const transcript = (tokens: number, name = 'main.jsonl') => sandbox.write(`claude/${name}`, aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
-
-const ORCHESTRATION = `resumption:
-  current_phase: 4
-  current_phase_name: Wiring
-  current_activity: registering the PostCompact hook
-  next_step: Register post-compact in hooks.json and run the e2e suite
-  decisions:
-    - id: D-7
-      decision: Keep the summary in its own file beside the checkpoint
-  files_in_flight:
-    - src/hooks/post-compact.ts
-`;
-/** Kept the phase and the decision; dropped the next step and the file in flight. */
-const SUMMARY = 'Summary:\n1. Current Work: Phase 4 (Wiring), registering the PostCompact hook.\n2. Decisions: D-7 keep the summary in its own file beside the checkpoint.';
 
 const preCompact = (session = SESSION) => hook('pre-compact', { session_id: session, transcript_path: transcript(150_000), trigger: 'manual', custom_instructions: null });
 const postCompact = (summary: unknown = SUMMARY, session = SESSION) => hook('post-compact', { session_id: session, transcript_path: transcript(3_000), hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: summary });
@@ -167,5 +155,16 @@ describe('SessionStart clear continues the work', () => {
     expect(context(await sessionStart('clear', 'c-1'))).not.toContain('SECRET');
     writeFileSync(join(dir(), 'cx-009-summary.json'), '\u0000{');
     expect(context(await sessionStart('clear', 'c-2'))).toContain('<resumption-context>');
+  });
+
+  it('a kept summary planted as a FIFO, or over the size cap, is read as absent without hanging', async () => {
+    await preCompact();
+    execFileSync('mkfifo', [join(dir(), 'cx-001-summary.json')]);
+    const fifo = context(await sessionStart('clear', 'c-1'))!;
+    expect(fifo).toContain('<resumption-context>');
+    expect(fifo).not.toContain('SUMMARY KEPT');
+    rmSync(join(dir(), 'cx-001-summary.json'));
+    writeFileSync(join(dir(), 'cx-001-summary.json'), JSON.stringify({ checkpointId: 'cx-001', summary: `OVERSIZED ${'x'.repeat(600 * 1024)}` }));
+    expect(context(await sessionStart('clear', 'c-2'))).not.toContain('SUMMARY KEPT');
   });
 });

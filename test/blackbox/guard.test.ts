@@ -365,6 +365,11 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
       expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), STRICT));
     });
 
+    it('a transcript path that names a directory fails open, also as root', async () => {
+      mkdirSync(join(sandbox.root, 'claude', 'dir.jsonl'), { recursive: true });
+      expectSilent(await guard(preToolUse(join(sandbox.root, 'claude', 'dir.jsonl'), 'Skill', { skill: 'x' }), STRICT));
+    });
+
     it('an agent id that could traverse paths is never used: passes', async () => {
       sandbox.write('claude/evil.jsonl', aTranscript().assistant({ agentId: '../../evil', cacheRead: 190_000 }).toString());
       expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: '../../evil' }), STRICT));
@@ -372,8 +377,7 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
   });
 
   describe('permissions', () => {
-    it('an unreadable transcript fails open', async () => {
-      if (process.getuid?.() === 0) return; // root reads everything; covered by the missing-file case
+    it.skipIf(process.getuid?.() === 0)('an unreadable transcript fails open (needs a non-root uid: root reads everything)', async () => {
       const transcript = transcriptAt(180_000);
       chmodSync(transcript, 0o000);
       expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));

@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -11,6 +11,7 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
+const cliOk = (args: string[], env: Record<string, string> = {}) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
 const settingsPath = () => join(sandbox.project, '.claude', 'settings.json');
 const env = () => JSON.parse(readFileSync(settingsPath(), 'utf8')).env as Record<string, string> | undefined;
 const skillPath = (base = join(sandbox.project, '.claude')) => join(base, 'skills', 'context-summarization', 'SKILL.md');
@@ -18,7 +19,7 @@ const runtimeDir = () => join(sandbox.project, '.claude', 'context-ceiling', 'ru
 
 describe('install --strict --window', () => {
   it('writes both knobs and the compaction point just above the ceiling, and says why', async () => {
-    const run = await cli(['install', '--strict', '--window', '200000']);
+    const run = await cliOk(['install', '--strict', '--window', '200000']);
     expect(run.exitCode, run.stderr).toBe(0);
     // 40 % of 200,000 = 80,000; Claude Code's percent is of 180,000 (window minus its 20,000 reserve): 45 % = 81,000
     expect(env()).toEqual({ DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '45' });
@@ -34,63 +35,63 @@ describe('install --strict --window', () => {
 
   it('re-running with other flags converges: what install added goes, the user\'s own earlier value comes back', async () => {
     sandbox.write('project/.claude/settings.json', JSON.stringify({ env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90', FOO: 'bar' } }));
-    await cli(['install', '--strict', '--window', '1000000']);
+    await cliOk(['install', '--strict', '--window', '1000000']);
     expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41', FOO: 'bar', DEV_TEAM_CONTEXT_WINDOW: '1000000', DEV_TEAM_CONTEXT_STRICT: 'on' });
-    await cli(['install', '--strict', '--window', '200000']);
+    await cliOk(['install', '--strict', '--window', '200000']);
     expect(env()).toMatchObject({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '45', DEV_TEAM_CONTEXT_WINDOW: '200000' });
-    const plain = await cli(['install']);
+    const plain = await cliOk(['install']);
     expect(plain.stdout).toContain('~ env CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=90 (restored)');
     expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90', FOO: 'bar' });
-    await cli(['install', '--strict']);
-    await cli(['uninstall']);
+    await cliOk(['install', '--strict']);
+    await cliOk(['uninstall']);
     expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90', FOO: 'bar' });
   });
 
   it('a value the user changed after install is theirs: neither removed by a plain install nor by uninstall', async () => {
-    await cli(['install', '--strict']);
+    await cliOk(['install', '--strict']);
     const settings = JSON.parse(readFileSync(settingsPath(), 'utf8'));
     settings.env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE = '30';
     writeFileSync(settingsPath(), JSON.stringify(settings));
-    await cli(['install']);
+    await cliOk(['install']);
     expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '30' });
-    await cli(['uninstall']);
+    await cliOk(['uninstall']);
     expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '30' });
   });
 });
 
 describe('the recovery skill install copies', () => {
   it('lands in the scope\'s skills folder, runs the runtime copy from its own folder, and uninstall removes it', async () => {
-    expect((await cli(['install'])).exitCode).toBe(0);
+    expect((await cliOk(['install'])).exitCode).toBe(0);
     const text = readFileSync(skillPath(), 'utf8');
     expect(text).toContain('name: context-summarization');
     expect(text).toContain('!`node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`');
     expect(text).not.toContain('CLAUDE_PLUGIN_ROOT');
-    await cli(['uninstall']);
+    await cliOk(['uninstall']);
     expect(existsSync(join(sandbox.project, '.claude', 'skills'))).toBe(false);
   });
 
   it('--user: ~/.claude/skills, same relative route to ~/.claude/context-ceiling/runtime', async () => {
-    await cli(['install', '--user']);
+    await cliOk(['install', '--user']);
     expect(readFileSync(skillPath(join(sandbox.home, '.claude')), 'utf8')).toContain('"${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs"');
     expect(existsSync(join(sandbox.project, '.claude'))).toBe(false);
   });
 
   it('a different skill of that name is left alone and reported, and uninstall never touches it; an edited copy is kept too', async () => {
     const theirs = sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: the team\'s own\n---\n');
-    const run = await cli(['install']);
+    const run = await cliOk(['install']);
     expect(run.stdout).toContain(`left alone: ${theirs} is a different skill named context-summarization`);
-    await cli(['uninstall']);
+    await cliOk(['uninstall']);
     expect(readFileSync(theirs, 'utf8')).toContain("the team's own");
 
     writeFileSync(theirs, ''); // now install may not write either: an empty file is still someone's
-    await cli(['install']);
+    await cliOk(['install']);
     expect(readFileSync(theirs, 'utf8')).toBe('');
   });
 
   it('an older copy install wrote is updated; one the user edited since is kept by uninstall', async () => {
-    await cli(['install']);
+    await cliOk(['install']);
     writeFileSync(skillPath(), `${readFileSync(skillPath(), 'utf8')}\nTeam note.\n`);
-    const run = await cli(['uninstall']);
+    const run = await cliOk(['uninstall']);
     expect(run.stdout).toContain(`kept ${skillPath()}: not the skill install wrote`);
     expect(readFileSync(skillPath(), 'utf8')).toContain('Team note.');
   });
@@ -119,7 +120,7 @@ describe('a hostile repository', () => {
   });
 
   it('a committed install record naming another runtimeDir: uninstall deletes nothing there, and only runtime files install wrote', async () => {
-    await cli(['install']);
+    await cliOk(['install']);
     const victim = join(sandbox.root, 'victim');
     mkdirSync(victim);
     writeFileSync(join(victim, 'hook.cjs'), 'precious');
@@ -129,7 +130,7 @@ describe('a hostile repository', () => {
     writeFileSync(recordPath, JSON.stringify({ ...record, runtimeDir: victim, runtimeHashes: {} }));
     writeFileSync(join(runtimeDir(), 'extra.txt'), 'not ours');
     writeFileSync(join(runtimeDir(), 'statusline.cjs'), 'changed since');
-    const run = await cli(['uninstall']);
+    const run = await cliOk(['uninstall']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(readdirSync(victim).sort()).toEqual(['hook.cjs', 'notes.txt']);
     expect(readdirSync(runtimeDir()).sort()).toEqual(['extra.txt', 'statusline.cjs']);
@@ -151,7 +152,7 @@ describe('a hostile repository', () => {
   it('keeps the settings file\'s mode (a private file stays private)', async () => {
     sandbox.write('project/.claude/settings.json', '{"model": "opus"}');
     chmodSync(settingsPath(), 0o600);
-    await cli(['install']);
+    await cliOk(['install']);
     expect(statSync(settingsPath()).mode & 0o777).toBe(0o600);
     const backup = readdirSync(join(sandbox.project, '.claude')).find((name) => name.includes('.bak-'))!;
     expect(statSync(join(sandbox.project, '.claude', backup)).mode & 0o777).toBe(0o600);
@@ -160,11 +161,11 @@ describe('a hostile repository', () => {
 
 describe('uninstall without its record', () => {
   it('still removes the skill and runtime files whose content is exactly what this version writes, and nothing else', async () => {
-    await cli(['install']);
+    await cliOk(['install']);
     const { rmSync } = await import('node:fs');
     rmSync(join(sandbox.project, '.claude', 'context-ceiling', 'install-settings.json'));
     writeFileSync(join(runtimeDir(), 'notes.txt'), 'mine');
-    await cli(['uninstall']);
+    await cliOk(['uninstall']);
     expect(existsSync(skillPath())).toBe(false);
     expect(readdirSync(runtimeDir())).toEqual(['notes.txt']);
   });

@@ -2,9 +2,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HOOK_SPECS } from '../../src/core/install-plan.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { expectedHooks } from '../helpers/hook-table.js';
+import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
 let sandbox: Sandbox;
@@ -14,6 +14,7 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
+const cliOk = (args: string[], env: Record<string, string> = {}) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
 const settingsPath = () => join(sandbox.project, '.claude', 'settings.json');
 const read = (path = settingsPath()) => readFileSync(path, 'utf8');
 const backups = (dir = join(sandbox.project, '.claude')) => readdirSync(dir).filter((name) => name.includes('.bak-'));
@@ -30,14 +31,10 @@ const EXISTING = `{
 
 describe('install', () => {
   it('creates the settings file with every hook, and a runtime copy that works', async () => {
-    const run = await cli(['install']);
+    const run = await cliOk(['install']);
     expect(run.exitCode, run.stderr).toBe(0);
     const settings = JSON.parse(read());
-    for (const spec of HOOK_SPECS) {
-      expect(settings.hooks[spec.event]).toEqual([
-        { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: `node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/hook.cjs" ${spec.name}`, timeout: spec.timeout }] },
-      ]);
-    }
+    expect(settings.hooks).toEqual(expectedHooks('$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime'));
     expect(backups()).toEqual([]); // nothing to back up
     // The installed command works from the project, as Claude Code would run it (bash, CLAUDE_PROJECT_DIR set).
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
@@ -55,7 +52,7 @@ describe('install', () => {
 
   it('merges into an existing file: other settings and hooks kept, backup written first', async () => {
     sandbox.write('project/.claude/settings.json', EXISTING);
-    expect((await cli(['install'])).exitCode).toBe(0);
+    expect((await cliOk(['install'])).exitCode).toBe(0);
     const settings = JSON.parse(read());
     expect(settings.permissions).toEqual({ allow: ['Bash(npm test)'] });
     expect(settings.env).toEqual({ FOO: 'bar' });
@@ -69,10 +66,10 @@ describe('install', () => {
 
   it('running it twice changes nothing: same bytes, no second backup', async () => {
     sandbox.write('project/.claude/settings.json', EXISTING);
-    await cli(['install', '--strict']);
+    await cliOk(['install', '--strict']);
     const once = read();
     const backupsOnce = backups();
-    const second = await cli(['install', '--strict']);
+    const second = await cliOk(['install', '--strict']);
     expect(second.stdout).toMatch(/already installed .*nothing changed/);
     expect(read()).toBe(once);
     expect(backups()).toEqual(backupsOnce);
@@ -80,9 +77,9 @@ describe('install', () => {
 
   it('--strict sets strict and the compaction point in env; uninstall removes exactly what install added', async () => {
     sandbox.write('project/.claude/settings.json', EXISTING);
-    await cli(['install', '--strict']);
+    await cliOk(['install', '--strict']);
     expect(JSON.parse(read()).env).toEqual({ FOO: 'bar', DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' });
-    const run = await cli(['uninstall']);
+    const run = await cliOk(['uninstall']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(JSON.parse(read())).toEqual(JSON.parse(EXISTING));
     expect(existsSync(join(sandbox.project, '.claude', 'context-ceiling'))).toBe(false);
@@ -108,24 +105,24 @@ describe('install', () => {
   });
 
   it('--user writes ~/.claude/settings.json with an absolute runtime path', async () => {
-    expect((await cli(['install', '--user'])).exitCode).toBe(0);
+    expect((await cliOk(['install', '--user'])).exitCode).toBe(0);
     const settings = JSON.parse(read(join(sandbox.home, '.claude', 'settings.json')));
     expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(`node "${join(sandbox.home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`);
     expect(existsSync(join(sandbox.home, '.claude', 'context-ceiling', 'runtime', 'hook.cjs'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);
-    expect((await cli(['uninstall', '--user'])).exitCode).toBe(0);
+    expect((await cliOk(['uninstall', '--user'])).exitCode).toBe(0);
     expect(JSON.parse(read(join(sandbox.home, '.claude', 'settings.json')))).toEqual({});
   });
 
   it('--local writes .claude/settings.local.json', async () => {
-    await cli(['install', '--local']);
+    await cliOk(['install', '--local']);
     expect(existsSync(join(sandbox.project, '.claude', 'settings.local.json'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);
   });
 
   it('--dry-run changes nothing; --json describes the result', async () => {
     sandbox.write('project/.claude/settings.json', EXISTING);
-    const dry = await cli(['install', '--dry-run', '--json']);
+    const dry = await cliOk(['install', '--dry-run', '--json']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ changed: true, dryRun: true });
     expect(read()).toBe(EXISTING);
     expect(existsSync(join(sandbox.project, '.claude', 'context-ceiling'))).toBe(false);
@@ -133,7 +130,7 @@ describe('install', () => {
 
   it('uninstall when nothing is installed changes nothing', async () => {
     sandbox.write('project/.claude/settings.json', EXISTING);
-    const run = await cli(['uninstall']);
+    const run = await cliOk(['uninstall']);
     expect(run.stdout).toMatch(/not installed .*nothing changed/);
     expect(read()).toBe(EXISTING);
   });
@@ -161,7 +158,7 @@ describe('doctor', () => {
 
   it('after install with a window set: all ok, exit 0', async () => {
     await cli(['install']);
-    const run = await cli(['doctor'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    const run = await cliOk(['doctor'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     expect(run.exitCode, run.stdout).toBe(0);
     expect(run.stderr).toBe('');
     expect(run.stdout).toMatch(/^✓ hooks .*all 6 events/m);
@@ -169,7 +166,7 @@ describe('doctor', () => {
   });
 
   it('a deleted runtime, a broken policy and a symlinked state directory each fail with a fix', async () => {
-    await cli(['install']);
+    await cliOk(['install']);
     sandbox.write('project/.claude/context-ceiling/runtime/hook.cjs', '');
     const { rmSync, symlinkSync, mkdirSync } = await import('node:fs');
     rmSync(join(sandbox.project, '.claude', 'context-ceiling', 'runtime'), { recursive: true });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { HOOK_BIN, makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { HOOK_BIN, makeSandbox, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -42,7 +42,7 @@ describe('save-checkpoint', () => {
     });
     const checkpoint = JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8'));
     expect(checkpoint).toMatchObject({ id: 'cx-001', sessionId: SESSION, trigger: { type: 'skill' }, context: { occupancy: 90_000, windowSource: 'env' }, session: { projectDir: sandbox.project } });
-    const listed = await runCli(sandbox, ['checkpoints', 'list', '--json'], { CLAUDE_PROJECT_DIR: sandbox.project });
+    const listed = await runCliOk(sandbox, ['checkpoints', 'list', '--json'], { CLAUDE_PROJECT_DIR: sandbox.project });
     expect(listed.stdout).toContain('"trigger": "skill"');
   });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -29,7 +29,7 @@ function session(): string {
 
 describe('report in the terminal', () => {
   it('draws occupancy against the ceiling and tiers, with compactions and gated calls marked', async () => {
-    const run = await runCli(sandbox, ['report', session(), '--width', '40']);
+    const run = await runCliOk(sandbox, ['report', session(), '--width', '40']);
     expect(run.exitCode, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('Session demo-session');
@@ -62,7 +62,7 @@ describe('report --html in headless Chromium', () => {
 
   it('draws the occupancy line, the thresholds at their heights, compaction markers, gated calls, axes and legend; loads nothing', async () => {
     const html = join(sandbox.root, 'report.html');
-    const run = await runCli(sandbox, ['report', session(), '--html', html]);
+    const run = await runCliOk(sandbox, ['report', session(), '--html', html]);
     expect(run.stdout).toContain(`HTML report written to ${html}`);
     expect(readFileSync(html, 'utf8')).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
 
@@ -114,6 +114,8 @@ describe('report --html in headless Chromium', () => {
       await expect(page.getByText(text, { exact: true }).first().isVisible(), text).resolves.toBe(true);
     }
     expect(await page.locator('text.axis-label').nth(1).textContent()).toBe('occupancy, % of 200,000-token window (default)');
+    // Threshold labels are plain filled text: the line's dashed stroke must not outline them.
+    expect(await page.locator('text.threshold-label').evaluateAll((els) => els.map((e) => e.ownerDocument.defaultView!.getComputedStyle(e).stroke))).toEqual(['none', 'none', 'none', 'none']);
 
     // And the picture is not blank: the line's colour is on screen.
     const png = await page.screenshot({ clip: { x: line.x, y: line.y, width: line.width, height: line.height } });

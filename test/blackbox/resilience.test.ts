@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, makeSandbox, ROOT, runCli, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, makeSandbox, ROOT, runCli, runCliOk, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -131,10 +131,16 @@ describe('PreCompact', () => {
     expect(existsSync(join(sandbox.root, 'escape'))).toBe(false);
   });
 
-  it('an unwritable project fails open with no output', async () => {
-    if (process.getuid?.() === 0) return; // root writes anywhere; the symlink case below covers refusal
+  // Root ignores permission bits, so as root this case cannot happen; the next one fails the write another way.
+  it.skipIf(process.getuid?.() === 0)('an unwritable project fails open with no output (needs a non-root uid: root writes anywhere)', async () => {
     execFileSync('chmod', ['555', sandbox.project]);
     expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+  });
+
+  it('a checkpoint folder that cannot be created (a file is in its place) fails open with no output, also as root', async () => {
+    sandbox.write('project/.claude/context-ceiling', 'not a directory');
+    expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(readFileSync(join(sandbox.project, '.claude', 'context-ceiling'), 'utf8')).toBe('not a directory');
   });
 
   it('a planted symlink in place of the checkpoint folder is refused, nothing written through it', async () => {
@@ -340,25 +346,26 @@ describe('every hook fails open on bad input', () => {
 
 describe('checkpoints CLI', () => {
   const cli = (args: string[]) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project });
+  const cliOk = (args: string[]) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project });
 
   it('list, show, ack, with --json', async () => {
     sandbox.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     await preCompact('auto');
     await preCompact('manual');
-    const list = JSON.parse((await cli(['checkpoints', 'list', '--json'])).stdout);
+    const list = JSON.parse((await cliOk(['checkpoints', 'list', '--json'])).stdout);
     expect(list.map((c: { id: string; acknowledged: boolean; trigger: string }) => [c.id, c.trigger, c.acknowledged])).toEqual([
       [`${SESSION}/cx-001`, 'auto', false],
       [`${SESSION}/cx-002`, 'manual', false],
     ]);
-    const human = await cli(['checkpoints', 'list']);
+    const human = await cliOk(['checkpoints', 'list']);
     expect(human.stdout).toMatch(new RegExp(`^${SESSION}/cx-001\\s+\\S+\\s+auto\\s+90%\\s+EMERGENCY\\s+no$`, 'm'));
-    const shown = await cli(['checkpoints', 'show', 'cx-002']);
+    const shown = await cliOk(['checkpoints', 'show', 'cx-002']);
     expect(shown.stdout).toContain('<compaction-alert>');
     expect(shown.stdout).toContain('COMPACTION EVENT: 2 of 2 this session');
-    expect(JSON.parse((await cli(['checkpoints', 'show', 'cx-001', '--json'])).stdout)).toMatchObject({ id: 'cx-001', trigger: { type: 'auto' } });
-    expect((await cli(['checkpoints', 'ack', 'cx-001'])).stdout).toBe(`${SESSION}/cx-001: acknowledged\n`);
-    expect((await cli(['checkpoints', 'ack', '--all'])).stdout).toBe(`${SESSION}/cx-002: acknowledged\n`);
-    expect((await cli(['checkpoints', 'ack', '--all'])).stdout).toBe('Nothing to acknowledge.\n');
+    expect(JSON.parse((await cliOk(['checkpoints', 'show', 'cx-001', '--json'])).stdout)).toMatchObject({ id: 'cx-001', trigger: { type: 'auto' } });
+    expect((await cliOk(['checkpoints', 'ack', 'cx-001'])).stdout).toBe(`${SESSION}/cx-001: acknowledged\n`);
+    expect((await cliOk(['checkpoints', 'ack', '--all'])).stdout).toBe(`${SESSION}/cx-002: acknowledged\n`);
+    expect((await cliOk(['checkpoints', 'ack', '--all'])).stdout).toBe('Nothing to acknowledge.\n');
     expect(context(await prompt(transcriptAt(3_000), { DEV_TEAM_CONTEXT_MONITOR: 'off' }))).toBeUndefined();
   });
 
@@ -369,11 +376,11 @@ describe('checkpoints CLI', () => {
     const run = await cli(['checkpoints', 'show', 'cx-001']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/cx-001 is ambiguous/);
-    expect((await cli(['checkpoints', 'show', 'cx-001', '--session', 'other'])).exitCode).toBe(0);
+    expect((await cliOk(['checkpoints', 'show', 'cx-001', '--session', 'other'])).exitCode).toBe(0);
     expect((await cli(['checkpoints', 'ack'])).exitCode).toBe(1);
   });
 
   it('no checkpoints', async () => {
-    expect((await cli(['checkpoints', 'list'])).stdout).toBe('No checkpoints in this project.\n');
+    expect((await cliOk(['checkpoints', 'list'])).stdout).toBe('No checkpoints in this project.\n');
   });
 });

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, makeSandbox, preToolUse, ROOT, runCli, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, makeSandbox, preToolUse, ROOT, runCli, runCliOk, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -49,7 +49,7 @@ describe('statusline', () => {
   });
 
   it('through the bin as well', async () => {
-    expect((await runCli(sandbox, ['statusline'], {}, afterTurn)).stdout).toBe('ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL\n');
+    expect((await runCliOk(sandbox, ['statusline'], {}, afterTurn)).stdout).toBe('ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL\n');
   });
 });
 
@@ -97,7 +97,7 @@ describe('hooks use the bridged window', () => {
     const monitor = await runHook(sandbox, { session_id: SESSION, transcript_path: transcriptAt(750_000), cwd: sandbox.project }, {}, 'hook', 'user-prompt-submit');
     expect(JSON.parse(monitor.stdout).hookSpecificOutput.additionalContext).toContain('Context 75% (750,000 of 1,000,000 tokens, window: bridge');
     const transcript = sandbox.write(`${SESSION}.jsonl`, aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
-    const status = JSON.parse((await runCli(sandbox, ['status', '--transcript', transcript, '--json'])).stdout);
+    const status = JSON.parse((await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'])).stdout);
     expect(status).toMatchObject({ window: 1_000_000, windowSource: 'bridge', percent: 10 });
   });
 });

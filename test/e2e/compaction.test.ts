@@ -8,27 +8,13 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { World } from './world.js';
+import { NEXT_STEP, ORCHESTRATION, SUMMARY } from '../helpers/compaction-fixture.js';
 
 let world: World | undefined;
 afterEach(async () => {
   await world?.stop();
   world = undefined;
 });
-
-const NEXT_STEP = 'Register post-compact in hooks.json and run the e2e suite';
-const ORCHESTRATION = `resumption:
-  current_phase: 4
-  current_phase_name: Wiring
-  current_activity: registering the PostCompact hook
-  next_step: ${NEXT_STEP}
-  decisions:
-    - id: D-7
-      decision: Keep the summary in its own file beside the checkpoint
-  files_in_flight:
-    - src/hooks/post-compact.ts
-`;
-/** The summariser's answer: it keeps the phase and the decision, and drops the next step and the file in flight. */
-const SUMMARY = 'Summary:\n1. Current Work: Phase 4 (Wiring), registering the PostCompact hook.\n2. Decisions: D-7 keep the summary in its own file beside the checkpoint.';
 
 describe('compaction that keeps what matters, in the real client', () => {
   it('/compact <text>: the summariser gets the text and our next step; the summary is kept; the alert says what it dropped; /clear continues', async () => {

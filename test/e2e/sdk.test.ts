@@ -1,6 +1,6 @@
 /** The guard as an Agent SDK hook: typed against the SDK's own types, and run inside a real SDK session. */
 import { query, type HookCallbackMatcher, type Options, type PreToolUseHookInput, type Query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { createCeilingGuard, type CeilingDecision } from '../../src/index.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { World, CLAUDE_BIN } from './world.js';
@@ -24,9 +24,13 @@ const input = (transcript_path: string, tool_name: string, tool_input: unknown):
 
 describe('createCeilingGuard', () => {
   it('is a HookCallbackMatcher for Agent, Task and Skill that the SDK options accept', () => {
-    const matcher: HookCallbackMatcher = createCeilingGuard({ strict: true });
-    const options: Options = { hooks: { PreToolUse: [matcher] } };
-    expect(options.hooks?.PreToolUse?.[0]?.matcher).toBe('Agent|Task|Skill');
+    const guard = createCeilingGuard({ strict: true });
+    expect(guard.matcher).toBe('Agent|Task|Skill');
+    expect(guard.hooks).toHaveLength(1);
+    expect(typeof guard.hooks[0]).toBe('function');
+    // The SDK's own types accept it: checked by tsc (`npm test` type-checks test/), not at run time.
+    expectTypeOf(guard).toMatchTypeOf<HookCallbackMatcher>();
+    expectTypeOf({ hooks: { PreToolUse: [guard] } }).toMatchTypeOf<Options>();
   });
 
   // No recovery skill is installed in this world, so the way out named is Claude Code's own /compact.

@@ -1,4 +1,9 @@
-/** Many hook processes at once for one session: warnings, checkpoints and alerts stay exactly-once. */
+/**
+ * Many hook processes at once for one session: warnings, checkpoints and alerts stay exactly-once.
+ * Tolerance tests: the same assertions hold for sequential runs, so a pass does not prove the runs
+ * overlapped; a lost race shows as a duplicate or a missing output. The claims themselves are
+ * exclusive creates (state.ts, checkpoints.ts), which is what makes them safe, not these runs.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

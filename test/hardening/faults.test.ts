@@ -3,7 +3,7 @@
  * directory deleted under it, the transcript deleted or truncated while read.
  * Each fails open (exit 0), keeps earlier files intact, and says what happened
  * in the debug log. Read-only and full disks are real tmpfs mounts (this needs
- * root, as CI has; elsewhere the mount is reported as the failure).
+ * root, as CI has; elsewhere those cases show as skipped).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
 import { expectWellBehaved } from './invariants.js';
 
+const isRoot = process.getuid?.() === 0;
 let sandbox: Sandbox;
 let mounts: string[] = [];
 beforeEach(() => {
@@ -38,7 +39,7 @@ const hook = (event: string, input: Record<string, unknown>, project = sandbox.p
   runHook(sandbox, { session_id: SESSION, cwd: project, ...input }, { CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_DEBUG: debugLog(), ...env }, 'hook', event);
 
 describe('faults', () => {
-  it('a read-only project: PreCompact fails open, the earlier checkpoint stays intact, the log says EROFS', async () => {
+  it.skipIf(!isRoot)('a read-only project: PreCompact fails open, the earlier checkpoint stays intact, the log says EROFS', async () => {
     const project = join(sandbox.root, 'ro-project');
     tmpfs(project, '1m');
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
@@ -59,7 +60,7 @@ describe('faults', () => {
     expect(readDebug()).toMatch(/the acknowledgement cannot be written; showing the alert anyway/);
   });
 
-  it('a full disk: no half-written checkpoint, no temp file left, earlier files intact, the log says ENOSPC', async () => {
+  it.skipIf(!isRoot)('a full disk: no half-written checkpoint, no temp file left, earlier files intact, the log says ENOSPC', async () => {
     const project = join(sandbox.root, 'full-project');
     tmpfs(project, '64k');
     sandbox.write('full-project/ORCHESTRATION.yaml', `resumption:\n  notes: "${'n'.repeat(20_000)}"\n`);
@@ -76,7 +77,7 @@ describe('faults', () => {
     expect(readDebug()).toMatch(/checkpoint not written: ENOSPC/);
   });
 
-  it('a full state disk: the warning stays silent, a block still blocks', async () => {
+  it.skipIf(!isRoot)('a full state disk: the warning stays silent, a block still blocks', async () => {
     const state = join(sandbox.root, 'state-disk');
     tmpfs(state, '16k');
     writeFileSync(join(state, 'filler'), Buffer.alloc(16 * 1024 - 1));
@@ -89,14 +90,20 @@ describe('faults', () => {
     expect(block.exitCode).toBe(2);
   });
 
-  it('the state directory deleted while hooks run: every run fails open or works, nothing crashes', async () => {
+  // A tolerance test, not a proof: where in a hook the deletion lands is up to the scheduler. It asserts only
+  // that deletions did happen while hooks ran (so a run without any interference does not pass as one).
+  it('tolerance: the state directory deleted while hooks run: every run fails open or works, nothing crashes', async () => {
     const state = join(sandbox.root, 'state');
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
     let deleting = true;
+    let deletions = 0;
     const deleter = (async () => {
       while (deleting) {
         try {
-          rmSync(state, { recursive: true, force: true });
+          if (existsSync(state)) {
+            rmSync(state, { recursive: true, force: true });
+            deletions += 1;
+          }
         } catch {
           // a hook recreated part of it meanwhile: try again
         }
@@ -108,10 +115,13 @@ describe('faults', () => {
     );
     deleting = false;
     await deleter;
+    expect(deletions).toBeGreaterThan(0);
     for (const run of runs) expectWellBehaved('pre-tool-use', run);
   });
 
-  it('the transcript deleted or truncated while it is read: fail open, and the log says why', async () => {
+  // A tolerance test: which read meets which change is up to the scheduler; the log check below proves at least
+  // one run met a deleted or shrunk transcript, so a run that never raced fails rather than passes.
+  it('tolerance: the transcript deleted or truncated while it is read: fail open, and the log says why', async () => {
     const transcript = join(sandbox.root, 'moving.jsonl');
     const full = `${aTranscript().assistant({ cacheRead: 150_000 }).toString()}${'{"type":"user","message":{"content":"'.concat('y'.repeat(4 * 1024 * 1024), '"}}\n')}`;
     writeFileSync(transcript, full);

@@ -30,8 +30,8 @@ describe('the state directory', () => {
     expect(statSync(join(state(), 'sessions')).mode & 0o777).toBe(0o700);
   });
 
-  it('is refused when another user owns it (and the guard stays silent rather than use it)', async () => {
-    if (process.getuid?.() !== 0) throw new Error('this test needs root to create a directory owned by another user (CI runs as root)');
+  // Needs root to give a directory to another uid; elsewhere it shows as skipped.
+  it.skipIf(process.getuid?.() !== 0)('is refused when another user owns it (and the guard stays silent rather than use it)', async () => {
     mkdirSync(state(), { mode: 0o700 });
     chownSync(state(), 4242, 4242);
     const run = await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));

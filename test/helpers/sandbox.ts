@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa, type Result } from 'execa';
+import { expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const HOOK_BIN = join(ROOT, 'dist', 'hook.cjs');
@@ -74,6 +75,14 @@ export async function runCli(sandbox: Sandbox, args: string[], env: Record<strin
     ...(input === undefined ? { stdin: 'ignore' as const } : { input }),
   });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/** runCli for a run that must succeed: exit 0 and nothing on stderr (a warning there is a failure to notice). */
+export async function runCliOk(sandbox: Sandbox, args: string[], env: Record<string, string> = {}, input?: string): Promise<HookRun> {
+  const run = await runCli(sandbox, args, env, input);
+  expect(run.exitCode, run.stderr).toBe(0);
+  expect(run.stderr, `stderr of ${args.join(' ')}`).toBe('');
+  return run;
 }
 
 /**

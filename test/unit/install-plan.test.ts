@@ -1,19 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOOK_SPECS, hookCommand, ourHookName, installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange } from '../../src/core/install-plan.js';
+import { HOOK_SPECS, ourHookName, installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange } from '../../src/core/install-plan.js';
 import { findJsonLoss } from '../../src/core/json-lossless.js';
+import { expectedHooks } from '../helpers/hook-table.js';
 
 const RUNTIME = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
 
 describe('planInstall', () => {
   it('into nothing: one entry per event, with matchers and timeouts', () => {
     const { settings, actions } = planInstall(undefined, RUNTIME, {});
-    expect(actions).toHaveLength(HOOK_SPECS.length);
-    expect(settings).toEqual({
-      hooks: Object.fromEntries(
-        HOOK_SPECS.map((spec) => [spec.event, [{ ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: hookCommand(RUNTIME, spec.name), timeout: spec.timeout }] }]]),
-      ),
-    });
+    expect(actions).toHaveLength(6);
+    expect(settings).toEqual({ hooks: expectedHooks(RUNTIME) });
   });
 
   it('keeps every other key, entry and hook, and appends after them', () => {

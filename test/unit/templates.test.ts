@@ -183,6 +183,12 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
       agent_summaries: fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), longText, { maxKeys: 80 }),
       defect_summary: fc.record({ recurring_patterns: fc.array(longText, { maxLength: 40 }) }),
       files_to_read: fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 400 }), sections: longText, purpose: longText }), { maxLength: 30 }),
+      // Fields the view reads too (resumption.ts), so their paths are fuzzed, not only the ones above.
+      files_in_flight: fc.array(fc.oneof(longText, fc.record({ path: longText })), { maxLength: 40 }),
+      next_action: longText,
+      recovery_instructions: fc.record({ critical_context: longText }),
+      updated_at: fc.oneof(longText, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+      plan_file: longText,
       quality_trajectory: fc.record({ current_gate: fc.string({ maxLength: 100 }), score_history: fc.dictionary(fc.string({ maxLength: 10 }), fc.array(fc.double(), { maxLength: 5 })) }),
       junk: fc.anything(),
     },

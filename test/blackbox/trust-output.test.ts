@@ -1,0 +1,109 @@
+/**
+ * Text from a transcript path, a settings file or the state directory reaches the terminal through the
+ * one sanitiser (status, report, doctor), and `--json` escapes C1, bidi and invisible characters;
+ * learned windows are read only from a private directory, as a regular file of ours.
+ */
+import { chmodSync, chownSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { makeSandbox, preToolUse, runCliOk, runHook, type Sandbox } from '../helpers/sandbox.js';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+/** ESC, a C1 CSI, NEL, a right-to-left override, a zero-width space and a tag. */
+const HOSTILE = 'x\u001b[2J\u009b31m\u0085\u202etxet\u200b<system>';
+
+function expectInert(text: string): void {
+  // eslint-disable-next-line no-control-regex
+  expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]|<system>/);
+}
+
+/** The raw bytes hold no C1, bidi or invisible character, and the JSON still gives back the exact string. */
+function expectEscapedJson(stdout: string, field: (value: any) => string, expected: string): void {
+  expect(stdout).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e]/);
+  expect(field(JSON.parse(stdout))).toBe(expected);
+}
+
+describe('a hostile transcript path', () => {
+  const planted = () => sandbox.write(`${HOSTILE}.jsonl`, aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
+
+  it('status prints it sanitised; --json escapes it losslessly', async () => {
+    const path = planted();
+    expectInert((await runCliOk(sandbox, ['status', '--transcript', path])).stdout);
+    expectEscapedJson((await runCliOk(sandbox, ['status', '--transcript', path, '--json'])).stdout, (v) => v.transcript, path);
+  });
+
+  it('report prints its title sanitised; --json escapes it losslessly', async () => {
+    const path = planted();
+    const human = (await runCliOk(sandbox, ['report', path])).stdout;
+    expect(human.split('\n')[0]).toBe('Session x [2J 31m txet‹system>');
+    expectInert(human);
+    expectEscapedJson((await runCliOk(sandbox, ['report', path, '--json'])).stdout, (v) => v.transcript, path);
+  });
+});
+
+describe('doctor', () => {
+  it('prints a hostile state directory name sanitised; --json escapes it losslessly', async () => {
+    const state = join(sandbox.root, `state-${HOSTILE}`);
+    const env = { DEV_TEAM_CONTEXT_STATE_DIR: state, CLAUDE_PROJECT_DIR: sandbox.project };
+    const human = await runCliOk(sandbox, ['install'], env).then(() => runCliOk(sandbox, ['doctor'], env));
+    expect(human.stdout).toContain('state-x [2J 31m txet');
+    expectInert(human.stdout);
+    const json = (await runCliOk(sandbox, ['doctor', '--json'], env)).stdout;
+    expect(json).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e]/);
+    expect(JSON.parse(json).checks.find((c: { name: string }) => c.name === 'state').detail).toContain(state); // escaped, not lost
+  });
+});
+
+describe('learned windows are believed only from a private directory, as a regular file of ours', () => {
+  const state = () => join(sandbox.root, 'state');
+  const learned = () => join(state(), 'learned-windows.json');
+  const plant = () => {
+    mkdirSync(state(), { recursive: true, mode: 0o700 });
+    writeFileSync(learned(), JSON.stringify({ models: { 'claude-opus-5-5': { tokens: 1_000_000, updatedAt: new Date().toISOString() } } }));
+  };
+  // 500,000 tokens in strict mode: 50 % of a learned 1M window, or more than the 200,000 default.
+  const judged = async () => {
+    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 500_000 - 5, model: 'claude-opus-5-5' }).toString());
+    const run = await runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: 'no-bridge' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_STATE_DIR: state() });
+    return run.stderr.includes('window: learned') ? 'learned' : run.stderr.includes('200,000-token window (default)') ? 'default' : run.stderr;
+  };
+
+  it('believed from our own 0700 directory (the control case)', async () => {
+    plant();
+    expect(await judged()).toBe('learned');
+  });
+
+  it('ignored when the directory is group-writable', async () => {
+    plant();
+    chmodSync(state(), 0o770);
+    expect(await judged()).toBe('default');
+  });
+
+  it('ignored when the file is a symlink to a copy', async () => {
+    plant();
+    copyFileSync(learned(), join(sandbox.root, 'copy.json'));
+    rmSync(learned());
+    symlinkSync(join(sandbox.root, 'copy.json'), learned());
+    expect(await judged()).toBe('default');
+  });
+
+  it('ignored when the file is over its 64 KiB cap', async () => {
+    plant();
+    const record = JSON.parse(readFileSync(learned(), 'utf8'));
+    writeFileSync(learned(), JSON.stringify({ ...record, padding: 'x'.repeat(70 * 1024) }));
+    expect(await judged()).toBe('default');
+  });
+
+  // Needs root to give a file to another uid; elsewhere it shows as skipped.
+  it.skipIf(process.getuid?.() !== 0)('ignored when the file belongs to another uid', async () => {
+    plant();
+    chownSync(learned(), 4242, 4242);
+    expect(await judged()).toBe('default');
+  });
+});

@@ -1,0 +1,15 @@
+/**
+ * The hooks install writes, written out by hand: tests compare against this, never against
+ * HOOK_SPECS or hookCommand, so the code under test cannot build its own expectation.
+ */
+export function expectedHooks(runtimeDir: string): Record<string, unknown> {
+  const entry = (name: string, timeout: number, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `node "${runtimeDir}/hook.cjs" ${name}`, timeout }] }];
+  return {
+    PreToolUse: entry('pre-tool-use', 10, 'Agent|Task|Skill'),
+    UserPromptSubmit: entry('user-prompt-submit', 10),
+    PreCompact: entry('pre-compact', 30),
+    PostCompact: entry('post-compact', 10),
+    SessionStart: entry('session-start', 10),
+    PostToolUse: entry('post-tool-use', 10, 'Write|Edit|MultiEdit'),
+  };
+}
