@@ -90,6 +90,8 @@ function show(io: CliIO, json: boolean): number {
   const table = rows(config);
   if (json) {
     io.out(`${JSON.stringify({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, settingsFiles: settingsStates(io), warnings: config.warnings }, null, 2)}\n`);
+    // Warned on stderr in every mode, as `get` does: a script reading only stdout still leaves a trace for its user.
+    warn(io, config);
     return 0;
   }
   const width = Math.max(...table.map((row) => row.key.length)) + 2;
