@@ -139,7 +139,7 @@ function unflatten(entries: Iterable<[string, unknown]>): PolicyValues {
   for (const [key, value] of entries) {
     const dot = key.indexOf('.');
     if (dot < 0) out[key] = value;
-    else out[key.slice(0, dot)] = { ...(out[key.slice(0, dot)] as object | undefined), [key.slice(dot + 1)]: value };
+    else ((out[key.slice(0, dot)] ??= {}) as Record<string, unknown>)[key.slice(dot + 1)] = value;
   }
   return out as PolicyValues;
 }
