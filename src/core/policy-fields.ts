@@ -1,7 +1,8 @@
 /**
  * Every policy field as plain data: its default, bounds, variable and meaning.
  * The zod schema (policy-schema.ts) and the environment coercer are both built
- * from this table, so the hook reads its variables without loading zod (~2 ms).
+ * from this table, so the hook reads its variables without loading zod (loading
+ * and building the schema costs several ms; docs/architecture.md).
  */
 import { DEFAULT_WINDOW, ENV } from './constants.js';
 

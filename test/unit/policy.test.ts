@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkPolicyRules, readEnvLayer, resolvePolicy, type Layer } from '../../src/core/policy.js';
-import { POLICY_RULES } from '../../src/core/policy-rules.js';
+import { judgeLayer, POLICY_RULES } from '../../src/core/policy-rules.js';
+import type { LayerName } from '../../src/core/policy.js';
 
 describe('readEnvLayer', () => {
   it.each<[string, Record<string, string>, Record<string, unknown>]>([
@@ -107,5 +108,23 @@ describe('rules', () => {
     expect(policy).toMatchObject({ ceilingPct: 30, tools: { Skill: 'block' }, recoverySkills: ['wrap-up'] });
     expect(sources['tools.Skill']).toEqual({ layer: 'user' });
     expect(sources['tiers.warningPct']).toEqual({ layer: 'default' });
+  });
+});
+
+describe('layer rules', () => {
+  it.each<[LayerName, boolean]>([
+    ['user', true],
+    ['env', true],
+    ['project', false],
+    ['policy', false],
+    ['preset', false],
+  ])('a %s layer may set stateDir: %s', (layer, allowed) => {
+    expect(judgeLayer(layer, { stateDir: '/tmp/s', ceilingPct: 30 })).toEqual(
+      allowed ? [] : [{ key: 'stateDir', message: 'ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory', values: ['/tmp/s'] }],
+    );
+  });
+
+  it('a layer without stateDir breaks no rule', () => {
+    expect(judgeLayer('project', { ceilingPct: 30 })).toEqual([]);
   });
 });
