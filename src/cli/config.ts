@@ -1,6 +1,7 @@
 /** `context-ceiling config show|get|validate|schema`: every value with the layer it came from. */
 import * as z from 'zod/mini';
 import { describeSource, flattenValues, type Source } from '../core/policy.js';
+import { FIELD_KEYS, POLICY_FIELDS, type PolicyField } from '../core/policy-fields.js';
 import { policyFileSchema } from '../core/policy-schema.js';
 import { policyFilePaths, type LoadedConfig } from '../io/config.js';
 import { claudeSettingsOf, configContextOf, loadUncheckedConfig, loadValidConfig, projectDirOf } from './context.js';
@@ -75,8 +76,12 @@ type Row = { key: string; value: unknown; source: Source };
 function rows(config: LoadedConfig): Row[] {
   const values = flattenValues(config.policy);
   const out: Row[] = values.map(([key, value]) => ({ key, value, source: config.sources[key] ?? { layer: 'default' } }));
-  if (config.policy.window === undefined) out.push({ key: 'window', value: null, source: { layer: 'default', detail: 'status line bridge when fresh, else 200000' } });
-  if (config.policy.stateDir === undefined) out.push({ key: 'stateDir', value: null, source: { layer: 'default', detail: '${TMPDIR:-/tmp}/context-ceiling-<uid>' } });
+  // Fields unset by default (window, stateDir) still get a row saying what applies instead.
+  for (const key of FIELD_KEYS) {
+    const field: PolicyField = POLICY_FIELDS[key];
+    if (out.some((row) => row.key === key) || !('unsetText' in field)) continue;
+    out.push({ key, value: null, source: { layer: 'default', detail: field.unsetText } });
+  }
   return out;
 }
 
@@ -85,6 +90,8 @@ function show(io: CliIO, json: boolean): number {
   const table = rows(config);
   if (json) {
     io.out(toJsonOutput({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, settingsFiles: settingsStates(io), warnings: config.warnings }));
+    // Warned on stderr in every mode, as `get` does: a script reading only stdout still leaves a trace for its user.
+    warn(io, config);
     return 0;
   }
   const width = Math.max(...table.map((row) => row.key.length)) + 2;

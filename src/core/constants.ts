@@ -1,31 +1,10 @@
-/** Built-in defaults. Each one says why it has the value it has. */
-
-/** The seed ADR's 40 % context rule: room left to summarise and recover. */
-export const DEFAULT_CEILING_PCT = 40;
+/** Built-in constants, each with why it has its value. Policy defaults live in policy-fields.ts. */
 
 /** Every Claude model shares a 200,000-token base window; 1M variants need an explicit window (seed 002). */
 export const DEFAULT_WINDOW = 200_000;
 
 /** Warnings repeat only when occupancy climbs into a new 5-point band (seed 002's dedup). */
 export const DEDUP_BUCKET_PCT = 5;
-
-/** Tier thresholds from seed 000: WARNING at 70 %, CRITICAL at 80 %, EMERGENCY at 88 % of the window. */
-export const DEFAULT_TIERS = { warningPct: 70, criticalPct: 80, emergencyPct: 88 } as const;
-
-/** Backward scan cap: far more than any tail we need, small enough that a hook never reads a whole multi-GB file. */
-export const DEFAULT_MAX_SCAN_BYTES = 64 * 1024 * 1024;
-
-/** Skills that bring context back under budget; gating them could deadlock recovery (seed 002). */
-export const DEFAULT_RECOVERY_SKILLS = [
-  'context-summarization',
-  'context-loading-protocol',
-  'continue',
-  'review-summary',
-  'session-review',
-] as const;
-
-/** Capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated. */
-export const DEFAULT_GATED_TOOLS = ['Agent', 'Task', 'Skill'] as const;
 
 /** Names of the environment variables. The seed's four names are kept exactly. */
 export const ENV = {
@@ -47,15 +26,6 @@ export const ENV = {
   resumptionStaleMinutes: 'DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES',
   bridgeMaxAgeMinutes: 'DEV_TEAM_CONTEXT_BRIDGE_MAX_AGE_MINUTES',
 } as const;
-
-/** The status line refreshes every turn and the window changes only with the model, so a day-old record is still right. */
-export const DEFAULT_BRIDGE_MAX_AGE_MINUTES = 1440;
-
-/** Where the orchestrator keeps its resumable state (seed 003), relative to the project. */
-export const DEFAULT_ORCHESTRATION_FILE = 'ORCHESTRATION.yaml';
-
-/** A resumption section older than this after a write is probably forgotten (seed 003's L3 check). */
-export const DEFAULT_RESUMPTION_STALE_MINUTES = 30;
 
 /** Injected-text budgets in tokens, estimated as characters / 4 (design: "Tiers"). */
 export const TOKEN_BUDGET = { monitorCalm: 100, monitorAlarm: 200, compactionAlert: 500, resumptionContext: 1000 } as const;

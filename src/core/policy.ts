@@ -3,20 +3,10 @@
  * → flat merge keeping each value's source → rules → a resolved policy.
  * Pure: files arrive already read and parsed.
  */
-import {
-  DEFAULT_BRIDGE_MAX_AGE_MINUTES,
-  DEFAULT_CEILING_PCT,
-  DEFAULT_GATED_TOOLS,
-  DEFAULT_MAX_SCAN_BYTES,
-  DEFAULT_ORCHESTRATION_FILE,
-  DEFAULT_RECOVERY_SKILLS,
-  DEFAULT_RESUMPTION_STALE_MINUTES,
-  DEFAULT_TIERS,
-  ENV,
-} from './constants.js';
+import { coerceEnvValue, FIELD_KEYS, POLICY_FIELDS, type FieldKey, type ToolAction } from './policy-fields.js';
+import { POLICY_RULES, type RuleProblem } from './policy-rules.js';
 
-export const TOOL_ACTIONS = ['auto', 'warn', 'block', 'off'] as const;
-export type ToolAction = (typeof TOOL_ACTIONS)[number];
+export { TOOL_ACTIONS, type ToolAction } from './policy-fields.js';
 
 export const PRESET_NAMES = ['default', 'strict-ci', 'large-window', 'strict-skills'] as const;
 export type PresetName = (typeof PRESET_NAMES)[number];
@@ -79,78 +69,55 @@ export type ResolvedPolicy = {
   warnings: string[];
 };
 
-export const DEFAULT_VALUES: PolicyValues = {
-  enabled: true,
-  strict: false,
-  ceilingPct: DEFAULT_CEILING_PCT,
-  tools: Object.fromEntries(DEFAULT_GATED_TOOLS.map((tool) => [tool, 'auto'])),
-  recoverySkills: [...DEFAULT_RECOVERY_SKILLS],
-  tiers: { ...DEFAULT_TIERS },
-  maxScanBytes: DEFAULT_MAX_SCAN_BYTES,
-  debug: false,
-  monitor: true,
-  orchestrationFile: DEFAULT_ORCHESTRATION_FILE,
-  resumptionStaleMinutes: DEFAULT_RESUMPTION_STALE_MINUTES,
-  bridgeMaxAgeMinutes: DEFAULT_BRIDGE_MAX_AGE_MINUTES,
-};
+/** The policy's top-level keys in field order (`tiers.warningPct` → `tiers`), which is the order `config show` prints. */
+const POLICY_KEYS = [...new Set(FIELD_KEYS.map((key) => key.split('.')[0]!))];
+
+/** Every field's default, shaped as a layer. */
+export const DEFAULT_VALUES: PolicyValues = unflatten(
+  FIELD_KEYS.flatMap((key): Array<[string, unknown]> => {
+    const value = POLICY_FIELDS[key].default;
+    if (value === undefined) return [];
+    return [[key, Array.isArray(value) ? [...value] : typeof value === 'object' ? { ...value } : value]];
+  }),
+);
 
 /** Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). */
 export function resolvePolicy(layers: readonly Layer[]): ResolvedPolicy {
-  const flat = new Map<string, { value: unknown; source: Source }>();
-  const all: Layer[] = [{ source: { layer: 'default' }, values: DEFAULT_VALUES }, ...layers];
-  for (const layer of all) {
-    for (const [key, value] of flattenValues(layer.values)) flat.set(key, { value, source: layer.source });
-  }
-  const get = <T>(key: string) => flat.get(key)?.value as T;
-  const tools: Record<string, ToolAction> = {};
-  const tiers: Policy['tiers'] = { ...DEFAULT_TIERS };
-  for (const [key, { value }] of flat) {
-    if (key.startsWith('tools.')) tools[key.slice('tools.'.length)] = value as ToolAction;
-    if (key.startsWith('tiers.')) tiers[key.slice('tiers.'.length) as keyof typeof tiers] = value as number;
-  }
-  const policy: Policy = {
-    enabled: get('enabled'),
-    strict: get('strict'),
-    ceilingPct: get('ceilingPct'),
-    window: get('window'),
-    tools,
-    recoverySkills: get('recoverySkills'),
-    tiers,
-    maxScanBytes: get('maxScanBytes'),
-    stateDir: get('stateDir'),
-    debug: get('debug'),
-    monitor: get('monitor'),
-    orchestrationFile: get('orchestrationFile'),
-    resumptionStaleMinutes: get('resumptionStaleMinutes'),
-    bridgeMaxAgeMinutes: get('bridgeMaxAgeMinutes'),
-  };
-  const sources = Object.fromEntries([...flat].map(([key, entry]) => [key, entry.source]));
-  const warnings = applyRules(policy, sources);
-  return { policy, sources, warnings };
+  const merged = mergeLayers(layers);
+  const problems = judgePolicy(merged.policy);
+  if (problems.length === 0) return { ...merged, warnings: [] };
+  // A broken combination falls back to the defaults for that key or group, whole, and says so.
+  const broken = (key: string) => problems.some((problem) => key === problem.key || key.startsWith(`${problem.key}.`));
+  const fallback = mergeLayers(layers, broken);
+  const warnings = problems.map((problem) => {
+    const defaults = flattenValues(DEFAULT_VALUES).filter(([key]) => broken(key)).map(([, value]) => String(value));
+    return `${problem.key} ${problem.message} (got ${problem.values.join(', ')}); using the defaults ${defaults.join(', ')}`;
+  });
+  return { ...fallback, warnings };
 }
 
-/** Cross-field rules. A broken combination falls back to the defaults for that group and says so. */
-function applyRules(policy: Policy, sources: Record<string, Source>): string[] {
-  const warnings: string[] = [];
-  const { warningPct, criticalPct, emergencyPct } = policy.tiers;
-  if (!(warningPct < criticalPct && criticalPct < emergencyPct)) {
-    warnings.push(
-      `tiers must rise warningPct < criticalPct < emergencyPct (got ${warningPct}, ${criticalPct}, ${emergencyPct}); using the defaults ${DEFAULT_TIERS.warningPct}, ${DEFAULT_TIERS.criticalPct}, ${DEFAULT_TIERS.emergencyPct}`,
-    );
-    policy.tiers = { ...DEFAULT_TIERS };
-    for (const key of Object.keys(DEFAULT_TIERS)) sources[`tiers.${key}`] = { layer: 'default' };
-  }
-  return warnings;
-}
-
-/** Problems found in one policy file, as `key: message` lines. */
+/** Cross-field problems in one policy file, judged with the defaults filled in, as `key: message` lines. */
 export function checkPolicyRules(values: PolicyValues): string[] {
-  const t = values.tiers;
-  if (!t) return [];
-  const merged = { ...DEFAULT_TIERS, ...t };
-  return merged.warningPct < merged.criticalPct && merged.criticalPct < merged.emergencyPct
-    ? []
-    : [`tiers: must rise warningPct < criticalPct < emergencyPct (with defaults filled in: ${merged.warningPct}, ${merged.criticalPct}, ${merged.emergencyPct})`];
+  return judgePolicy(mergeLayers([{ source: { layer: 'policy' }, values }]).policy).map(
+    (problem) => `${problem.key}: ${problem.message} (with defaults filled in: ${problem.values.join(', ')})`,
+  );
+}
+
+function judgePolicy(policy: Policy): RuleProblem[] {
+  return POLICY_RULES.flatMap((rule) => rule(policy));
+}
+
+/** Defaults, then each layer in turn, flat key by flat key; `skip` leaves keys at their default. */
+function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = () => false): Omit<ResolvedPolicy, 'warnings'> {
+  const flat = new Map<string, { value: unknown; source: Source }>();
+  for (const [key, value] of flattenValues(DEFAULT_VALUES)) flat.set(key, { value, source: { layer: 'default' } });
+  for (const layer of layers) {
+    for (const [key, value] of flattenValues(layer.values)) if (!skip(key)) flat.set(key, { value, source: layer.source });
+  }
+  const nested = unflatten([...flat].map(([key, entry]) => [key, entry.value])) as Record<string, unknown>;
+  const policy = Object.fromEntries(POLICY_KEYS.map((key) => [key, nested[key]])) as Policy;
+  const sources = Object.fromEntries([...flat].map(([key, entry]) => [key, entry.source]));
+  return { policy, sources };
 }
 
 export function flattenValues(values: PolicyValues): Array<[string, unknown]> {
@@ -166,86 +133,36 @@ export function flattenValues(values: PolicyValues): Array<[string, unknown]> {
   return out;
 }
 
+/** The inverse of flattenValues: `tools.Skill` and `tiers.warningPct` nest one level (a tool name may hold dots). */
+function unflatten(entries: Iterable<[string, unknown]>): PolicyValues {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of entries) {
+    const dot = key.indexOf('.');
+    if (dot < 0) out[key] = value;
+    else ((out[key.slice(0, dot)] ??= {}) as Record<string, unknown>)[key.slice(dot + 1)] = value;
+  }
+  return out as PolicyValues;
+}
+
 export type EnvReading = { values: PolicyValues; warnings: string[] };
 
 /**
- * Read the DEV_TEAM_CONTEXT_* variables. Opt-outs are strict literals (only
- * `off` disables, only `on` turns strict on); a malformed number is ignored
- * with a warning, so the next layer (ultimately the default) applies.
+ * Read the DEV_TEAM_CONTEXT_* variables, each coerced by its field's kind and
+ * bounds. A malformed value is left out with a warning, so the next layer
+ * (ultimately the default) applies.
  */
 export function readEnvLayer(env: Readonly<Record<string, string | undefined>>): EnvReading {
-  const values: PolicyValues = {};
+  const entries: Array<[FieldKey, unknown]> = [];
   const warnings: string[] = [];
-  const ignore = (name: string, raw: string, why: string) => warnings.push(`${name}=${JSON.stringify(raw)} ignored: ${why}`);
-
-  const onOff = (name: string): boolean | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    if (raw === 'on') return true;
-    if (raw === 'off') return false;
-    ignore(name, raw, 'only "on" or "off" is recognised');
-    return undefined;
-  };
-  const integer = (name: string, min: number, max: number): number | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    const value = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-    if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
-    ignore(name, raw, `expected a whole number from ${min} to ${max}`);
-    return undefined;
-  };
-
-  values.enabled = onOff(ENV.ceiling);
-  values.strict = onOff(ENV.strict);
-  values.monitor = onOff(ENV.monitor);
-  values.resumptionStaleMinutes = integer(ENV.resumptionStaleMinutes, 1, 525_600);
-  values.bridgeMaxAgeMinutes = integer(ENV.bridgeMaxAgeMinutes, 1, 525_600);
-  const orchestration = env[ENV.orchestrationFile];
-  if (orchestration) values.orchestrationFile = orchestration;
-  values.ceilingPct = integer(ENV.ceilingPct, 1, 100);
-  values.window = integer(ENV.window, 1000, 100_000_000);
-  values.maxScanBytes = integer(ENV.maxScanBytes, 64 * 1024, Number.MAX_SAFE_INTEGER);
-  const tiers = {
-    warningPct: integer(ENV.warningPct, 1, 100),
-    criticalPct: integer(ENV.criticalPct, 1, 100),
-    emergencyPct: integer(ENV.emergencyPct, 1, 100),
-  };
-  if (Object.values(tiers).some((v) => v !== undefined)) values.tiers = tiers;
-
-  const stateDir = env[ENV.stateDir];
-  if (stateDir) values.stateDir = stateDir;
-
-  const debug = env[ENV.debug];
-  if (debug === '1' || debug === 'on' || debug?.startsWith('/')) values.debug = true;
-  else if (debug === '0' || debug === 'off') values.debug = false;
-  else if (debug) ignore(ENV.debug, debug, 'use 1, on, off, or an absolute file path');
-
-  const skills = env[ENV.recoverySkills];
-  if (skills !== undefined && skills !== '') {
-    const list = skills.split(',').map((s) => s.trim()).filter(Boolean);
-    if (list.length > 0 && list.every((s) => /^[^\s,]+$/.test(s))) values.recoverySkills = list;
-    else ignore(ENV.recoverySkills, skills, 'expected a comma-separated list of skill names');
+  for (const key of FIELD_KEYS) {
+    const field = POLICY_FIELDS[key];
+    const raw = env[field.env];
+    if (raw === undefined || raw === '') continue;
+    const coerced = coerceEnvValue(field, raw);
+    if ('value' in coerced) entries.push([key, coerced.value]);
+    else warnings.push(`${field.env}=${JSON.stringify(raw)} ignored: ${coerced.why}`);
   }
-
-  const tools = env[ENV.tools];
-  if (tools !== undefined && tools !== '') {
-    const parsed = parseToolActions(tools);
-    if (parsed) values.tools = parsed;
-    else ignore(ENV.tools, tools, `expected Tool=action pairs separated by commas, action one of ${TOOL_ACTIONS.join('|')}`);
-  }
-
-  for (const key of Object.keys(values) as Array<keyof PolicyValues>) if (values[key] === undefined) delete values[key];
-  return { values, warnings };
-}
-
-function parseToolActions(raw: string): Record<string, ToolAction> | undefined {
-  const out: Record<string, ToolAction> = {};
-  for (const pair of raw.split(',')) {
-    const match = /^\s*([A-Za-z0-9_.:-]+)\s*=\s*([a-z]+)\s*$/.exec(pair);
-    if (!match || !(TOOL_ACTIONS as readonly string[]).includes(match[2]!)) return undefined;
-    out[match[1]!] = match[2] as ToolAction;
-  }
-  return out;
+  return { values: unflatten(entries), warnings };
 }
 
 /** How a source reads in `config show` and in guard messages. */

@@ -6,6 +6,7 @@ import strictCiPreset from '../../policies/strict-ci.json' with { type: 'json' }
 import strictSkillsPreset from '../../policies/strict-skills.json' with { type: 'json' };
 import { ENV } from '../core/constants.js';
 import { readRegularText } from './read-safe.js';
+import { judgeLayer } from '../core/policy-rules.js';
 import { readEnvLayer, resolvePolicy, type Layer, type LayerName, type PolicyFile, type PresetName, type ResolvedPolicy } from '../core/policy.js';
 
 /** Presets ship inside the bundle so they resolve wherever the package is installed. */
@@ -67,10 +68,9 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
     if (read.kind === 'missing' && role === 'policy') problems.push(`${path}: file not found (named by ${ENV.policy})`);
     if (read.kind !== 'ok') continue;
     const { $schema: _schema, extends: preset, ...values } = read.file;
-    if (values.stateDir !== undefined && role !== 'user') {
-      // A repository must not choose where we create, chmod and write private files (DESIGN.md, "Trust boundaries").
-      ignored.push(`${path}: stateDir ignored: only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`);
-      delete values.stateDir;
+    for (const problem of judgeLayer(role, values)) {
+      ignored.push(`${path}: ${problem.key} ${problem.message}`);
+      delete values[problem.key as keyof typeof values];
     }
     if (preset) layers.push({ source: { layer: 'preset', detail: `${preset}, extended by ${path}` }, values: presetValues(preset) });
     layers.push({ source: { layer: role as LayerName, detail: path }, values });

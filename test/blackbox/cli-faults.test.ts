@@ -105,5 +105,20 @@ describe('config', () => {
       stderr: 'context-ceiling: warning: DEV_TEAM_CONTEXT_CEILING_PCT="40%" ignored: expected a whole number from 1 to 100\n',
     });
   });
+
+  it('show and get, human or --json, name the same malformed values the same way', async () => {
+    const env = { DEV_TEAM_CONTEXT_CEILING_PCT: '0x20', DEV_TEAM_CONTEXT_MONITOR: 'false' };
+    const expected =
+      'context-ceiling: warning: DEV_TEAM_CONTEXT_CEILING_PCT="0x20" ignored: expected a whole number from 1 to 100\n' +
+      'context-ceiling: warning: DEV_TEAM_CONTEXT_MONITOR="false" ignored: only "on" or "off" is recognised\n';
+    for (const args of [['show'], ['show', '--json'], ['get', 'ceilingPct'], ['get', 'ceilingPct', '--json']]) {
+      const run = await cli(['config', ...args], env);
+      expect({ args, exitCode: run.exitCode, stderr: run.stderr }).toEqual({ args, exitCode: 0, stderr: expected });
+    }
+    const shown = JSON.parse((await cli(['config', 'show', '--json'], env)).stdout);
+    expect(shown.settings.find((row: { key: string }) => row.key === 'ceilingPct')).toEqual({ key: 'ceilingPct', value: 40, source: 'default', detail: null });
+    expect(shown.warnings).toEqual(expected.trimEnd().split('\n').map((line) => line.replace('context-ceiling: warning: ', '')));
+    expect(JSON.parse((await cli(['config', 'get', 'ceilingPct', '--json'], env)).stdout)).toEqual({ key: 'ceilingPct', value: 40, source: 'default', detail: null });
+  });
 });
 

@@ -64,6 +64,15 @@ describe('loadConfig', () => {
     expect(config.problems[0]).toMatch(new RegExp(`^${projectFile().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not valid JSON`));
   });
 
+  it('only the user file or the env may set stateDir; a project file’s is left out with a warning', () => {
+    writeFileSync(userFile(), JSON.stringify({ stateDir: '/tmp/user-state' }));
+    writeFileSync(projectFile(), JSON.stringify({ stateDir: '/tmp/evil', ceilingPct: 30 }));
+    const config = load();
+    expect(config.policy).toMatchObject({ stateDir: '/tmp/user-state', ceilingPct: 30 });
+    expect(config.warnings).toEqual([`${projectFile()}: stateDir ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory`]);
+    expect(load({ DEV_TEAM_CONTEXT_STATE_DIR: '/tmp/env-state' }).policy.stateDir).toBe('/tmp/env-state');
+  });
+
   it('a missing DEV_TEAM_CONTEXT_POLICY file is a problem', () => {
     expect(load({ DEV_TEAM_CONTEXT_POLICY: '/nope/p.json' }).problems).toEqual(['/nope/p.json: file not found (named by DEV_TEAM_CONTEXT_POLICY)']);
   });

@@ -92,6 +92,11 @@ describe('hooks/hooks.json and the plugin', () => {
     expect(committed.status, `dist/${file} is not in git: the plugin route needs it committed`).toBe(0);
     expect(readFileSync(join(ROOT, 'dist', file)).equals(committed.stdout)).toBe(true);
   });
+
+  it.each(['hook.cjs', 'hook-events.cjs', 'statusline.cjs'])('dist/%s carries no zod: it loads from policy-parse.cjs only when a policy file exists', (file) => {
+    expect(read('dist/policy-parse.cjs')).toContain('_zod'); // the marker this test looks for
+    expect(read(`dist/${file}`)).not.toContain('_zod');
+  });
 });
 
 describe('docs', () => {

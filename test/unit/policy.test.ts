@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readEnvLayer, resolvePolicy } from '../../src/core/policy.js';
+import { checkPolicyRules, readEnvLayer, resolvePolicy, type Layer } from '../../src/core/policy.js';
+import { judgeLayer, POLICY_RULES } from '../../src/core/policy-rules.js';
+import type { LayerName } from '../../src/core/policy.js';
 
 describe('readEnvLayer', () => {
   it.each<[string, Record<string, string>, Record<string, unknown>]>([
@@ -59,5 +62,69 @@ describe('resolvePolicy', () => {
     expect(policy.tiers).toEqual({ warningPct: 70, criticalPct: 80, emergencyPct: 88 });
     expect(sources['tiers.warningPct']).toEqual({ layer: 'default' });
     expect(warnings[0]).toMatch(/warningPct < criticalPct < emergencyPct/);
+  });
+});
+
+describe('rules', () => {
+  const policyWithTiers = (warningPct: number, criticalPct: number, emergencyPct: number) =>
+    ({ ...resolvePolicy([]).policy, tiers: { warningPct, criticalPct, emergencyPct } });
+
+  it('the defaults break no rule', () => {
+    expect(POLICY_RULES.flatMap((rule) => rule(resolvePolicy([]).policy))).toEqual([]);
+  });
+
+  it.each<[number, number, number, boolean]>([
+    [70, 80, 88, true],
+    [1, 2, 3, true],
+    [80, 80, 88, false],
+    [70, 88, 88, false],
+    [90, 80, 70, false],
+  ])('tiers %i, %i, %i rise: %s', (warning, critical, emergency, rises) => {
+    const problems = POLICY_RULES.flatMap((rule) => rule(policyWithTiers(warning, critical, emergency)));
+    expect(problems).toEqual(rises ? [] : [{ key: 'tiers', message: 'must rise warningPct < criticalPct < emergencyPct', values: [warning, critical, emergency] }]);
+  });
+
+  it('a file and a resolved policy are judged by the same rule: one layer is refused exactly when resolving it falls back', () => {
+    const pct = fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined });
+    fc.assert(
+      fc.property(fc.record({ warningPct: pct, criticalPct: pct, emergencyPct: pct }), (tiers) => {
+        const refused = checkPolicyRules({ tiers }).length > 0;
+        const resolved = resolvePolicy([{ source: { layer: 'project' }, values: { tiers } }]);
+        expect(resolved.warnings.length > 0).toBe(refused);
+        if (refused) expect(resolved.policy.tiers).toEqual({ warningPct: 70, criticalPct: 80, emergencyPct: 88 });
+      }),
+    );
+  });
+
+  it('resolving never changes the layers it was given, even when a rule falls back', () => {
+    const layers: Layer[] = [
+      { source: { layer: 'user' }, values: { tiers: { warningPct: 85 }, tools: { Skill: 'block' }, recoverySkills: ['wrap-up'] } },
+      { source: { layer: 'env' }, values: { ceilingPct: 30 } },
+    ];
+    const before = structuredClone(layers);
+    const { policy, sources, warnings } = resolvePolicy(layers);
+    expect(layers).toEqual(before);
+    expect(warnings).toEqual(['tiers must rise warningPct < criticalPct < emergencyPct (got 85, 80, 88); using the defaults 70, 80, 88']);
+    expect(policy).toMatchObject({ ceilingPct: 30, tools: { Skill: 'block' }, recoverySkills: ['wrap-up'] });
+    expect(sources['tools.Skill']).toEqual({ layer: 'user' });
+    expect(sources['tiers.warningPct']).toEqual({ layer: 'default' });
+  });
+});
+
+describe('layer rules', () => {
+  it.each<[LayerName, boolean]>([
+    ['user', true],
+    ['env', true],
+    ['project', false],
+    ['policy', false],
+    ['preset', false],
+  ])('a %s layer may set stateDir: %s', (layer, allowed) => {
+    expect(judgeLayer(layer, { stateDir: '/tmp/s', ceilingPct: 30 })).toEqual(
+      allowed ? [] : [{ key: 'stateDir', message: 'ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory', values: ['/tmp/s'] }],
+    );
+  });
+
+  it('a layer without stateDir breaks no rule', () => {
+    expect(judgeLayer('project', { ceilingPct: 30 })).toEqual([]);
   });
 });

@@ -1,0 +1,185 @@
+/**
+ * Every policy field as plain data: its default, bounds, variable and meaning.
+ * The zod schema (policy-schema.ts) and the environment coercer are both built
+ * from this table, so the hook reads its variables without loading zod (loading
+ * and building the schema costs several ms; docs/architecture.md).
+ */
+import { DEFAULT_WINDOW, ENV } from './constants.js';
+
+export const TOOL_ACTIONS = ['auto', 'warn', 'block', 'off'] as const;
+export type ToolAction = (typeof TOOL_ACTIONS)[number];
+
+/** Claude Code tool names, including MCP (`mcp__server__tool`) and plugin-qualified ones. */
+export const TOOL_NAME = /^[A-Za-z0-9_.:-]+$/;
+
+/** A skill name fits in a comma-separated variable. */
+export const SKILL_NAME = /^[^\s,]+$/;
+
+type Described = {
+  env: string;
+  what: string;
+  /** How the variable is written, after its name (`=off|on`, `, comma-separated`). */
+  envHint?: string;
+  /** A sentence between the variable and the default. */
+  note?: string;
+};
+
+/** A boolean whose variable takes only the literals `on` and `off`, so a typo never changes a team's posture. */
+export type SwitchField = Described & { kind: 'switch'; default: boolean };
+/** `debug`: `1`/`on`, `0`/`off`, or an absolute path (io/debug.ts appends to it). */
+export type DebugField = Described & { kind: 'debug'; default: boolean };
+/** A whole number from `min` to `max` (to the largest safe integer when `max` is absent). */
+export type IntField = Described & { kind: 'int'; min: number; max?: number; default: number | undefined; unsetText?: string };
+export type TextField = Described & { kind: 'text'; default: string | undefined; unsetText?: string };
+export type NamesField = Described & { kind: 'names'; default: readonly string[] };
+export type ToolsField = Described & { kind: 'tools'; default: Readonly<Record<string, ToolAction>> };
+
+export type PolicyField = SwitchField | DebugField | IntField | TextField | NamesField | ToolsField;
+
+const percent = (env: string, what: string, value: number): IntField => ({ kind: 'int', env, what, min: 1, max: 100, default: value });
+const minutes = (env: string, what: string, value: number): IntField => ({ kind: 'int', env, what, min: 1, max: 525_600, default: value });
+
+/**
+ * Keyed by the flat key `config get` and the sources map use (`tiers.warningPct`);
+ * listed in the order `config show` prints them.
+ */
+export const POLICY_FIELDS = {
+  enabled: { kind: 'switch', env: ENV.ceiling, envHint: '=off|on', what: 'Master switch for every hook', default: true },
+  strict: {
+    kind: 'switch',
+    env: ENV.strict,
+    envHint: '=on|off',
+    what: 'Block (exit 2) instead of warn at the ceiling, for tools whose action is "auto"',
+    default: false,
+  },
+  // The seed ADR's 40 % context rule: room left to summarise and recover.
+  ceilingPct: percent(ENV.ceilingPct, 'Guard ceiling as a percent of the window', 40),
+  window: {
+    kind: 'int',
+    env: ENV.window,
+    what: 'Context window in tokens, e.g. 1000000 for a 1M model',
+    min: 1000,
+    max: 100_000_000,
+    // Unset on purpose: the window is learned from the status line; only a stated or learned one blocks.
+    default: undefined,
+    unsetText: `status line bridge when fresh, else ${DEFAULT_WINDOW}`,
+  },
+  // The capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated.
+  tools: {
+    kind: 'tools',
+    env: ENV.tools,
+    envHint: '="Skill=block,Agent=warn"',
+    what: 'Per-tool action: "auto" (block when strict, else warn), "warn", "block" or "off"; merged over the default, and tools not listed are never gated',
+    default: { Agent: 'auto', Task: 'auto', Skill: 'auto' },
+  },
+  // Skills that bring context back under budget; gating them could deadlock recovery (seed 002).
+  recoverySkills: {
+    kind: 'names',
+    env: ENV.recoverySkills,
+    envHint: ', comma-separated',
+    what: 'Skills never gated, with or without a plugin prefix; the first is the one the guard recommends',
+    default: ['context-summarization', 'context-loading-protocol', 'continue', 'review-summary', 'session-review'],
+  },
+  // Tier thresholds from seed 000: WARNING at 70 %, CRITICAL at 80 %, EMERGENCY at 88 % of the window.
+  'tiers.warningPct': percent(ENV.warningPct, 'WARNING tier starts here', 70),
+  'tiers.criticalPct': percent(ENV.criticalPct, 'CRITICAL tier starts here', 80),
+  'tiers.emergencyPct': percent(ENV.emergencyPct, 'EMERGENCY tier starts here', 88),
+  // Far more than any tail we need, small enough that a hook never reads a whole multi-GB file.
+  maxScanBytes: {
+    kind: 'int',
+    env: ENV.maxScanBytes,
+    what: 'Most transcript bytes a hook reads backwards looking for the latest usage',
+    min: 64 * 1024,
+    default: 64 * 1024 * 1024,
+  },
+  stateDir: {
+    kind: 'text',
+    env: ENV.stateDir,
+    what: 'Private state directory (dedup markers, bridge files)',
+    note: 'Honoured only in ~/.claude/context-ceiling.json: a project file cannot move it.',
+    default: undefined,
+    unsetText: '${TMPDIR:-/tmp}/context-ceiling-<uid>',
+  },
+  debug: { kind: 'debug', env: ENV.debug, envHint: '=1, or a file path to append to', what: 'Write diagnostics to stderr', default: false },
+  monitor: {
+    kind: 'switch',
+    env: ENV.monitor,
+    envHint: '=off|on',
+    what: 'Inject the <context-monitor> status on every prompt',
+    note: 'Compaction alerts are not affected.',
+    default: true,
+  },
+  // Where the orchestrator keeps its resumable state (seed 003), relative to the project.
+  orchestrationFile: {
+    kind: 'text',
+    env: ENV.orchestrationFile,
+    what: "The orchestrator's state file whose resumption: section checkpoints record, relative to the project",
+    default: 'ORCHESTRATION.yaml',
+  },
+  // A resumption section older than this after a write is probably forgotten (seed 003's L3 check).
+  resumptionStaleMinutes: minutes(
+    ENV.resumptionStaleMinutes,
+    'After a write to the orchestration file, warn when resumption.updated_at is older than this many minutes',
+    30,
+  ),
+  // The status line refreshes every turn and the window changes only with the model, so a day-old record is still right.
+  bridgeMaxAgeMinutes: minutes(ENV.bridgeMaxAgeMinutes, 'How old the window the status line bridge recorded may be and still be used', 1440),
+} as const satisfies Record<string, PolicyField>;
+
+export type FieldKey = keyof typeof POLICY_FIELDS;
+
+export const FIELD_KEYS = Object.keys(POLICY_FIELDS) as FieldKey[];
+
+/** The text a schema `.describe()` carries: meaning, variable, default. */
+export function describeField(field: PolicyField): string {
+  const note = field.note ? ` ${field.note}` : '';
+  return `${field.what} (env ${field.env}${field.envHint ?? ''}).${note} Default${formatDefault(field)}.`;
+}
+
+function formatDefault(field: PolicyField): string {
+  if (field.default === undefined) return 'unsetText' in field ? `: ${field.unsetText}` : ' none';
+  if (Array.isArray(field.default)) return ` ${field.default.join(', ')}`;
+  return ` ${typeof field.default === 'object' ? JSON.stringify(field.default) : String(field.default)}`;
+}
+
+export type Coerced = { value: unknown } | { why: string };
+
+/** One variable's text to a value, or why it was refused. Bounds and patterns are the schema's (test/unit/policy-fields.test.ts). */
+export function coerceEnvValue(field: PolicyField, raw: string): Coerced {
+  switch (field.kind) {
+    case 'switch':
+      return raw === 'on' ? { value: true } : raw === 'off' ? { value: false } : { why: 'only "on" or "off" is recognised' };
+    case 'debug':
+      if (raw === '1' || raw === 'on' || raw.startsWith('/')) return { value: true };
+      return raw === '0' || raw === 'off' ? { value: false } : { why: 'use 1, on, off, or an absolute file path' };
+    case 'int':
+      return coerceInt(field, raw);
+    case 'text':
+      return { value: raw };
+    case 'names': {
+      const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+      return list.length > 0 && list.every((s) => SKILL_NAME.test(s)) ? { value: list } : { why: 'expected a comma-separated list of skill names' };
+    }
+    case 'tools': {
+      const tools = coerceToolActions(raw);
+      return tools ? { value: tools } : { why: `expected Tool=action pairs separated by commas, action one of ${TOOL_ACTIONS.join('|')}` };
+    }
+  }
+}
+
+/** Digits only: `040` is forty, never octal; `0x20`, `1e6` and `40.5` are refused. */
+function coerceInt(field: IntField, raw: string): Coerced {
+  const max = field.max ?? Number.MAX_SAFE_INTEGER;
+  const value = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  return Number.isSafeInteger(value) && value >= field.min && value <= max ? { value } : { why: `expected a whole number from ${field.min} to ${max}` };
+}
+
+function coerceToolActions(raw: string): Record<string, ToolAction> | undefined {
+  const out: Record<string, ToolAction> = {};
+  for (const pair of raw.split(',')) {
+    const match = /^\s*([^=\s]+)\s*=\s*([a-z]+)\s*$/.exec(pair);
+    if (!match || !TOOL_NAME.test(match[1]!) || !(TOOL_ACTIONS as readonly string[]).includes(match[2]!)) return undefined;
+    out[match[1]!] = match[2] as ToolAction;
+  }
+  return out;
+}

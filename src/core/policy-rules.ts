@@ -1,0 +1,31 @@
+/** Config rules: each names what is wrong and changes nothing; the pipeline (policy.ts, io/config.ts) decides what follows. */
+import { ENV } from './constants.js';
+import type { LayerName, Policy, PolicyValues } from './policy.js';
+
+/** `key` is the field or group (`tiers`) at fault; `values` are the ones that broke the rule. */
+export type RuleProblem = { key: string; message: string; values: readonly unknown[] };
+
+export type PolicyRule = (policy: Policy) => RuleProblem[];
+
+/** Tiers are bands: a WARNING above CRITICAL would name the wrong band. */
+const tiersRise: PolicyRule = ({ tiers: { warningPct, criticalPct, emergencyPct } }) =>
+  warningPct < criticalPct && criticalPct < emergencyPct
+    ? []
+    : [{ key: 'tiers', message: 'must rise warningPct < criticalPct < emergencyPct', values: [warningPct, criticalPct, emergencyPct] }];
+
+export const POLICY_RULES: readonly PolicyRule[] = [tiersRise];
+
+/** What one layer may set, by where it comes from; a key it may not set is left out of that layer. */
+export type LayerRule = (layer: LayerName, values: PolicyValues) => RuleProblem[];
+
+/** A repository must not choose where we create, chmod and write private files (DESIGN.md, "Trust boundaries"). */
+const stateDirFromUserOrEnv: LayerRule = (layer, values) =>
+  values.stateDir === undefined || layer === 'user' || layer === 'env'
+    ? []
+    : [{ key: 'stateDir', message: `ignored: only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`, values: [values.stateDir] }];
+
+export const LAYER_RULES: readonly LayerRule[] = [stateDirFromUserOrEnv];
+
+export function judgeLayer(layer: LayerName, values: PolicyValues): RuleProblem[] {
+  return LAYER_RULES.flatMap((rule) => rule(layer, values));
+}
