@@ -2,7 +2,7 @@
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ENV } from '../core/constants.js';
-import type { Created, EnvChange } from '../core/install-plan.js';
+import { HOOK_SPECS, type Created, type EnvChange } from '../core/install-plan.js';
 import { projectDirOf } from './context.js';
 import { runInstall, runUninstall } from './install-run.js';
 import { parseFlags, UsageError, type CliIO, type Command } from './io.js';
@@ -56,8 +56,8 @@ export const installCommand: Command = {
   usage: installUsage,
   help: `Usage: ${installUsage}
 
-Adds the context-ceiling hooks (PreToolUse, UserPromptSubmit, PreCompact,
-SessionStart, PostToolUse) to a Claude Code settings file. Other settings and
+Adds the context-ceiling hooks (${HOOK_SPECS.map((spec) => spec.event).join(', ')})
+to a Claude Code settings file. Other settings and
 hooks are kept as they are; running it again changes nothing; the previous
 file is backed up first (settings.json.bak-<time>); a malformed settings file
 is reported and never overwritten.
