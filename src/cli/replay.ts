@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
-import { windowFromConfig } from '../hooks/context.js';
+import { windowFromConfig } from '../core/window.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';

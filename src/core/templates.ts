@@ -8,7 +8,7 @@
 import { describeAutocompact, type AutocompactPoint } from './autocompact.js';
 import type { Checkpoint } from './checkpoint.js';
 import { TOKEN_BUDGET } from './constants.js';
-import { formatPercent, formatTokens } from './messages.js';
+import { formatPercent, formatTokens, STATE_THE_WINDOW, WINDOW_PROVEN_WRONG } from './messages.js';
 import type { Occupancy } from './occupancy.js';
 import { viewResumption, hasResumptionState, type ResumptionView } from './resumption.js';
 import { sanitizeText } from './sanitize.js';
@@ -61,7 +61,7 @@ export function renderMonitor(facts: MonitorFacts): string {
   } else if (f.occupancy.kind === 'unavailable' || f.percent === undefined) {
     lines.push(`Context not measured yet (no assistant turn with usage in the transcript). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`);
   } else if (f.occupancy.tokens > f.window.tokens) {
-    lines.push(`Context ${formatTokens(f.occupancy.tokens)} tokens exceeds the assumed ${size}-token window (${f.window.source}), so the window is wrong and no tier applies; the user should set DEV_TEAM_CONTEXT_WINDOW.`);
+    lines.push(`Context ${formatTokens(f.occupancy.tokens)} tokens exceeds the assumed ${size}-token window (${f.window.source}), ${WINDOW_PROVEN_WRONG} and no tier applies; the user should state it: ${STATE_THE_WINDOW}.`);
   } else {
     const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${f.window.source}).`;
     if (f.tier === 'NOMINAL') lines.push(`${head} Tier NOMINAL; ceiling ${f.ceilingPct}%.`);
