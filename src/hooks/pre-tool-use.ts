@@ -4,6 +4,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { bucketOf, judgeCeiling, shouldWarnAgain, type GuardFacts, type Verdict } from '../core/ceiling.js';
+import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderVerdict, type GuardTexts } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
@@ -16,14 +17,10 @@ import {
   readWarnedBuckets,
   sessionStateDir,
   writeDedupEpoch,
-  type DedupEpoch,
 } from '../io/state.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { findLastCompaction, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage, type Settings } from './context.js';
-
-/** How far dedup's compaction check may fall behind before epoch.json is rewritten anyway. */
-const EPOCH_REWRITE_BYTES = 1024 * 1024;
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client; this leaves margin on a busy machine. */
 const CALL_RECORD_WAIT_MS = 200;
@@ -162,8 +159,9 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): bo
     const dir = sessionStateDir(place.stateDir, place.key);
     const fileSize = place.fileSize ?? 0;
     const prior = readDedupEpoch(dir);
-    const next = nextEpoch(prior, place, fileSize);
-    if (!prior || next.epoch !== prior.epoch || next.scannedTo - prior.scannedTo > EPOCH_REWRITE_BYTES) writeDedupEpoch(dir, next);
+    const step = planEpoch(prior, fileSize);
+    const next = step.kind === 'decided' ? step.next : epochAfterScan(prior!, findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
+    if (shouldWriteEpoch(prior, next)) writeDedupEpoch(dir, next);
     if (prior && next.epoch !== prior.epoch) {
       debug(`compaction or rewrite detected (epoch ${prior.epoch} → ${next.epoch}); dedup reset`);
       pruneEpochs(dir, next.epoch);
@@ -178,13 +176,4 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): bo
     debug(`state unavailable (${describeError(error)}); staying silent`);
     return false;
   }
-}
-
-/** A compaction since dedup last looked starts a new epoch, so the next crossing warns again. */
-function nextEpoch(prior: DedupEpoch | undefined, place: DedupPlace, fileSize: number): DedupEpoch {
-  if (!prior) return { epoch: 'e0', scannedTo: fileSize };
-  if (fileSize < prior.scannedTo) return { epoch: `r${fileSize}`, scannedTo: fileSize }; // transcript replaced
-  if (fileSize === prior.scannedTo) return prior;
-  const found = findLastCompaction(place.transcript, prior.scannedTo, place.maxScanBytes);
-  return { epoch: found.offset === undefined ? prior.epoch : `c${found.offset}`, scannedTo: found.fileSize };
 }
