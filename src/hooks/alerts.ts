@@ -5,7 +5,8 @@
  */
 import { statSync } from 'node:fs';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
-import { renderCompactionAlert, renderResumptionContext } from '../core/templates.js';
+import { renderResumptionContext } from '../core/resumption-template.js';
+import { renderCompactionAlert } from '../core/templates.js';
 import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, sessionCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from '../io/kept-summary.js';
 import { orchestrationPath } from '../io/orchestration.js';
