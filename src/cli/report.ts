@@ -1,7 +1,8 @@
 /** `context-ceiling report TRANSCRIPT [--html FILE]`: one session's occupancy, turn by turn. */
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { buildReport, renderHtmlReport, renderTerminalReport } from '../core/report.js';
+import { renderHtmlReport } from '../core/report-html.js';
+import { buildReport, renderTerminalReport } from '../core/report.js';
 import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sessionWindow } from '../hooks/context.js';
 import { windowFromConfig } from '../core/window.js';
