@@ -1,7 +1,7 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { formatTokens } from '../core/messages.js';
+import { formatTokens, WINDOW_PROVEN_WRONG } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { windowFromConfig } from '../core/window.js';
@@ -204,7 +204,7 @@ function renderReport(r: Report, s: ReplaySummary): string {
   const overfull = s.peakHistogram[10] ?? 0;
   if (overfull > 0) {
     lines.push(
-      `Note: ${formatCount(overfull, 'session')} peaked above 100 % of the ${formatTokens(r.window)}-token window (${r.windowSource}), which proves that window wrong for them; ` +
+      `Note: ${formatCount(overfull, 'session')} peaked above 100 % of the ${formatTokens(r.window)}-token window (${r.windowSource}), ${WINDOW_PROVEN_WRONG} for them; ` +
         'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
     );
   }

@@ -2,6 +2,7 @@
 import type { Occupancy } from './occupancy.js';
 import type { Tier } from './tiers.js';
 import type { WindowSource } from './window.js';
+import { asRecord as record } from './json-shape.js';
 
 export const CHECKPOINT_SCHEMA = 'context-ceiling.checkpoint/1';
 
@@ -153,8 +154,4 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
 
 function triggerOf(value: unknown): CheckpointTrigger {
   return typeof value === 'string' && TRIGGERS.includes(value) ? (value as CheckpointTrigger) : 'unknown';
-}
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

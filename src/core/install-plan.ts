@@ -3,6 +3,7 @@
  * functions: the hooks we add (one table, also the source of hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
+import { isObject } from './json-shape.js';
 
 export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
 
@@ -261,8 +262,4 @@ function arrayAt(parent: Record<string, unknown>, key: string): Entry[] {
   if (value === undefined) return (parent[key] = []) as Entry[];
   if (!Array.isArray(value)) throw new SettingsShapeError(`"hooks.${key}" must be an array`);
   return value as Entry[];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

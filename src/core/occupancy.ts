@@ -1,4 +1,5 @@
 /** What one transcript record says about context occupancy (design: "Measuring occupancy"). */
+import { isObject } from './json-shape.js';
 
 /** A record that settles the measurement when read newest-first. */
 export type OccupancyEvidence =
@@ -13,6 +14,12 @@ export type Occupancy =
 
 /** Whose records count: the main thread, or one subagent's own transcript. */
 export type RecordScope = { agentId?: string | undefined };
+
+/**
+ * Substrings every line classifyRecord can settle on contains (an assistant
+ * turn, a compaction boundary): readers skip other lines without parsing them.
+ */
+export const SETTLING_MARKS = ['"assistant"', 'compact_boundary'] as const;
 
 const USAGE_FIELDS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
 
@@ -73,8 +80,4 @@ export function occupancyFromEvidence(evidence: OccupancyEvidence | undefined, s
 
 function tokenCount(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -5,6 +5,7 @@
  */
 
 import { sanitizeText } from './sanitize.js';
+import { asRecord } from './json-shape.js';
 
 export type Decision = { id: string | undefined; text: string; impact: string | undefined };
 export type FileToRead = { path: string; sections: string | undefined; purpose: string | undefined };
@@ -155,10 +156,6 @@ function lastScore(history: unknown, gate: string | undefined): string | undefin
 
 function list(value: unknown): unknown[] {
   return Array.isArray(value) ? value.slice(0, MAX_ITEMS) : [];
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 function isText(value: string | undefined): value is string {

@@ -3,6 +3,7 @@
  * (and so to every hook); the CLI merges them the same way so it describes the
  * posture the hooks actually run with. Pure: the files arrive already read.
  */
+import { isObject } from './json-shape.js';
 
 /** Settings files Claude Code reads, lowest precedence first (user < project < local). */
 export const SETTINGS_SCOPES = ['user', 'project', 'local'] as const;
@@ -78,8 +79,4 @@ export function findPluginInstall(files: readonly SettingsFacts[]): PluginInstal
 
 function byPrecedence(files: readonly SettingsFacts[]): SettingsFacts[] {
   return [...files].sort((a, b) => SETTINGS_SCOPES.indexOf(a.scope) - SETTINGS_SCOPES.indexOf(b.scope));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@
 import { formatPercent, formatTokens } from './messages.js';
 import { computeUsageTokens } from './occupancy.js';
 import type { Tier } from './tiers.js';
+import { asRecord as record } from './json-shape.js';
 
 export type StatusInput = {
   sessionId: string;
@@ -58,7 +59,3 @@ export type BridgeRecord = {
   /** ISO time of the status line update. */
   updatedAt: string;
 };
-
-function record(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-}

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import type { OrchestrationRecord } from '../core/checkpoint.js';
 import { readRegularText, UnsafeFileError } from './read-safe.js';
 import type { YamlResult } from './yaml-parse.js';
+import { asRecord } from '../core/json-shape.js';
 
 export type YamlParser = (text: string) => YamlResult;
 
@@ -41,10 +42,6 @@ export function readOrchestration(path: string, parseYaml: YamlParser): Orchestr
     header: toJson(asRecord(root.header)),
     resumption: toJson(resumption),
   };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }
 
 /** Plain JSON (dates as ISO strings, no undefined): what a checkpoint file can hold. */

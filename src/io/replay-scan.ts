@@ -4,11 +4,12 @@
  * Throughput, not start-up, is the budget here.
  */
 import { closeSync, readSync } from 'node:fs';
+import { SETTLING_MARKS } from '../core/occupancy.js';
 import { openRegularFile } from './read-safe.js';
 
 export type FileScan = { bytes: number; corruptLines: number; oversizedLines: number };
 
-const MARKS = [Buffer.from('"assistant"'), Buffer.from('compact_boundary')];
+const MARKS = SETTLING_MARKS.map((mark) => Buffer.from(mark));
 const NEWLINE = 0x0a;
 
 /** Call `onRecord` with every parsed line that may matter, in file order. Throws when the file cannot be read (or `onRecord` throws). */

@@ -4,7 +4,7 @@
  * record, capped by maxScanBytes, never on the file's size.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { classifyRecord, occupancyFromEvidence, type Occupancy, type OccupancyEvidence, type RecordScope } from '../core/occupancy.js';
+import { classifyRecord, occupancyFromEvidence, SETTLING_MARKS, type Occupancy, type OccupancyEvidence, type RecordScope } from '../core/occupancy.js';
 import { describeError } from './debug.js';
 import { MAX_SKETCH_DEPTH, RecordSketch } from '../core/record-sketch.js';
 import { openRegularFile } from './read-safe.js';
@@ -31,8 +31,7 @@ export type ScanResult = {
 };
 
 const NEWLINE = 0x0a;
-/** Substrings a settling line must contain; anything else is skipped unparsed. */
-const CANDIDATE_MARKS = [Buffer.from('"assistant"'), Buffer.from('compact_boundary')];
+const CANDIDATE_MARKS = SETTLING_MARKS.map((mark) => Buffer.from(mark));
 /** Bytes on each side of a read boundary that can hold part of a mark. */
 const SEAM = Math.max(...CANDIDATE_MARKS.map((m) => m.length)) - 1;
 const EMPTY = Buffer.alloc(0);
