@@ -8,7 +8,7 @@ import { windowFromConfig } from '../core/window.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
-import { CliError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command } from './io.js';
+import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command } from './io.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
 
@@ -102,7 +102,7 @@ function scanFile(path: string, timeline: TimelineBuilder): FileScan | undefined
   try {
     return scanRecords(path, (record) => timeline.add(record));
   } catch (error) {
-    if (typeof (error as NodeJS.ErrnoException).code === 'string') return undefined;
+    if (isFsError(error)) return undefined;
     throw error;
   }
 }

@@ -9,7 +9,7 @@ import { windowFromConfig } from '../core/window.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
-import { CliError, describeFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command } from './io.js';
+import { CliError, describeFsError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command } from './io.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
@@ -47,6 +47,8 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     try {
       scanRecords(transcript, (record) => timeline.add(record));
     } catch (error) {
+      // Only the file's own failure is "cannot read"; an exception of the analysis is a bug and surfaces as one.
+      if (!isFsError(error)) throw error;
       throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
     }
     const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
