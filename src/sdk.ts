@@ -10,7 +10,7 @@
  * With `contextUsage` the guard judges by Claude Code's own numbers for the
  * session (window and occupancy, provenance `sdk`); without it, by the
  * transcript and a stated `window` (an assumed window only warns).
- * Same pipeline, rules and messages as the command hook (it runs it); a block
+ * Same pipeline, rules and messages as the command hook (it consumes the guard's result); a block
  * becomes permissionDecision "deny" with the reason the model receives.
  */
 import { homedir } from 'node:os';
@@ -18,7 +18,7 @@ import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-
 import { ENV } from './core/constants.js';
 import type { ToolAction } from './core/policy.js';
 import type { HookContext, SdkContextUsage } from './hooks/context.js';
-import { runPreToolUse } from './hooks/pre-tool-use.js';
+import { judgePreToolUse } from './hooks/pre-tool-use.js';
 import { parsePolicyText } from './io/policy-parse.js';
 import { parseYamlText } from './io/yaml-parse.js';
 
@@ -50,7 +50,8 @@ export type CeilingGuardOptions = {
   onDecision?: (decision: CeilingDecision) => void;
 };
 
-export type CeilingDecision = { toolName: string; outcome: 'allow' | 'warn' | 'block'; message?: string | undefined };
+/** `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not told again. */
+export type CeilingDecision = { toolName: string; outcome: 'allow' | 'warn' | 'block' | 'deduplicated'; message?: string | undefined };
 
 /** Options as the DEV_TEAM_CONTEXT_* values the command hook reads; options win over the base environment. */
 export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, string | undefined> {
@@ -84,21 +85,21 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
       async (input: HookInput): Promise<HookJSONOutput> => {
         if (input.hook_event_name !== 'PreToolUse') return {};
         const sdk = options.contextUsage ? await askContextUsage(options.contextUsage) : undefined;
-        const outcome = runPreToolUse(JSON.stringify(input), sdk ? { ...ctx, sdk } : ctx);
-        if (outcome.exitCode === 2) {
-          const reason = outcome.stderr.trim();
+        const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...ctx, sdk } : ctx);
+        if (result.outcome === 'block') {
+          const reason = result.texts.stderr;
           options.onDecision?.({ toolName: input.tool_name, outcome: 'block', message: reason });
           return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
         }
-        if (!outcome.stdout) {
-          options.onDecision?.({ toolName: input.tool_name, outcome: 'allow' });
+        if (result.outcome !== 'warn') {
+          options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome });
           return {};
         }
-        const output = JSON.parse(outcome.stdout) as { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } };
-        options.onDecision?.({ toolName: input.tool_name, outcome: 'warn', message: outcome.stderr.trim() });
+        const { texts } = result;
+        options.onDecision?.({ toolName: input.tool_name, outcome: 'warn', message: texts.stderr });
         return {
-          ...(output.systemMessage ? { systemMessage: output.systemMessage } : {}),
-          ...(output.hookSpecificOutput?.additionalContext ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: output.hookSpecificOutput.additionalContext } } : {}),
+          ...(texts.user ? { systemMessage: texts.user } : {}),
+          ...(texts.model ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: texts.model } } : {}),
         };
       },
     ],

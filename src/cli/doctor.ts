@@ -2,13 +2,14 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
-import { formatTokens } from '../core/messages.js';
+import { describeWindowSource, formatTokens, STATE_THE_WINDOW } from '../core/messages.js';
 import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { findPluginInstall, type SettingsFacts } from '../core/settings-env.js';
 import type { ResolvedWindow } from '../core/window.js';
-import { sessionWindow, windowFromConfig } from '../hooks/context.js';
+import { sessionWindow } from '../hooks/context.js';
+import { windowFromConfig } from '../core/window.js';
 import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { defaultStateDir, ensurePrivateDir } from '../io/state.js';
@@ -81,7 +82,7 @@ function runChecks(io: CliIO): Check[] {
       name: 'strict',
       status: 'warn',
       detail: `strict mode (${describeSource(config.sources.strict!)}) on an assumed window: strict blocks nothing until the window is known`,
-      fix: 'state it with install --window N / DEV_TEAM_CONTEXT_WINDOW, or run the status line',
+      fix: `state it: ${STATE_THE_WINDOW} (install --window N writes it), or run the status line`,
     });
   }
   checks.push(checkCompaction(settings, config, window));
@@ -100,14 +101,14 @@ function hookWindow(io: CliIO, config: LoadedConfig, projectDir: string): Resolv
 }
 
 function checkWindow(window: ResolvedWindow & { session?: string }, config: LoadedConfig): Check {
-  const from = window.source === 'env' && config.sources.window ? describeSource(config.sources.window) : window.detail ? `${window.source}: ${window.detail}` : window.source;
+  const from = describeWindowSource(window, config.sources.window && describeSource(config.sources.window));
   const basis = window.session === undefined ? '' : ` for session ${window.session}`;
   if (window.source !== 'default') return { name: 'window', status: 'ok', detail: `${formatTokens(window.tokens)} tokens (${from})${basis}` };
   return {
     name: 'window',
     status: 'warn',
     detail: `${formatTokens(window.tokens)} tokens (default)${basis}: right for 200K models, five times too small for 1M-context ones`,
-    fix: 'on a 1M-context model set DEV_TEAM_CONTEXT_WINDOW=1000000 (or "window": 1000000 in a policy file)',
+    fix: `state it: ${STATE_THE_WINDOW}, or a policy "window"`,
   };
 }
 

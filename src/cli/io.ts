@@ -45,6 +45,11 @@ const FS_REASONS: Record<string, string> = {
 };
 
 /** A file-system error as one short phrase: `no such file or directory (ENOENT)`. */
+/** A failure of the file system (it carries an errno code), as opposed to an exception of our own code. */
+export function isFsError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
+}
+
 export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code && FS_REASONS[code]) return `${FS_REASONS[code]} (${code})`;

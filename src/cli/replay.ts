@@ -1,14 +1,14 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { formatTokens } from '../core/messages.js';
+import { formatTokens, WINDOW_PROVEN_WRONG } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
-import { windowFromConfig } from '../hooks/context.js';
+import { windowFromConfig } from '../core/window.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
-import { CliError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command, toJsonOutput } from './io.js';
+import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
 
@@ -102,7 +102,7 @@ function scanFile(path: string, timeline: TimelineBuilder): FileScan | undefined
   try {
     return scanRecords(path, (record) => timeline.add(record));
   } catch (error) {
-    if (typeof (error as NodeJS.ErrnoException).code === 'string') return undefined;
+    if (isFsError(error)) return undefined;
     throw error;
   }
 }
@@ -204,7 +204,7 @@ function renderReport(r: Report, s: ReplaySummary): string {
   const overfull = s.peakHistogram[10] ?? 0;
   if (overfull > 0) {
     lines.push(
-      `Note: ${formatCount(overfull, 'session')} peaked above 100 % of the ${formatTokens(r.window)}-token window (${r.windowSource}), which proves that window wrong for them; ` +
+      `Note: ${formatCount(overfull, 'session')} peaked above 100 % of the ${formatTokens(r.window)}-token window (${r.windowSource}), ${WINDOW_PROVEN_WRONG} for them; ` +
         'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
     );
   }

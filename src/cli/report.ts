@@ -1,14 +1,16 @@
 /** `context-ceiling report TRANSCRIPT [--html FILE]`: one session's occupancy, turn by turn. */
 import { statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { buildReport, renderHtmlReport, renderTerminalReport } from '../core/report.js';
+import { renderHtmlReport } from '../core/report-html.js';
+import { buildReport, renderTerminalReport } from '../core/report.js';
 import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { sessionWindow, windowFromConfig } from '../hooks/context.js';
+import { sessionWindow } from '../hooks/context.js';
+import { windowFromConfig } from '../core/window.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
-import { CliError, describeFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command, toJsonOutput } from './io.js';
+import { CliError, describeFsError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command, toJsonOutput } from './io.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
@@ -46,6 +48,8 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     try {
       scanRecords(transcript, (record) => timeline.add(record));
     } catch (error) {
+      // Only the file's own failure is "cannot read"; an exception of the analysis is a bug and surfaces as one.
+      if (!isFsError(error)) throw error;
       throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
     }
     const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);

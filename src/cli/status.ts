@@ -3,12 +3,13 @@ import { judgeCeiling, type Verdict } from '../core/ceiling.js';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact, type AutocompactPoint } from '../core/autocompact.js';
 import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
-import { formatPercent, formatTokens } from '../core/messages.js';
+import { ASSUMED_WINDOW_ADVICE, describeWindowSource, formatPercent, formatTokens, WINDOW_PROVEN_WRONG } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
 import { describeSource } from '../core/policy.js';
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { sessionWindow, windowFromConfig } from '../hooks/context.js';
+import { sessionWindow } from '../hooks/context.js';
+import { windowFromConfig } from '../core/window.js';
 import type { LoadedConfig } from '../io/config.js';
 import { claudeSettingsOf, loadValidConfig, projectDirOf } from './context.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
@@ -135,8 +136,8 @@ function renderStatus(report: StatusReport): string {
   const window = data.window;
   const rows: Array<[string, string]> = [['Transcript', report.transcript]];
   rows.push(['Occupancy', describeOccupancy(occupancy)]);
-  const windowHint = window.source === 'default' ? ' — set DEV_TEAM_CONTEXT_WINDOW (e.g. 1000000) if your model has another window' : '';
-  const windowFrom = window.source === 'env' && sources.window ? describeSource(sources.window) : window.detail ? `${window.source}: ${window.detail}` : window.source;
+  const windowHint = window.source === 'default' ? ` — ${ASSUMED_WINDOW_ADVICE}` : '';
+  const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
   rows.push(['Window', `${formatTokens(window.tokens)} tokens (${windowFrom})${windowHint}`]);
   rows.push(['Percent', data.percent === undefined ? 'unknown' : formatPercent(data.percent)]);
   rows.push([
@@ -147,7 +148,7 @@ function renderStatus(report: StatusReport): string {
   rows.push(['Guard now', `Agent: ${verdictWord(verdicts.Agent)} · Skill: ${verdictWord(verdicts.Skill)} · recovery skills: allow`]);
   if (report.autocompact !== undefined) rows.push(['Autocompact', `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? ` Set in ${report.autocompactFrom}.` : ''}`]);
   if (verdicts.Agent.messageId === 'window-contradicted') {
-    rows.push(['Note', 'measured occupancy exceeds the window, so the window is wrong; the guard will not block until it is fixed']);
+    rows.push(['Note', `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`]);
   }
   // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
   return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;
@@ -165,5 +166,5 @@ function describeOccupancy(occupancy: Occupancy): string {
 }
 
 function verdictWord(verdict: Verdict): string {
-  return verdict.kind === 'allow' ? `allow (${verdict.messageId})` : `${verdict.kind}${verdict.messageId === 'window-contradicted' ? ' (window is wrong)' : ''}`;
+  return verdict.kind === 'allow' ? `allow (${verdict.messageId})` : `${verdict.kind}${verdict.messageId === 'window-contradicted' ? ` (${WINDOW_PROVEN_WRONG})` : ''}`;
 }

@@ -3,11 +3,11 @@
  * functions: the hooks we add (one table, also the source of hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
+import { isObject } from './json-shape.js';
 
 export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
 
 /** Every hook the product registers. hooks/hooks.json is checked against this table. */
-import { isObject } from './json-shape.js';
 export const HOOK_SPECS: readonly HookSpec[] = [
   { event: 'PreToolUse', name: 'pre-tool-use', matcher: 'Agent|Task|Skill', timeout: 10 },
   { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },

@@ -38,7 +38,7 @@ const MESSAGES: Partial<Record<MessageId, Render>> = {
       `The window is assumed, so this only warns${d.strict ? ', even in strict mode' : ''}; state it: ${STATE_THE_WINDOW}.`,
   }),
   'window-contradicted': (d) => ({
-    stderr: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}), so that window is wrong and nothing was blocked; state the window: ${STATE_THE_WINDOW}.`,
+    stderr: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}), ${WINDOW_PROVEN_WRONG} and nothing was blocked; state the window: ${STATE_THE_WINDOW}.`,
     user: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}); the ceiling is not enforced until the window is stated: ${STATE_THE_WINDOW} (or a policy "window").`,
   }),
 };
@@ -69,9 +69,20 @@ export function describeWayOut(recoverySkill: string | undefined): string {
   return recoverySkill ? `run the /${recoverySkill} skill` : 'have the conversation compacted (/compact)';
 }
 
-export function describeWindowSource(window: ResolvedWindow): string {
-  return window.detail ? `${window.source}, ${window.detail}` : window.source;
+/**
+ * Where a window came from, for people: for `env`, the config layer that stated
+ * it (describeSource, passed in: policy.ts stays out of the guard's bundle), else the source and its detail.
+ */
+export function describeWindowSource(window: ResolvedWindow, configuredFrom?: string | undefined): string {
+  if (window.source === 'env' && configuredFrom) return configuredFrom;
+  return window.detail ? `${window.source}: ${window.detail}` : window.source;
 }
+
+/** What to do about an assumed window, wherever one is shown. */
+export const ASSUMED_WINDOW_ADVICE = `assumed; state it: ${STATE_THE_WINDOW}, or a policy "window"`;
+
+/** Why a window that a session outgrew is not enforced, wherever that is shown. */
+export const WINDOW_PROVEN_WRONG = 'so that window is wrong';
 
 /** Whole percent, rounded down so "40%" is never shown for 39.99 %; a small non-zero fill is "<1%", not "0%". */
 export function formatPercent(percent: number): string {

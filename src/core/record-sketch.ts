@@ -75,56 +75,66 @@ export class RecordSketch {
         this.broken = true; // trailing garbage after the root object
         break;
       }
-      switch (this.expect) {
-        case 'key':
-          if (c === QUOTE) this.startString(true);
-          else if (c === 0x7d /* } */ && this.keys[this.keys.length - 1] === undefined) this.close(chunk, i, 'o');
-          else this.broken = true;
-          break;
-        case 'colon':
-          if (c === 0x3a) this.expect = 'value';
-          else this.broken = true;
-          break;
-        case 'after':
-          if (c === 0x2c /* , */) this.expect = this.stack[this.stack.length - 1] === 'o' ? 'key' : 'value';
-          else if (c === 0x7d) this.close(chunk, i, 'o');
-          else if (c === 0x5d) this.close(chunk, i, 'a');
-          else this.broken = true;
-          break;
-        case 'value':
-          if (c === 0x5d && this.stack[this.stack.length - 1] === 'a') {
-            this.close(chunk, i, 'a'); // empty array
-            break;
-          }
-          if (this.stack.length === 0 && c !== 0x7b) {
-            this.broken = true; // the root must be an object
-            break;
-          }
-          this.startValue(i);
-          if ((c === 0x7b || c === 0x5b) && this.stack.length >= MAX_SKETCH_DEPTH) {
-            this.broken = true;
-            break;
-          }
-          if (c === 0x7b) {
-            this.stack.push('o');
-            this.keys.push(undefined);
-            this.expect = 'key';
-          } else if (c === 0x5b) {
-            this.stack.push('a');
-            this.keys.push(undefined);
-            this.expect = 'value';
-          } else if (c === QUOTE) {
-            this.startString(false);
-          } else if (isLiteralByte(c)) {
-            this.inLiteral = true;
-          } else {
-            this.broken = true;
-          }
-          break;
-      }
+      this.structural(chunk, i, c);
       i++;
     }
     if (this.keeping && !this.broken) this.keepPart(chunk.subarray(this.keeping.from));
+  }
+
+  /** A byte outside strings and literals, read against what the grammar expects next. */
+  private structural(chunk: Uint8Array, i: number, c: number): void {
+    switch (this.expect) {
+      case 'key':
+        if (c === QUOTE) this.startString(true);
+        else if (c === 0x7d /* } */ && this.keys[this.keys.length - 1] === undefined) this.close(chunk, i, 'o');
+        else this.broken = true;
+        break;
+      case 'colon':
+        if (c === 0x3a) this.expect = 'value';
+        else this.broken = true;
+        break;
+      case 'after':
+        if (c === 0x2c /* , */) this.expect = this.stack[this.stack.length - 1] === 'o' ? 'key' : 'value';
+        else if (c === 0x7d) this.close(chunk, i, 'o');
+        else if (c === 0x5d) this.close(chunk, i, 'a');
+        else this.broken = true;
+        break;
+      case 'value':
+        this.openValue(chunk, i, c);
+        break;
+    }
+  }
+
+  /** The first byte of a value: an empty array's close, a container, a string or a literal. */
+  private openValue(chunk: Uint8Array, i: number, c: number): void {
+    if (c === 0x5d && this.stack[this.stack.length - 1] === 'a') {
+      this.close(chunk, i, 'a'); // empty array
+      return;
+    }
+    if (this.stack.length === 0 && c !== 0x7b) {
+      this.broken = true; // the root must be an object
+      return;
+    }
+    this.startValue(i);
+    if ((c === 0x7b || c === 0x5b) && this.stack.length >= MAX_SKETCH_DEPTH) {
+      this.broken = true;
+      return;
+    }
+    if (c === 0x7b) {
+      this.stack.push('o');
+      this.keys.push(undefined);
+      this.expect = 'key';
+    } else if (c === 0x5b) {
+      this.stack.push('a');
+      this.keys.push(undefined);
+      this.expect = 'value';
+    } else if (c === QUOTE) {
+      this.startString(false);
+    } else if (isLiteralByte(c)) {
+      this.inLiteral = true;
+    } else {
+      this.broken = true;
+    }
   }
 
   /** The kept fields as a small record, or undefined when the bytes were not one complete JSON object. */

@@ -3,9 +3,9 @@
  * (and so to every hook); the CLI merges them the same way so it describes the
  * posture the hooks actually run with. Pure: the files arrive already read.
  */
+import { isObject } from './json-shape.js';
 
 /** Settings files Claude Code reads, lowest precedence first (user < project < local). */
-import { isObject } from './json-shape.js';
 export const SETTINGS_SCOPES = ['user', 'project', 'local'] as const;
 export type SettingsScope = (typeof SETTINGS_SCOPES)[number];
 

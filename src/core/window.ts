@@ -1,5 +1,6 @@
 /** Which context window a verdict is judged against, and where that number came from. */
 import { DEFAULT_WINDOW } from './constants.js';
+import type { ResolvedPolicy } from './policy.js';
 
 /**
  * `default` is a guess; every other source is a verified window: stated by the
@@ -78,4 +79,14 @@ export function describeAge(seconds: number): string {
   if (minutes < 120) return `${minutes} min`;
   if (minutes < 48 * 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
   return `${Math.floor(minutes / 1440)} days`;
+}
+
+/** The window the configuration states (env → policy), else the default; the status line bridge joins in sessionWindow. */
+export function windowFromConfig(config: Pick<ResolvedPolicy, 'policy' | 'sources'>): ResolvedWindow {
+  const source = config.sources.window;
+  const configured =
+    config.policy.window !== undefined && source
+      ? { tokens: config.policy.window, source: source.layer === 'env' ? ('env' as const) : ('policy' as const), detail: source.layer === 'env' ? undefined : source.detail }
+      : undefined;
+  return resolveWindow({ configured });
 }

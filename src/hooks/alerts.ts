@@ -4,8 +4,10 @@
  * so racing hooks (SessionStart and UserPromptSubmit) never show one twice.
  */
 import { statSync } from 'node:fs';
+import { chooseCompactionAlert, chooseNewest, supersededBy, type PendingFact } from '../core/checkpoint-choice.js';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
-import { renderCompactionAlert, renderResumptionContext } from '../core/templates.js';
+import { renderResumptionContext } from '../core/resumption-template.js';
+import { renderCompactionAlert } from '../core/templates.js';
 import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, sessionCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from '../io/kept-summary.js';
 import { orchestrationPath } from '../io/orchestration.js';
@@ -21,10 +23,7 @@ import type { Settings } from './context.js';
  */
 export function takeCompactionAlert(settings: Settings, sessionId: string): string | undefined {
   const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, sessionId));
-  const pending = unacknowledged(entries, settings);
-  // The recovery skill's save is no compaction: it waits for /clear or a later session's resumption.
-  const compactions = pending.filter((item) => item.checkpoint?.trigger.type !== 'skill');
-  const newest = compactions[compactions.length - 1];
+  const newest = chooseCompactionAlert(unacknowledged(entries, settings));
   if (!newest) return takeDroppedNotice(entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);
   if (claim === 'taken') {
@@ -32,7 +31,7 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
     return undefined;
   }
   if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
-  acknowledgeAll(entries.filter((entry) => entry.sequence < newest.entry.sequence), newest.entry);
+  acknowledgeAll(supersededBy(entries, newest.entry, true));
   if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   const kept = newest.checkpoint && readKeptSummary(newest.entry);
   if (kept?.missing.length) claimDroppedNotice(newest.entry);
@@ -59,13 +58,13 @@ function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefin
  * Clearing is how a person continues the work in a fresh context.
  */
 export function takeClearResumption(settings: Settings): string | undefined {
-  let chosen: { entry: CheckpointEntry; count: number; mtime: number } | undefined;
+  const candidates: Array<{ entry: CheckpointEntry; count: number; mtime: number }> = [];
   for (const session of listCheckpointSessions(settings.projectDir)) {
     const entries = listCheckpoints(join(checkpointRoot(settings.projectDir), session));
     const entry = entries[entries.length - 1];
-    const mtime = entry ? mtimeOf(entry.path) : 0;
-    if (entry && (!chosen || mtime > chosen.mtime)) chosen = { entry, count: entries.length, mtime };
+    if (entry) candidates.push({ entry, count: entries.length, mtime: mtimeOf(entry.path) });
   }
+  const chosen = chooseNewest(candidates);
   if (!chosen) return undefined;
   acknowledgeCheckpoint(chosen.entry); // so a later startup does not offer it again; taken or not, /clear shows it
   return resumptionText(settings, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.count);
@@ -87,12 +86,11 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
     const newest = pending[pending.length - 1];
     if (newest) candidates.push({ session, entries, pending, mtime: mtimeOf(newest.entry.path) });
   }
-  candidates.sort((a, b) => a.mtime - b.mtime);
-  const chosen = candidates[candidates.length - 1];
+  const chosen = chooseNewest(candidates);
   if (!chosen) return undefined;
   const newest = chosen.pending[chosen.pending.length - 1]!;
   if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
-  for (const candidate of candidates) acknowledgeAll(candidate.entries, newest.entry);
+  for (const candidate of candidates) acknowledgeAll(supersededBy(candidate.entries, newest.entry));
   return resumptionText(settings, newest.entry, newest.checkpoint, chosen.entries.length);
 }
 
@@ -107,12 +105,11 @@ function resumptionText(settings: Settings, entry: CheckpointEntry, checkpoint: 
   });
 }
 
-/** Every entry without a marker but `shown` (already claimed): unread ones too, so none surfaces later. */
-function acknowledgeAll(entries: CheckpointEntry[], shown: CheckpointEntry): void {
-  for (const entry of entries) if (!entry.acknowledged && entry !== shown) acknowledgeCheckpoint(entry);
+function acknowledgeAll(entries: CheckpointEntry[]): void {
+  for (const entry of entries) acknowledgeCheckpoint(entry);
 }
 
-type Pending = { entry: CheckpointEntry; checkpoint: ReturnType<typeof readCheckpointFile> };
+type Pending = PendingFact & { entry: CheckpointEntry; checkpoint: ReturnType<typeof readCheckpointFile> };
 
 /** More unacknowledged checkpoints than a session ever writes; older ones are superseded by these anyway. */
 const MAX_PENDING_READ = 32;
@@ -127,7 +124,7 @@ function unacknowledged(entries: CheckpointEntry[], settings: Pick<Settings, 'ti
   for (const entry of entries.filter((e) => !e.acknowledged).slice(-MAX_PENDING_READ).reverse()) {
     if (settings.timeUp?.()) break;
     const checkpoint = readCheckpointFile(entry.path);
-    if (!isAcknowledged(entry, checkpoint)) pending.unshift({ entry, checkpoint });
+    if (!isAcknowledged(entry, checkpoint)) pending.unshift({ entry, checkpoint, sequence: entry.sequence, trigger: checkpoint?.trigger.type });
   }
   return pending;
 }

@@ -2,7 +2,7 @@
 import type { Occupancy } from '../core/occupancy.js';
 import type { Policy } from '../core/policy.js';
 import { computePercent, computeTier, type Tier } from '../core/tiers.js';
-import { resolveWindow, type ResolvedWindow } from '../core/window.js';
+import { resolveWindow, windowFromConfig, type ResolvedWindow } from '../core/window.js';
 import { loadConfig, type LoadedConfig, type PolicyParser } from '../io/config.js';
 import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
@@ -98,16 +98,6 @@ export function readContext(settings: Settings, transcriptPath: string | undefin
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
   return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };
-}
-
-/** env → policy → default (the statusline bridge joins between policy and default). */
-export function windowFromConfig(config: LoadedConfig): ResolvedWindow {
-  const source = config.sources.window;
-  const configured =
-    config.policy.window !== undefined && source
-      ? { tokens: config.policy.window, source: source.layer === 'env' ? ('env' as const) : ('policy' as const), detail: source.layer === 'env' ? undefined : source.detail }
-      : undefined;
-  return resolveWindow({ configured });
 }
 
 /** JSON.parse that answers undefined instead of throwing: bad stdin is silence, not an error. */

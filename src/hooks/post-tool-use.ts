@@ -1,7 +1,7 @@
 /** PostToolUse on Write/Edit: after the orchestration file is written, warn when its resumption section is stale. */
 import { basename, isAbsolute, resolve } from 'node:path';
 import { parseSessionInput, stringField } from '../core/hook-input.js';
-import { judgeStaleness, renderStaleness, type StalenessFacts } from '../core/templates.js';
+import { judgeWrittenOrchestration, renderStaleness } from '../core/staleness.js';
 import { SILENT, type HookOutcome } from '../io/hook-io.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
@@ -22,14 +22,7 @@ export function runPostToolUse(stdin: string | undefined, ctx: HookContext): Hoo
   const target = orchestrationPath(projectDir, policy.orchestrationFile);
   const path = isAbsolute(written) ? resolve(written) : resolve(input.cwd ?? projectDir, written);
   if (path !== target) return SILENT;
-  const read = readOrchestration(target, ctx.parseYaml);
-  let facts: StalenessFacts;
-  if (read.status === 'missing') return SILENT;
-  if (read.status === 'unavailable') {
-    facts = read.error?.startsWith('malformed YAML') ? { kind: 'unparseable', error: read.error.replace(/^malformed YAML: /, '') } : { kind: 'no-resumption' };
-  } else {
-    facts = judgeStaleness((read.document as Record<string, unknown>).resumption, ctx.now(), policy.resumptionStaleMinutes);
-  }
-  const text = renderStaleness(facts, basename(target));
+  const facts = judgeWrittenOrchestration(readOrchestration(target, ctx.parseYaml), ctx.now(), policy.resumptionStaleMinutes);
+  const text = facts && renderStaleness(facts, basename(target));
   return text ? additionalContext('PostToolUse', [text]) : SILENT;
 }

@@ -21,7 +21,7 @@ export function runPreCompact(stdin: string | undefined, ctx: HookContext): Hook
   const { policy, projectDir, debug } = settings;
   if (!policy.enabled) return SILENT;
   const reading = readContext(settings, input.transcript_path, input.session_id, ctx.now());
-  const { document: _document, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
+  const { document: _document, yamlError: _yamlError, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
   if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
   try {
     const { path, checkpoint } = writeNewCheckpoint(sessionCheckpointDir(projectDir, input.session_id), (sequence) =>

@@ -1,11 +1,12 @@
 /**
- * PreToolUse guard: input → config → transcript tail → judgeCeiling → output,
- * plus per-session dedup state for warnings. Fails open at every step.
+ * PreToolUse guard: judgePreToolUse decides (a GuardResult), renderGuardResult
+ * turns it into the command hook's output; the SDK adapter consumes the result.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { bucketOf, judgeCeiling, shouldWarnAgain, type GuardFacts, type Verdict } from '../core/ceiling.js';
+import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
-import { renderVerdict } from '../core/messages.js';
+import { renderVerdict, type GuardTexts } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
 import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import {
@@ -16,22 +17,46 @@ import {
   readWarnedBuckets,
   sessionStateDir,
   writeDedupEpoch,
-  type DedupEpoch,
 } from '../io/state.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { findLastCompaction, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
-/** How far dedup's compaction check may fall behind before epoch.json is rewritten anyway. */
-const EPOCH_REWRITE_BYTES = 1024 * 1024;
-
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client; this leaves margin on a busy machine. */
 const CALL_RECORD_WAIT_MS = 200;
 const CALL_RECORD_POLL_MS = 5;
 
+/**
+ * What the guard decided for one call: `deduplicated` is a warning that its
+ * bucket already gave since the last compaction (or another hook claimed), so
+ * it stays silent. Texts are present for `warn` and `block`.
+ */
+export type GuardResult =
+  | { outcome: 'allow'; verdict?: Verdict | undefined }
+  | { outcome: 'deduplicated'; verdict: Verdict }
+  | { outcome: 'warn' | 'block'; verdict: Verdict; texts: GuardTexts };
+
+const PASS: GuardResult = { outcome: 'allow' };
+
+/** The command hook: the guard's result as protocol output (exit 2 and stderr block; JSON on stdout warns). */
 export function runPreToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
+  return renderGuardResult(judgePreToolUse(stdin, ctx));
+}
+
+export function renderGuardResult(result: GuardResult): HookOutcome {
+  if (result.outcome === 'block') return { exitCode: 2, stdout: '', stderr: `${result.texts.stderr}\n` };
+  if (result.outcome !== 'warn') return SILENT;
+  const { texts } = result;
+  const output: Record<string, unknown> = {};
+  if (texts.user) output.systemMessage = texts.user;
+  if (texts.model) output.hookSpecificOutput = { hookEventName: 'PreToolUse', additionalContext: texts.model };
+  return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${texts.stderr}\n` };
+}
+
+/** input → config → transcript tail → judgeCeiling → dedup; every failure is an allow. */
+export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): GuardResult {
   const input = parseInput(stdin);
-  if (!input) return SILENT;
+  if (!input) return PASS;
   const settings = loadSettings(ctx, input.cwd);
   const { policy, debug } = settings;
 
@@ -45,11 +70,11 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
   });
   if (probe.messageId !== 'unmeasured') {
     debug(`${input.tool_name}: ${probe.messageId}`);
-    return SILENT; // disabled, not gated, or a recovery skill: no need to read the transcript
+    return { outcome: 'allow', verdict: probe }; // disabled, not gated, or a recovery skill: no need to read the transcript
   }
   if (!transcript) {
     debug(`agent_id ${JSON.stringify(input.agent_id)} cannot name a transcript; passing`);
-    return SILENT;
+    return PASS;
   }
 
   // The SDK's numbers describe the main session only; a subagent's call is judged by its own transcript.
@@ -66,18 +91,12 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
   const verdict = judgeNamingSkill(facts, settings, ctx, () => windowEvidence(settings, dedupKey, measurement, window, true));
   debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
 
-  if (verdict.kind === 'allow') return SILENT;
-  const texts = renderVerdict(verdict);
-  if (!texts) return SILENT;
-  if (verdict.kind === 'block') return { exitCode: 2, stdout: '', stderr: `${texts.stderr}\n` };
-
-  if (!claimWarningOnce(verdict, { stateDir: policy.stateDir ?? defaultStateDir(), key: dedupKey, transcript, fileSize: measurement.fileSize, maxScanBytes: policy.maxScanBytes }, debug)) {
-    return SILENT;
-  }
-  const output: Record<string, unknown> = {};
-  if (texts.user) output.systemMessage = texts.user;
-  if (texts.model) output.hookSpecificOutput = { hookEventName: 'PreToolUse', additionalContext: texts.model };
-  return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${texts.stderr}\n` };
+  const texts = verdict.kind === 'allow' ? undefined : renderVerdict(verdict);
+  if (!texts) return { outcome: 'allow', verdict };
+  if (verdict.kind === 'block') return { outcome: 'block', verdict, texts };
+  const place = { stateDir: policy.stateDir ?? defaultStateDir(), key: dedupKey, transcript, fileSize: measurement.fileSize, maxScanBytes: policy.maxScanBytes };
+  if (!claimWarningOnce(verdict, place, debug)) return { outcome: 'deduplicated', verdict };
+  return { outcome: 'warn', verdict, texts };
 }
 
 /** Judge; a verdict that speaks is judged again with the recovery skill installed here (a few stat calls, spent only then). */
@@ -140,8 +159,9 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): bo
     const dir = sessionStateDir(place.stateDir, place.key);
     const fileSize = place.fileSize ?? 0;
     const prior = readDedupEpoch(dir);
-    const next = nextEpoch(prior, place, fileSize);
-    if (!prior || next.epoch !== prior.epoch || next.scannedTo - prior.scannedTo > EPOCH_REWRITE_BYTES) writeDedupEpoch(dir, next);
+    const step = planEpoch(prior, fileSize);
+    const next = step.kind === 'decided' ? step.next : epochAfterScan(prior!, findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
+    if (shouldWriteEpoch(prior, next)) writeDedupEpoch(dir, next);
     if (prior && next.epoch !== prior.epoch) {
       debug(`compaction or rewrite detected (epoch ${prior.epoch} → ${next.epoch}); dedup reset`);
       pruneEpochs(dir, next.epoch);
@@ -156,13 +176,4 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): bo
     debug(`state unavailable (${describeError(error)}); staying silent`);
     return false;
   }
-}
-
-/** A compaction since dedup last looked starts a new epoch, so the next crossing warns again. */
-function nextEpoch(prior: DedupEpoch | undefined, place: DedupPlace, fileSize: number): DedupEpoch {
-  if (!prior) return { epoch: 'e0', scannedTo: fileSize };
-  if (fileSize < prior.scannedTo) return { epoch: `r${fileSize}`, scannedTo: fileSize }; // transcript replaced
-  if (fileSize === prior.scannedTo) return prior;
-  const found = findLastCompaction(place.transcript, prior.scannedTo, place.maxScanBytes);
-  return { epoch: found.offset === undefined ? prior.epoch : `c${found.offset}`, scannedTo: found.fileSize };
 }

@@ -1,6 +1,7 @@
 /** Runs one hook event end to end and never throws: any failure is exit 0 with no output. */
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
+import { createEnvDebug, describeError } from '../io/debug.js';
 import { readStdin, SILENT, writeAll, type HookOutcome } from '../io/hook-io.js';
 import type { HookContext } from './context.js';
 
@@ -42,7 +43,7 @@ export function runHookEvent(lookup: () => HookHandler | undefined, ctx: HookCon
     if (!handler) return SILENT;
     return handler(stdin(), ctx);
   } catch (error) {
-    if (ctx.env.DEV_TEAM_CONTEXT_DEBUG) ctx.writeStderr(`context-ceiling debug: unexpected ${error instanceof Error ? error.message : String(error)}\n`);
+    createEnvDebug(ctx.env, ctx.writeStderr)(`unexpected ${describeError(error)}`);
     return SILENT;
   }
 }

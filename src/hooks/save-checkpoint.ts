@@ -30,7 +30,7 @@ function save(ctx: HookContext): SaveOutcome {
   const { policy, projectDir, debug } = settings;
   if (!policy.enabled) return { kind: 'not-saved', reason: 'context-ceiling is off' };
   const reading = readContext(settings, transcript, sessionId, ctx.now());
-  const { document: _document, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
+  const { document: _document, yamlError: _yamlError, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
   try {
     const { path, checkpoint } = writeNewCheckpoint(sessionCheckpointDir(projectDir, sessionId), (sequence) =>
       buildCheckpoint({

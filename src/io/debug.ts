@@ -24,6 +24,15 @@ export function createDebug(env: Readonly<Record<string, string | undefined>>, e
   };
 }
 
+/**
+ * Debug before (or without) the resolved policy, e.g. for an unexpected error:
+ * on only for the values the policy reads as on, so `off` and `0` stay silent.
+ */
+export function createEnvDebug(env: Readonly<Record<string, string | undefined>>, write: (line: string) => void): Debug {
+  const value = env[ENV.debug];
+  return createDebug(env, value === '1' || value === 'on' || value?.startsWith('/') === true, write);
+}
+
 /** One line for an unknown error, never a stack trace. */
 export function describeError(error: unknown): string {
   if (error instanceof Error) {

@@ -14,7 +14,8 @@ export function orchestrationPath(projectDir: string, configured: string): strin
   return isAbsolute(configured) ? configured : resolve(projectDir, configured);
 }
 
-export type OrchestrationRead = OrchestrationRecord & { document: unknown };
+/** `yamlError`: the parser's message when the file is not YAML (kept apart so nobody matches it out of `error`). */
+export type OrchestrationRead = OrchestrationRecord & { document: unknown; yamlError?: string | undefined };
 
 /** Never throws: a missing file is `missing`, anything unusable is `unavailable` with the reason. */
 export function readOrchestration(path: string, parseYaml: YamlParser): OrchestrationRead {
@@ -28,7 +29,7 @@ export function readOrchestration(path: string, parseYaml: YamlParser): Orchestr
     return { ...base, status: 'unavailable', error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   const parsed = parseYaml(text);
-  if (!parsed.ok) return { ...base, status: 'unavailable', error: `malformed YAML: ${parsed.error}` };
+  if (!parsed.ok) return { ...base, status: 'unavailable', error: `malformed YAML: ${parsed.error}`, yamlError: parsed.error };
   const document = parsed.value;
   const root = asRecord(document);
   if (!root) return { ...base, document, status: 'unavailable', error: 'the document is not a mapping' };

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
 import { readRegularText } from './read-safe.js';
+import type { DedupEpoch } from '../core/dedup.js';
 
 export function defaultStateDir(): string {
   return join(tmpdir(), `context-ceiling-${process.getuid?.() ?? 'user'}`);
@@ -62,8 +63,6 @@ export function sessionStateDir(stateDir: string, key: string): string {
   return ensurePrivateDir(join(sessions, sanitizeId(key)));
 }
 
-/** The transcript position dedup last looked at, and the compaction epoch it was in. */
-export type DedupEpoch = { epoch: string; scannedTo: number };
 
 /** epoch.json is one short line. */
 const MAX_EPOCH_BYTES = 4096;

@@ -79,73 +79,99 @@ export function scanTranscript(path: string, options: ScanOptions): ScanResult {
   }
 }
 
+/**
+ * The line being assembled runs from somewhere before the read position to
+ * `lineEnd`. Its bytes in later chunks are not kept (a multi-megabyte line
+ * must not cost memory): only whether they held a mark (`candidate`), and the
+ * first bytes after the read boundary (`seam`), to catch a mark split across two reads.
+ */
+type LineScan = {
+  fd: number;
+  scope: RecordScope;
+  maxParse: number;
+  timeUp: () => boolean;
+  callMark: Buffer | undefined;
+  callSeen: boolean | undefined;
+  lineEnd: number;
+  candidate: boolean;
+  seam: Buffer;
+};
+
 function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
-  const maxParse = options.maxParseBytes ?? DEFAULT_MAX_PARSE;
-  const scope: RecordScope = { agentId: options.agentId };
-  const timeUp = options.timeUp ?? never;
   const fileSize = fstatSync(fd).size;
+  const line: LineScan = {
+    fd,
+    scope: { agentId: options.agentId },
+    maxParse: options.maxParseBytes ?? DEFAULT_MAX_PARSE,
+    timeUp: options.timeUp ?? never,
+    callMark: options.callId ? Buffer.from(JSON.stringify(options.callId)) : undefined,
+    callSeen: undefined,
+    lineEnd: fileSize,
+    candidate: false,
+    seam: EMPTY,
+  };
   let pos = fileSize;
   let scanned = 0;
-  // The line being assembled runs from somewhere before `pos` to `lineEnd`. Its bytes in later chunks are
-  // not kept (a multi-megabyte line must not cost memory): only whether they held a mark, and the first
-  // bytes after the read boundary, to catch a mark split across two reads.
-  let lineEnd = fileSize;
-  let candidate = false;
-  let seam: Buffer = EMPTY;
-  const callMark = options.callId ? Buffer.from(JSON.stringify(options.callId)) : undefined;
-  let callSeen: boolean | undefined;
-
-  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({ evidence, fileSize, bytesScanned: scanned, capHit, callSeen });
-
-  /** Judge the complete line [start, lineEnd), whose first bytes (up to the read boundary) are `head`. */
-  const settle = (start: number, head: Buffer): OccupancyEvidence | undefined => {
-    const length = lineEnd - start;
-    if (length <= 0 || !(candidate || hasMark(head) || spansMark(head, seam))) return undefined;
-    if (length > maxParse) return classifyRecord(sketchRange(fd, start, lineEnd, timeUp), scope); // callSeen stays unknown
-    const bytes = length === head.length ? head : readRange(fd, start, lineEnd);
-    if (length > DEPTH_CHECK_FROM && nestsDeeperThan(bytes, MAX_SKETCH_DEPTH)) return undefined;
-    let evidence: OccupancyEvidence | undefined;
-    try {
-      evidence = classifyRecord(JSON.parse(bytes.toString('utf8')), scope);
-    } catch {
-      return undefined; // torn last line or garbage: skipped, never fatal
-    }
-    if (evidence?.kind === 'usage' && callMark) callSeen = bytes.includes(callMark);
-    return evidence;
-  };
+  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({ evidence, fileSize, bytesScanned: scanned, capHit, callSeen: line.callSeen });
 
   // One read buffer for the whole scan: a fresh allocation per chunk costs page faults (~3x slower cold).
   const buffer = Buffer.allocUnsafeSlow(Math.min(chunkBytes, Math.max(fileSize, 1)));
   while (pos > 0) {
-    if (scanned >= options.maxScanBytes || timeUp()) return finish(undefined, true);
+    if (scanned >= options.maxScanBytes || line.timeUp()) return finish(undefined, true);
     const size = Math.min(chunkBytes, pos, options.maxScanBytes - scanned);
     pos -= size;
     const chunk = buffer.subarray(0, size);
     readFully(fd, chunk, pos);
     scanned += size;
-    let end = size;
-    let newline = chunk.lastIndexOf(NEWLINE, end - 1);
-    while (newline !== -1) {
-      const start = pos + newline + 1;
-      const evidence = settle(start, chunk.subarray(newline + 1, end));
-      if (evidence) return finish(evidence, false);
-      candidate = false;
-      seam = EMPTY;
-      // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs nothing).
-      end = skipUnmarked(chunk, newline);
-      lineEnd = pos + end;
-      if (timeUp()) return finish(undefined, true);
-      newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
-    }
-    if (pos === 0) return finish(settle(0, chunk.subarray(0, end)), false);
-    const part = chunk.subarray(0, end); // this line continues into the previous chunk
+    const step = settleChunk(line, chunk, pos);
+    if (step.kind === 'found') return finish(step.evidence, false);
+    if (step.kind === 'time-up') return finish(undefined, true);
+    if (pos === 0) return finish(settleLine(line, 0, chunk.subarray(0, step.end)), false);
+    const part = chunk.subarray(0, step.end); // this line continues into the previous chunk
     if (part.length > 0) {
-      candidate ||= hasMark(part) || spansMark(part, seam);
-      seam = Buffer.concat([part.subarray(0, SEAM), seam.subarray(0, Math.max(0, SEAM - part.length))]);
+      line.candidate ||= hasMark(part) || spansMark(part, line.seam);
+      line.seam = Buffer.concat([part.subarray(0, SEAM), line.seam.subarray(0, Math.max(0, SEAM - part.length))]);
     }
   }
   return finish(undefined, false);
+}
+
+type ChunkStep = { kind: 'found'; evidence: OccupancyEvidence } | { kind: 'time-up' } | { kind: 'rest'; end: number };
+
+/** Settle every line that ends in `chunk` (read at file offset `pos`), newest first; `rest` is where the unfinished first line ends. */
+function settleChunk(line: LineScan, chunk: Buffer, pos: number): ChunkStep {
+  let end = chunk.length;
+  let newline = chunk.lastIndexOf(NEWLINE, end - 1);
+  while (newline !== -1) {
+    const evidence = settleLine(line, pos + newline + 1, chunk.subarray(newline + 1, end));
+    if (evidence) return { kind: 'found', evidence };
+    line.candidate = false;
+    line.seam = EMPTY;
+    // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs nothing).
+    end = skipUnmarked(chunk, newline);
+    line.lineEnd = pos + end;
+    if (line.timeUp()) return { kind: 'time-up' };
+    newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
+  }
+  return { kind: 'rest', end };
+}
+
+/** Judge the complete line [start, lineEnd), whose first bytes (up to the read boundary) are `head`. */
+function settleLine(line: LineScan, start: number, head: Buffer): OccupancyEvidence | undefined {
+  const length = line.lineEnd - start;
+  if (length <= 0 || !(line.candidate || hasMark(head) || spansMark(head, line.seam))) return undefined;
+  if (length > line.maxParse) return classifyRecord(sketchRange(line.fd, start, line.lineEnd, line.timeUp), line.scope); // callSeen stays unknown
+  const bytes = length === head.length ? head : readRange(line.fd, start, line.lineEnd);
+  if (length > DEPTH_CHECK_FROM && nestsDeeperThan(bytes, MAX_SKETCH_DEPTH)) return undefined;
+  let evidence: OccupancyEvidence | undefined;
+  try {
+    evidence = classifyRecord(JSON.parse(bytes.toString('utf8')), line.scope);
+  } catch {
+    return undefined; // torn last line or garbage: skipped, never fatal
+  }
+  if (evidence?.kind === 'usage' && line.callMark) line.callSeen = bytes.includes(line.callMark);
+  return evidence;
 }
 
 /**

@@ -63,7 +63,7 @@ describe('replay', () => {
     expect(run.stderr).toMatch(/^replay: 100% \(.*\)\n$/); // the progress line, nothing else
     expect(run.stdout).toContain('Peak occupancy per session: p50 476%  p90 476%  p99 476%  max 476%\n');
     expect(run.stdout).toContain(
-      'Note: 1 session peaked above 100 % of the 200,000-token window (default), which proves that window wrong for them; the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).\n',
+      'Note: 1 session peaked above 100 % of the 200,000-token window (default), so that window is wrong for them; the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).\n',
     );
     const right = await cli(['replay', join(sandbox.root, 'sessions'), '--window', '1000000']);
     expect(right.stdout).not.toContain('Note:');

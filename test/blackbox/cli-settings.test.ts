@@ -127,7 +127,7 @@ describe('doctor', () => {
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(
       '! strict  strict mode (env (.claude/settings.json)) on an assumed window: strict blocks nothing until the window is known\n' +
-        '          fix: state it with install --window N / DEV_TEAM_CONTEXT_WINDOW, or run the status line\n' +
+        "          fix: state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens) (install --window N writes it), or run the status line\n" +
         '! compact strict mode, and Claude Code compacts only near the full window: in an unattended session a block lasts until then\n' +
         '          fix: set CLAUDE_AUTOCOMPACT_PCT_OVERRIDE at or just above the ceiling (context-ceiling install --strict does)\n',
     );

@@ -63,6 +63,21 @@ describe('createCeilingGuard', () => {
     expect(await strict.hooks[0]!(input(low, 'Skill', { skill: 'deep-dive' }), 'toolu_3', { signal: signal() })).toEqual({});
   });
 
+  it('reports a warning silenced by dedup to onDecision as deduplicated, not allow', async () => {
+    world = new World();
+    const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
+    const decisions: CeilingDecision[] = [];
+    const guard = createCeilingGuard({ stateDir: world.tmp, env: {}, window: 200_000, onDecision: (d) => decisions.push(d) });
+    const first = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() });
+    const second = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_2', { signal: signal() });
+    expect(first).toHaveProperty('systemMessage');
+    expect(second).toEqual({});
+    expect(decisions.map((d) => d.outcome)).toEqual(['warn', 'deduplicated']);
+    expect(decisions[0]!.message).toBe(
+      'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
+    );
+  });
+
   it('options win over the environment', async () => {
     world = new World();
     const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());

@@ -15,7 +15,8 @@ import {
   type MustKeep,
 } from '../../src/core/compaction-text.js';
 import { PRECOMPACT_OUTPUT_LIMIT, SUMMARISER_BRIEF_CHARS } from '../../src/core/constants.js';
-import { describeFill, estimateTokens, renderCompactionAlert, renderResumptionContext } from '../../src/core/templates.js';
+import { renderResumptionContext } from '../../src/core/resumption-template.js';
+import { describeFill, estimateTokens, renderCompactionAlert } from '../../src/core/templates.js';
 
 const PROJ_001: OrchestrationRecord = {
   path: '/home/dev/project/ORCHESTRATION.yaml',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { judgeCeiling } from '../../src/core/ceiling.js';
-import { formatPercent, formatTokens, renderVerdict } from '../../src/core/messages.js';
+import { ASSUMED_WINDOW_ADVICE, describeWindowSource, formatPercent, formatTokens, renderVerdict } from '../../src/core/messages.js';
 import { resolvePolicy } from '../../src/core/policy.js';
 
 const policy = (strict: boolean) => resolvePolicy([{ source: { layer: 'env' }, values: { strict } }]).policy;
@@ -83,5 +83,21 @@ describe('formatting', () => {
     expect(formatPercent(50)).toBe('50%');
     expect(formatPercent(0.26)).toBe('<1%');
     expect(formatPercent(0)).toBe('0%');
+  });
+});
+
+describe('describeWindowSource: the one way a window source reads for people', () => {
+  it.each([
+    [{ tokens: 1, source: 'env' as const }, 'env (.claude/settings.json)', 'env (.claude/settings.json)'],
+    [{ tokens: 1, source: 'env' as const }, undefined, 'env'],
+    [{ tokens: 1, source: 'policy' as const, detail: '/p/policy.json' }, undefined, 'policy: /p/policy.json'],
+    [{ tokens: 1, source: 'bridge' as const, detail: '2 min old' }, 'ignored for a non-env source', 'bridge: 2 min old'],
+    [{ tokens: 1, source: 'default' as const }, undefined, 'default'],
+  ])('%j from %j → %s', (window, configuredFrom, expected) => {
+    expect(describeWindowSource(window, configuredFrom)).toBe(expected);
+  });
+
+  it('the advice for an assumed window names the one way to state it', () => {
+    expect(ASSUMED_WINDOW_ADVICE).toBe(`assumed; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy "window"`);
   });
 });

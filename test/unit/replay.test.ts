@@ -123,6 +123,11 @@ describe('scanRecords', () => {
     expect(stats.oversizedLines).toBe(1);
   });
 
+  it("the caller's own exception surfaces: it is not counted as a corrupt line", () => {
+    const path = file(aTranscript().assistant({ cacheRead: 1 }).toString());
+    expect(() => scanRecords(path, () => { throw new TypeError('callback bug'); })).toThrow('callback bug');
+  });
+
   it('a last line without a newline is read; an unreadable file throws for the caller to count', () => {
     expect(scanRecords(file(aTranscript().assistant({ cacheRead: 1 }).toString().trimEnd()), () => {}).corruptLines).toBe(0);
     expect(() => scanRecords(join(dir, 'missing.jsonl'), () => {})).toThrow();

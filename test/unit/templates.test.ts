@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { buildCheckpoint, type Checkpoint, type OrchestrationRecord } from '../../src/core/checkpoint.js';
 import type { Occupancy } from '../../src/core/occupancy.js';
 import { computePercent, computeTier } from '../../src/core/tiers.js';
-import { estimateTokens, judgeStaleness, renderCompactionAlert, renderMonitor, renderResumptionContext, renderStaleness } from '../../src/core/templates.js';
+import { renderResumptionContext } from '../../src/core/resumption-template.js';
+import { judgeStaleness, renderStaleness } from '../../src/core/staleness.js';
+import { estimateTokens, renderCompactionAlert, renderMonitor } from '../../src/core/templates.js';
 
 const WINDOW = { tokens: 200_000, source: 'default' as const };
 const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };

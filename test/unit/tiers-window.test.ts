@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computePercent, computeTier } from '../../src/core/tiers.js';
-import { isWindowContradicted, resolveWindow } from '../../src/core/window.js';
+import { isWindowContradicted, resolveWindow, windowFromConfig } from '../../src/core/window.js';
+import { resolvePolicy } from '../../src/core/policy.js';
 
 const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };
 
@@ -44,5 +45,15 @@ describe('resolveWindow', () => {
   it('occupancy above the window contradicts it', () => {
     expect(isWindowContradicted(200_001, { tokens: 200_000, source: 'default' })).toBe(true);
     expect(isWindowContradicted(200_000, { tokens: 200_000, source: 'default' })).toBe(false);
+  });
+});
+
+describe('windowFromConfig: the configured window and its layer', () => {
+  it.each([
+    ['nothing configured: the default', [], { tokens: 200_000, source: 'default' }],
+    ['env names no file', [{ source: { layer: 'env' as const, detail: 'DEV_TEAM_CONTEXT_WINDOW' }, values: { window: 1_000_000 } }], { tokens: 1_000_000, source: 'env', detail: undefined }],
+    ['a policy file names itself', [{ source: { layer: 'project' as const, detail: '/p/.claude/context-ceiling.json' }, values: { window: 500_000 } }], { tokens: 500_000, source: 'policy', detail: '/p/.claude/context-ceiling.json' }],
+  ])('%s', (_name, layers, expected) => {
+    expect(windowFromConfig(resolvePolicy(layers))).toEqual(expected);
   });
 });

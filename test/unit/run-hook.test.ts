@@ -1,0 +1,39 @@
+/** runHookEvent's catch-all: an unexpected error fails open and shows only where debugging is on. */
+import { describe, expect, it } from 'vitest';
+import type { HookContext } from '../../src/hooks/context.js';
+import { runHookEvent } from '../../src/hooks/run.js';
+import { SILENT } from '../../src/io/hook-io.js';
+import { parsePolicyText } from '../../src/io/policy-parse.js';
+import { parseYamlText } from '../../src/io/yaml-parse.js';
+
+function run(debug: string | undefined): { outcome: unknown; stderr: string[] } {
+  const stderr: string[] = [];
+  const ctx: HookContext = {
+    env: debug === undefined ? {} : { DEV_TEAM_CONTEXT_DEBUG: debug },
+    cwd: '/nonexistent',
+    home: '/nonexistent',
+    writeStderr: (text) => stderr.push(text),
+    parsePolicy: parsePolicyText,
+    parseYaml: parseYamlText,
+    now: () => new Date(0),
+  };
+  const outcome = runHookEvent(() => () => {
+    throw new Error('boom');
+  }, ctx, () => '{}');
+  return { outcome, stderr };
+}
+
+describe('runHookEvent on an unexpected error', () => {
+  it.each([
+    ['unset', undefined, []],
+    ['off', 'off', []],
+    ['0', '0', []],
+    ['a value the policy ignores', 'yes', []],
+    ['1', '1', ['context-ceiling debug: unexpected boom\n']],
+    ['on', 'on', ['context-ceiling debug: unexpected boom\n']],
+  ])('DEV_TEAM_CONTEXT_DEBUG %s: exit 0, silent stdout; stderr %j', (_name, debug, expected) => {
+    const { outcome, stderr } = run(debug);
+    expect(outcome).toEqual(SILENT);
+    expect(stderr).toEqual(expected);
+  });
+});
