@@ -5,21 +5,21 @@ import { writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
 import type * as Events from './hooks/events.js';
 import { runPreToolUse } from './hooks/pre-tool-use.js';
-import { emitOutcome, HOOK_BUDGET_MS, HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from './hooks/run.js';
-import { parseYamlWithin } from './io/yaml-bounded.js';
+import { emitOutcome, HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from './hooks/run.js';
 
 /**
  * Heavy parsers live in bundles beside this one and load only when used:
  * zod (~2 ms) when a policy file exists, yaml when the orchestration file is read
  * (in a worker, so a pathological document cannot outlast the hook's budget).
  */
-const services: Pick<HookContext, 'parsePolicy' | 'parseYaml'> = {
+const services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'> = {
   parsePolicy: (text, path) => (require('./policy-parse.cjs') as typeof PolicyParse).parsePolicyText(text, path),
-  parseYaml: (text) => parseYamlWithin(join(__dirname, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
+  // What only a speaking verdict needs: compiled on that path alone (nearly every call is allowed).
+  voice: () => (require('./hook-events.cjs') as typeof Events).GUARD_VOICE,
+  // Only events other than the guard read YAML, and they load dist/hook-events.cjs anyway.
+  parseYaml: (text) => (require('./hook-events.cjs') as typeof Events).parseYamlWithin(join(__dirname, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
 };
 
-// A backstop only: every hook is synchronous, so this fires just if something ever waits on the event loop.
-setTimeout(() => process.exit(0), 2 * HOOK_BUDGET_MS).unref();
 
 try {
   const event = process.argv[2];

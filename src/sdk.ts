@@ -19,6 +19,7 @@ import { ENV } from './core/constants.js';
 import type { ToolAction } from './core/policy.js';
 import type { HookContext, SdkContextUsage } from './hooks/context.js';
 import { judgePreToolUse } from './hooks/pre-tool-use.js';
+import { GUARD_VOICE } from './hooks/guard-voice.js';
 import { parsePolicyText } from './io/policy-parse.js';
 import { parseYamlText } from './io/yaml-parse.js';
 
@@ -77,6 +78,7 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
     writeStderr: () => {},
     parsePolicy: parsePolicyText,
     parseYaml: parseYamlText,
+    voice: () => GUARD_VOICE,
     now: () => new Date(),
   };
   return {

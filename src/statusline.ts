@@ -5,9 +5,12 @@ import { runStatusLine } from './hooks/statusline.js';
 import { readStdin, writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
 
-const services: Pick<HookContext, 'parsePolicy' | 'parseYaml'> = {
+const services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'> = {
   parsePolicy: (text, path) => (require('./policy-parse.cjs') as typeof PolicyParse).parsePolicyText(text, path),
   parseYaml: () => ({ ok: false, error: 'not used by the status line' }),
+  voice: () => {
+    throw new Error('not used by the status line');
+  },
 };
 
 try {

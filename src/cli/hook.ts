@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { HANDLERS } from '../hooks/events.js';
 import { HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
+import { GUARD_VOICE } from '../hooks/guard-voice.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { UsageError, type Command } from './io.js';
 
@@ -36,7 +37,7 @@ Events:
     // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
     const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
-    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
+    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml, voice: () => GUARD_VOICE }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
     const outcome = runHookEvent(() => HANDLERS[event], ctx, inputFor(event, io.readStdin));
     if (outcome.stdout) io.out(outcome.stdout);
     if (outcome.stderr) io.err(outcome.stderr);

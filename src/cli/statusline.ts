@@ -2,6 +2,7 @@
 import { processHookContext } from '../hooks/run.js';
 import { runStatusLine } from '../hooks/statusline.js';
 import { parsePolicyText } from '../io/policy-parse.js';
+import { GUARD_VOICE } from '../hooks/guard-voice.js';
 import { parseYamlText } from '../io/yaml-parse.js';
 import { parseFlags, UsageError, type Command } from './io.js';
 
@@ -31,7 +32,7 @@ Wire it with: context-ceiling install --statusline
   run(args, io) {
     const flags = parseFlags(args, { string: ['wrap'] }, usage);
     if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
-    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
+    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText, voice: () => GUARD_VOICE }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
     const output = runStatusLine(io.readStdin(), ctx, { wrap: flags.wrap });
     if (output) io.out(`${output}\n`);
     return 0;

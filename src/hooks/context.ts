@@ -11,6 +11,7 @@ import { readLearnedWindow, readWindowEvidence, recordWindowEvidence } from '../
 import { describeError } from '../io/debug.js';
 import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
+import type { GuardVoice } from './guard-voice.js';
 
 export type HookContext = {
   env: Readonly<Record<string, string | undefined>>;
@@ -24,6 +25,8 @@ export type HookContext = {
   parsePolicy: PolicyParser;
   parseYaml: YamlParser;
   now: () => Date;
+  /** What the guard needs only when a verdict speaks (guard-voice.ts); the hook bundle loads it lazily. */
+  voice: () => GuardVoice;
   /** Claude Code's own numbers for the main session, when the Agent SDK gave them (query.getContextUsage()). */
   sdk?: SdkContextUsage | undefined;
   /** True once the hook has spent its wall-clock budget (run.ts); loops that could run long stop then. */

@@ -11,6 +11,11 @@ import type { HookHandler } from './run.js';
 import { runSessionStart } from './session-start.js';
 import { runUserPromptSubmit } from './user-prompt-submit.js';
 
+/** The guard's speaking path, loaded from this bundle only when a verdict speaks (see hook.ts). */
+export { GUARD_VOICE } from './guard-voice.js';
+/** Bounded YAML parsing, for the events that read ORCHESTRATION.yaml (never the guard). */
+export { parseYamlWithin } from '../io/yaml-bounded.js';
+
 export const HANDLERS: Record<string, HookHandler> = {
   'pre-tool-use': runPreToolUse,
   'user-prompt-submit': runUserPromptSubmit,

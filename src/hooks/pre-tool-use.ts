@@ -3,23 +3,13 @@
  * turns it into the command hook's output; the SDK adapter consumes the result.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { bucketOf, judgeCeiling, shouldWarnAgain, type GuardFacts, type Verdict } from '../core/ceiling.js';
-import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
+import { judgeCeiling, type GuardFacts, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
-import { renderVerdict, type GuardTexts } from '../core/messages.js';
-import { describeError, type Debug } from '../io/debug.js';
+import type { GuardTexts } from '../core/messages.js';
+import type { Debug } from '../io/debug.js';
 import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
-import {
-  claimWarning,
-  defaultStateDir,
-  pruneEpochs,
-  readDedupEpoch,
-  readWarnedBuckets,
-  sessionStateDir,
-  writeDedupEpoch,
-} from '../io/state.js';
-import { resolveRecoverySkill } from '../io/recovery-skill.js';
-import { findLastCompaction, readOccupancy, type Measurement } from '../io/transcript.js';
+import { defaultStateDir } from '../io/state.js';
+import { readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client; this leaves margin on a busy machine. */
@@ -91,11 +81,11 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
   const verdict = judgeNamingSkill(facts, settings, ctx, () => windowEvidence(settings, dedupKey, measurement, window, true));
   debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
 
-  const texts = verdict.kind === 'allow' ? undefined : renderVerdict(verdict);
+  const texts = verdict.kind === 'allow' ? undefined : ctx.voice().render(verdict);
   if (!texts) return { outcome: 'allow', verdict };
   if (verdict.kind === 'block') return { outcome: 'block', verdict, texts };
   const place = { stateDir: policy.stateDir ?? defaultStateDir(), key: dedupKey, transcript, fileSize: measurement.fileSize, maxScanBytes: policy.maxScanBytes };
-  if (!claimWarningOnce(verdict, place, debug)) return { outcome: 'deduplicated', verdict };
+  if (!ctx.voice().claimWarningOnce(verdict, place, debug)) return { outcome: 'deduplicated', verdict };
   return { outcome: 'warn', verdict, texts };
 }
 
@@ -103,7 +93,7 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
 function judgeNamingSkill(facts: GuardFacts, settings: Settings, ctx: HookContext, evidence: () => number | undefined): Verdict {
   const verdict = judgeCeiling(facts);
   if (verdict.kind === 'allow') return verdict;
-  const recoverySkill = resolveRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: settings.policy.recoverySkills, runtimeDir: ctx.runtimeDir });
+  const recoverySkill = ctx.voice().nameRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: settings.policy.recoverySkills, runtimeDir: ctx.runtimeDir });
   return judgeCeiling({ ...facts, recoverySkill, windowEvidence: evidence() });
 }
 
@@ -145,35 +135,4 @@ export function measuredTranscript(input: Pick<PreToolUseInput, 'transcript_path
   if (input.agent_id === undefined) return main;
   if (!SAFE_AGENT_ID.test(input.agent_id)) return undefined;
   return `${main.replace(/\.jsonl$/, '')}/subagents/agent-${input.agent_id}.jsonl`;
-}
-
-type DedupPlace = { stateDir: string; key: string; transcript: string; fileSize: number | undefined; maxScanBytes: number };
-
-/**
- * True when this call should speak: its 5-point bucket (or a higher one) has
- * not warned since the last compaction, and it won the exclusive marker.
- * Unusable state means silence (design: "unwritable state → exit 0 silently").
- */
-function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): boolean {
-  try {
-    const dir = sessionStateDir(place.stateDir, place.key);
-    const fileSize = place.fileSize ?? 0;
-    const prior = readDedupEpoch(dir);
-    const step = planEpoch(prior, fileSize);
-    const next = step.kind === 'decided' ? step.next : epochAfterScan(prior!, findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
-    if (shouldWriteEpoch(prior, next)) writeDedupEpoch(dir, next);
-    if (prior && next.epoch !== prior.epoch) {
-      debug(`compaction or rewrite detected (epoch ${prior.epoch} → ${next.epoch}); dedup reset`);
-      pruneEpochs(dir, next.epoch);
-    }
-    const bucket = bucketOf(verdict.data.percent ?? 0);
-    if (!shouldWarnAgain(bucket, readWarnedBuckets(dir, next.epoch))) {
-      debug(`bucket ${bucket} already warned in epoch ${next.epoch}; silent`);
-      return false;
-    }
-    return claimWarning(dir, next.epoch, bucket);
-  } catch (error) {
-    debug(`state unavailable (${describeError(error)}); staying silent`);
-    return false;
-  }
 }

@@ -48,7 +48,7 @@ export function runHookEvent(lookup: () => HookHandler | undefined, ctx: HookCon
   }
 }
 
-export function processHookContext(services: Pick<HookContext, 'parsePolicy' | 'parseYaml'>): HookContext {
+export function processHookContext(services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'>): HookContext {
   return {
     ...services,
     now: () => new Date(),

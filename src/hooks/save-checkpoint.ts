@@ -4,16 +4,13 @@
  * CLAUDE_CODE_SESSION_ID but not CLAUDE_PROJECT_DIR nor any hook input.
  */
 import { dirname, basename, relative } from 'node:path';
-import { buildCheckpoint } from '../core/checkpoint.js';
 import { attendanceOf, renderSaveResult, type SaveOutcome } from '../core/recovery.js';
 import { describeFill } from '../core/templates.js';
-import { sessionCheckpointDir, writeNewCheckpoint } from '../io/checkpoints.js';
 import { describeError } from '../io/debug.js';
-import { readGitBranch } from '../io/git.js';
 import type { HookOutcome } from '../io/hook-io.js';
 import { findSessionTranscript, projectFolderName } from '../io/locate.js';
-import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
-import { loadSettings, readContext, type HookContext } from './context.js';
+import { writeCheckpointNow } from './checkpoint-now.js';
+import { loadSettings, type HookContext } from './context.js';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -29,25 +26,8 @@ function save(ctx: HookContext): SaveOutcome {
   const settings = loadSettings(ctx, projectDirOf(ctx, transcript));
   const { policy, projectDir, debug } = settings;
   if (!policy.enabled) return { kind: 'not-saved', reason: 'context-ceiling is off' };
-  const reading = readContext(settings, transcript, sessionId, ctx.now());
-  const { document: _document, yamlError: _yamlError, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
   try {
-    const { path, checkpoint } = writeNewCheckpoint(sessionCheckpointDir(projectDir, sessionId), (sequence) =>
-      buildCheckpoint({
-        sequence,
-        now: ctx.now(),
-        sessionId,
-        trigger: 'skill',
-        customInstructions: null,
-        occupancy: reading.occupancy,
-        percent: reading.percent,
-        tier: reading.tier,
-        window: reading.window,
-        ceilingPct: policy.ceilingPct,
-        orchestration,
-        session: { cwd: ctx.cwd, projectDir, gitBranch: readGitBranch(projectDir), transcriptPath: transcript ?? null },
-      }),
-    );
+    const { path, checkpoint } = writeCheckpointNow(settings, ctx, { sessionId, transcriptPath: transcript, trigger: 'skill', customInstructions: null, cwd: ctx.cwd });
     return { kind: 'saved', id: checkpoint.id, fill: describeFill(checkpoint), path: relative(projectDir, path) || path };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);

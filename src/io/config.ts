@@ -91,7 +91,9 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
  * changes no value.
  */
 function envByOrigin(ctx: ConfigContext): Array<{ origin: string | undefined; env: Record<string, string | undefined> }> {
-  const origins = ctx.envOrigins ?? {};
+  // Hooks pass no origins (Claude Code already applied the settings env): no copy of a large environment.
+  if (!ctx.envOrigins) return [{ origin: undefined, env: ctx.env }];
+  const origins = ctx.envOrigins;
   const groups = new Map<string | undefined, Record<string, string | undefined>>([[undefined, {}]]);
   for (const [name, value] of Object.entries(ctx.env)) {
     const origin = origins[name];

@@ -12,6 +12,7 @@ import { ENV } from '../../src/core/constants.js';
 import type { HookContext } from '../../src/hooks/context.js';
 import { HANDLERS } from '../../src/hooks/events.js';
 import { runHookEvent } from '../../src/hooks/run.js';
+import { GUARD_VOICE } from '../../src/hooks/guard-voice.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -107,6 +108,7 @@ function context(dir: string, envValues: Record<string, string>): HookContext {
     writeStderr: () => {},
     parsePolicy: parsePolicyText,
     parseYaml: parseYamlText,
+    voice: () => GUARD_VOICE,
     now: () => new Date('2026-11-22T05:00:00Z'),
   };
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { HookContext } from '../../src/hooks/context.js';
 import { runHookEvent } from '../../src/hooks/run.js';
 import { SILENT } from '../../src/io/hook-io.js';
+import { GUARD_VOICE } from '../../src/hooks/guard-voice.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
 
@@ -15,6 +16,7 @@ function run(debug: string | undefined): { outcome: unknown; stderr: string[] } 
     writeStderr: (text) => stderr.push(text),
     parsePolicy: parsePolicyText,
     parseYaml: parseYamlText,
+    voice: () => GUARD_VOICE,
     now: () => new Date(0),
   };
   const outcome = runHookEvent(() => () => {

@@ -1,0 +1,38 @@
+/** Write a checkpoint of a session's state now: PreCompact and the recovery skill's save step share it. */
+import { buildCheckpoint, type Checkpoint } from '../core/checkpoint.js';
+import { sessionCheckpointDir, writeNewCheckpoint } from '../io/checkpoints.js';
+import { readGitBranch } from '../io/git.js';
+import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
+import { readContext, type HookContext, type Settings } from './context.js';
+
+export type CheckpointRequest = {
+  sessionId: string;
+  transcriptPath: string | undefined;
+  trigger: unknown;
+  customInstructions: unknown;
+  cwd: string;
+};
+
+/** The checkpoint and its path; throws when it cannot be written (callers decide what that means). */
+export function writeCheckpointNow(settings: Settings, ctx: HookContext, request: CheckpointRequest): { path: string; checkpoint: Checkpoint } {
+  const { policy, projectDir, debug } = settings;
+  const reading = readContext(settings, request.transcriptPath, request.sessionId, ctx.now());
+  const { document: _document, yamlError: _yamlError, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
+  if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
+  return writeNewCheckpoint(sessionCheckpointDir(projectDir, request.sessionId), (sequence) =>
+    buildCheckpoint({
+      sequence,
+      now: ctx.now(),
+      sessionId: request.sessionId,
+      trigger: request.trigger,
+      customInstructions: request.customInstructions,
+      occupancy: reading.occupancy,
+      percent: reading.percent,
+      tier: reading.tier,
+      window: reading.window,
+      ceilingPct: policy.ceilingPct,
+      orchestration,
+      session: { cwd: request.cwd, projectDir, gitBranch: readGitBranch(projectDir), transcriptPath: request.transcriptPath ?? null },
+    }),
+  );
+}
