@@ -78,6 +78,22 @@ describe('createCeilingGuard', () => {
     );
   });
 
+  it('reports a warning silenced by an unusable dedup state as silenced, with what it would have said', async () => {
+    world = new World();
+    const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
+    const notADir = world.write('not-a-dir', 'x');
+    const decisions: CeilingDecision[] = [];
+    const guard = createCeilingGuard({ stateDir: `${notADir}/state`, env: {}, window: 200_000, onDecision: (d) => decisions.push(d) });
+    expect(await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() })).toEqual({});
+    expect(decisions).toEqual([
+      {
+        toolName: 'Agent',
+        outcome: 'silenced',
+        message: 'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
+      },
+    ]);
+  });
+
   it('options win over the environment', async () => {
     world = new World();
     const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
