@@ -1,24 +1,17 @@
 /** What the guard measures: main-thread turns only, real Claude Code transcripts, a subagent's own transcript, unreadable files. */
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { expectSilent, guardRunners, STRICT } from '../helpers/guard-runners.js';
-import { FIXTURES, makeSandbox, preToolUse, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, describeEachEntry, STRICT } from '../helpers/guard-runners.js';
+import { FIXTURES, preToolUse } from '../helpers/sandbox.js';
 
-/** Every case runs through both entry points: dist/hook.cjs (what hooks.json runs) and the bin (`context-ceiling hook`). */
-describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
-  let sandbox: Sandbox;
-  beforeEach(() => {
-    sandbox = makeSandbox();
-    installUserSkill('context-summarization'); // messages name only an installed recovery skill
-  });
-  afterEach(() => sandbox.cleanup());
-  const { guard, installUserSkill, transcriptAt } = guardRunners(entry, () => sandbox);
+describeEachEntry((h) => {
+  const { guard, transcriptAt } = h;
 
   describe('what is measured', () => {
     it('isSidechain and synthetic records never decide the verdict', async () => {
-      const transcript = sandbox.write(
+      const transcript = h.sandbox.write(
         'claude/decoys.jsonl',
         aTranscript().user('go').assistant({ cacheRead: 20_000 }).sidechain({ cacheRead: 190_000 }).apiError().assistant({ model: '<synthetic>', cacheRead: 190_000 }).toString(),
       );
@@ -26,17 +19,17 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
     });
 
     it('a newer low sidechain turn cannot hide a high main-thread occupancy', async () => {
-      const transcript = sandbox.write('claude/hide.jsonl', aTranscript().assistant({ cacheRead: 180_000 }).sidechain({ cacheRead: 1_000 }).apiError().toString());
+      const transcript = h.sandbox.write('claude/hide.jsonl', aTranscript().assistant({ cacheRead: 180_000 }).sidechain({ cacheRead: 1_000 }).apiError().toString());
       expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT)).exitCode).toBe(2);
     });
 
     it('progress / agent_progress records are never counted', async () => {
-      const transcript = sandbox.write('claude/progress.jsonl', aTranscript().assistant({ cacheRead: 20_000 }).progress({ cacheRead: 190_000 }).progress({ cacheRead: 190_000 }).toString());
+      const transcript = h.sandbox.write('claude/progress.jsonl', aTranscript().assistant({ cacheRead: 20_000 }).progress({ cacheRead: 190_000 }).progress({ cacheRead: 190_000 }).toString());
       expectSilent(await guard(preToolUse(transcript, 'Agent'), STRICT));
     });
 
     it('real transcript, auto-compact.jsonl: 951,005 tokens over a 200,000 window never blocks and names the wrong window', async () => {
-      const copy = join(sandbox.root, 'auto-compact.jsonl');
+      const copy = join(h.sandbox.root, 'auto-compact.jsonl');
       copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), copy);
       const run = await guard(preToolUse(copy, 'Skill', { skill: 'deep-dive' }), STRICT);
       expect(run.exitCode).toBe(0);
@@ -63,7 +56,7 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
   describe('inside a subagent', () => {
     const mainAt = (tokens: number) => transcriptAt(tokens, 'main.jsonl');
     const subagentFile = (agentId: string, tokens: number) =>
-      sandbox.write(`claude/main/subagents/agent-${agentId}.jsonl`, aTranscript().user('task').assistant({ agentId, cacheRead: tokens - 5 }).toString());
+      h.sandbox.write(`claude/main/subagents/agent-${agentId}.jsonl`, aTranscript().user('task').assistant({ agentId, cacheRead: tokens - 5 }).toString());
 
     it('judged by the subagent’s own transcript, not the main one', async () => {
       const main = mainAt(180_000);
@@ -84,12 +77,12 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
     });
 
     it('a transcript path that names a directory fails open, also as root', async () => {
-      mkdirSync(join(sandbox.root, 'claude', 'dir.jsonl'), { recursive: true });
-      expectSilent(await guard(preToolUse(join(sandbox.root, 'claude', 'dir.jsonl'), 'Skill', { skill: 'x' }), STRICT));
+      mkdirSync(join(h.sandbox.root, 'claude', 'dir.jsonl'), { recursive: true });
+      expectSilent(await guard(preToolUse(join(h.sandbox.root, 'claude', 'dir.jsonl'), 'Skill', { skill: 'x' }), STRICT));
     });
 
     it('an agent id that could traverse paths is never used: passes', async () => {
-      sandbox.write('claude/evil.jsonl', aTranscript().assistant({ agentId: '../../evil', cacheRead: 190_000 }).toString());
+      h.sandbox.write('claude/evil.jsonl', aTranscript().assistant({ agentId: '../../evil', cacheRead: 190_000 }).toString());
       expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: '../../evil' }), STRICT));
     });
   });

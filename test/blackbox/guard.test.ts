@@ -1,23 +1,16 @@
 /** The guard's contract, run as Claude Code runs it: the verdict below and over the ceiling, the recovery skill it names, configuration by env and policy file. */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { expectSilent, guardRunners, STRICT } from '../helpers/guard-runners.js';
-import { makeSandbox, preToolUse, ROOT, type Sandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { expectSilent, describeEachEntry, STRICT } from '../helpers/guard-runners.js';
+import { preToolUse, ROOT } from '../helpers/sandbox.js';
 
-/** Every case runs through both entry points: dist/hook.cjs (what hooks.json runs) and the bin (`context-ceiling hook`). */
-describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
-  let sandbox: Sandbox;
-  beforeEach(() => {
-    sandbox = makeSandbox();
-    installUserSkill('context-summarization'); // messages name only an installed recovery skill
-  });
-  afterEach(() => sandbox.cleanup());
-  const { guard, installUserSkill, transcriptAt } = guardRunners(entry, () => sandbox);
+describeEachEntry((h) => {
+  const { guard, transcriptAt } = h;
 
   describe('the recovery skill a message names is one that is installed, under the name it is invoked by', () => {
     const blocked = async (env: Record<string, string> = {}) => (await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), { ...STRICT, ...env })).stderr;
-    const removeUserSkill = () => rmSync(join(sandbox.home, '.claude', 'skills'), { recursive: true });
+    const removeUserSkill = () => rmSync(join(h.sandbox.home, '.claude', 'skills'), { recursive: true });
 
     it('none installed: the way out is /compact and no skill is named', async () => {
       removeUserSkill();
@@ -29,16 +22,16 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
     it('run from the plugin (CLAUDE_PLUGIN_ROOT is the bundle\'s parent, which ships the skill): plugin-qualified', async () => {
       removeUserSkill();
       expect(await blocked({ CLAUDE_PLUGIN_ROOT: ROOT })).toContain('run the /context-ceiling:context-summarization skill');
-      expect(await blocked({ CLAUDE_PLUGIN_ROOT: sandbox.root })).toContain('(/compact)'); // another plugin's root says nothing about us
+      expect(await blocked({ CLAUDE_PLUGIN_ROOT: h.sandbox.root })).toContain('(/compact)'); // another plugin's root says nothing about us
     });
 
     it('installed in the project (bare name), and a team\'s own configured skill wins when it exists', async () => {
       removeUserSkill();
-      sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
-      expect(await blocked({ CLAUDE_PROJECT_DIR: sandbox.project })).toContain('run the /context-summarization skill');
-      sandbox.write('project/.claude/skills/wrap-up/SKILL.md', '---\nname: wrap-up\ndescription: d\n---\n');
-      expect(await blocked({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up,context-summarization' })).toContain('run the /wrap-up skill');
-      expect(await blocked({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'not-there,context-summarization' })).toContain('run the /context-summarization skill');
+      h.sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project })).toContain('run the /context-summarization skill');
+      h.sandbox.write('project/.claude/skills/wrap-up/SKILL.md', '---\nname: wrap-up\ndescription: d\n---\n');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up,context-summarization' })).toContain('run the /wrap-up skill');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'not-there,context-summarization' })).toContain('run the /context-summarization skill');
     });
   });
 
@@ -143,27 +136,27 @@ describe.each(['hook', 'cli'] as const)('%s entry', (entry) => {
 
   describe('policy file', () => {
     it('per-tool actions: Skill blocks, Agent only warns, without strict mode', async () => {
-      sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ tools: { Skill: 'block', Agent: 'warn' } }));
+      h.sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ tools: { Skill: 'block', Agent: 'warn' } }));
       const transcript = transcriptAt(100_000);
-      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }, { cwd: sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
-      const agent = await guard(preToolUse(transcript, 'Agent', {}, { cwd: sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' });
+      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }, { cwd: h.sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
+      const agent = await guard(preToolUse(transcript, 'Agent', {}, { cwd: h.sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' });
       expect(agent.exitCode).toBe(0);
       expect(agent.stderr).toContain('50%');
     });
 
     it('CLAUDE_PROJECT_DIR locates the project policy', async () => {
-      sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ extends: 'strict-ci' }));
-      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
+      h.sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ extends: 'strict-ci' }));
+      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
     });
 
     it('a policy window is named as the source', async () => {
-      sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ extends: 'large-window' }));
+      h.sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ extends: 'large-window' }));
       const run = await guard(preToolUse(transcriptAt(500_000), 'Agent'));
       expect(run.stderr).toContain('50% (500,000 of 1,000,000 tokens, window: policy)');
     });
 
     it('env wins over the policy file', async () => {
-      sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ strict: true }));
+      h.sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ strict: true }));
       expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'off' })).exitCode).toBe(0);
     });
   });
