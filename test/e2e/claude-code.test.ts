@@ -8,15 +8,13 @@
  * not exist yet), so each scenario first runs a turn that sets the occupancy,
  * then resumes the session for the turn under test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from './fake-api.js';
-import { World } from './world.js';
+import { Terminal } from './terminal.js';
+import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 const after = (requests: RecordedRequest[], index: number) => requests.filter((request) => request.index > index);
@@ -184,62 +182,25 @@ describe('compaction in the real client', () => {
 
 describe('the plugin route', () => {
   it('a clone of the repository, with no npm install, works as a plugin (--plugin-dir)', async () => {
-    const { execFileSync } = await import('node:child_process');
+    const { readdirSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { ROOT } = await import('../helpers/sandbox.js');
-    world = new World();
-    world.skill('deep-dive');
-    // Only what git tracks: what a user gets from the repository.
-    const plugin = join(world.root, 'plugin');
-    execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, plugin]);
-    execFileSync('sh', ['-c', `git -C "${ROOT}" diff --cached --binary | git -C "${plugin}" apply --allow-empty -`]); // include staged, uncommitted work
-    await world.start(['--dry-run']); // start the API without installing hooks into settings
-    const session = await sessionAt(world, 100_000);
-    const mark = world.api.requests.length - 1;
-    world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
-    const run = await world.claude('use the deep-dive skill', { resume: session, args: ['--plugin-dir', plugin] });
-    expect(run.exitCode, run.stderr).toBe(0);
-    const [, afterTool] = after(world.api.conversation, mark);
-    expect(afterTool!.text).toMatch(/PreToolUse:Skill hook additional context: Context ceiling warning: context is at 50%/);
-  });
-});
-
-describe('the status line in the interactive client', () => {
-  it('7. shows the fill, bridges the real 1M window, and the guard then judges against it', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { readFileSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { CLAUDE_BIN } = await import('./world.js');
     world = new World();
     world.skill('deep-dive');
     await world.start(['--statusline']);
-    // Interactive mode against the fake API needs onboarding marked done and the project trusted (CLAUDE-CODE-FACTS.md).
-    writeFileSync(join(world.home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: ['sk-ant-e2e-test'.slice(-20)], rejected: [] }, projects: { [world.project]: { hasTrustDialogAccepted: true } } }));
     world.reply({ cacheRead: 500_000, cacheCreation: 1_000, text: 'hello there' });
-    const tmux = `cc-e2e-${process.pid}`;
-    const env = { HOME: world.home, TMPDIR: world.tmp, ANTHROPIC_BASE_URL: world.apiUrl, ANTHROPIC_API_KEY: 'sk-ant-e2e-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', PATH: process.env.PATH ?? '' };
-    const pane = () => execFileSync('tmux', ['capture-pane', '-p', '-t', tmux]).toString();
-    const waitFor = async (pattern: RegExp) => {
-      for (let i = 0; i < 120; i++) {
-        if (pattern.test(pane())) return;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      throw new Error(`the pane never showed ${pattern}:\n${pane()}`);
-    };
-    execFileSync('tmux', ['new-session', '-d', '-s', tmux, '-x', '160', '-y', '40', '-c', world.project, 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), CLAUDE_BIN]);
+    const terminal = Terminal.open(world);
     let sessionId: string;
     try {
-      await waitFor(/ctx –\/1,000,000 no turn yet/); // before the first turn the window is already known
-      execFileSync('tmux', ['send-keys', '-t', tmux, 'say hello', 'Enter']);
-      await waitFor(/ctx 50% ▕█████░░░░░▏ 501,005\/1,000,000 LOW/);
+      await terminal.waitFor(/ctx –\/1,000,000 no turn yet/); // before the first turn the window is already known
+      terminal.type('say hello');
+      await terminal.waitFor(/ctx 50% ▕█████░░░░░▏ 501,005\/1,000,000 LOW/);
       const bridgeDir = join(world.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge');
-      const { readdirSync } = await import('node:fs');
       const [file] = readdirSync(bridgeDir);
       const bridge = JSON.parse(readFileSync(join(bridgeDir, file!), 'utf8'));
       expect(bridge).toMatchObject({ windowTokens: 1_000_000, usageTokens: 501_005, modelId: 'claude-opus-5-5', version: '2.1.328' });
       sessionId = bridge.sessionId;
     } finally {
-      execFileSync('tmux', ['kill-session', '-t', tmux]);
+      await terminal.close();
     }
     // The same session in print mode (no status line there): the guard uses the bridged window.
     const mark = world.api.requests.length - 1;

@@ -6,15 +6,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { World } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { World, stopWorldsAfterEach } from './world.js';
 import { NEXT_STEP, ORCHESTRATION, SUMMARY } from '../helpers/compaction-fixture.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 describe('compaction that keeps what matters, in the real client', () => {
   it('/compact <text>: the summariser gets the text and our next step; the summary is kept; the alert says what it dropped; /clear continues', async () => {

@@ -1,15 +1,12 @@
 /** The guard as an Agent SDK hook: typed against the SDK's own types, and run inside a real SDK session. */
 import { query, type HookCallbackMatcher, type Options, type PreToolUseHookInput, type Query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createCeilingGuard, type CeilingDecision } from '../../src/index.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { World, CLAUDE_BIN } from './world.js';
+import { World, CLAUDE_BIN, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 const signal = () => new AbortController().signal;
 const input = (transcript_path: string, tool_name: string, tool_input: unknown): PreToolUseHookInput => ({

@@ -6,14 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { World } from './world.js';
+import { expect, it } from 'vitest';
+import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 // The run starts at 401,005: over the 40 % ceiling (400,000) yet under the compaction point install set
 // (41 % of 980,000 = 401,800), so the Skill call is blocked whichever turn PreToolUse reads (it can run
