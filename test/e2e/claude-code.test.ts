@@ -19,21 +19,12 @@ stopWorldsAfterEach();
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 const after = (requests: RecordedRequest[], index: number) => requests.filter((request) => request.index > index);
 
-/** A first run whose only turn reports `tokens` of occupancy; returns the session id. */
-async function sessionAt(w: World, tokens: number, env: Record<string, string> = {}): Promise<string> {
-  w.reply({ cacheRead: tokens - 5, text: 'ready' });
-  const run = await w.claude('get ready', { env });
-  expect(run.exitCode, run.stderr).toBe(0);
-  expect(run.sessionId).toBeDefined();
-  return run.sessionId!;
-}
-
 describe('the guard in the real client', () => {
   it('1. below the ceiling a Skill call passes and nothing about the ceiling reaches the model', async () => {
     world = new World();
     world.skill('deep-dive');
     await world.start();
-    const session = await sessionAt(world, 40_000);
+    const session = await world.sessionAt(40_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 41_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 42_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
@@ -49,7 +40,7 @@ describe('the guard in the real client', () => {
     world = new World();
     world.skill('deep-dive');
     await world.start();
-    const session = await sessionAt(world, 100_000);
+    const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
@@ -67,7 +58,7 @@ describe('the guard in the real client', () => {
     world = new World();
     world.skill('deep-dive');
     await world.start(['--strict']);
-    const session = await sessionAt(world, 100_000);
+    const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 101_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
@@ -85,7 +76,7 @@ describe('the guard in the real client', () => {
     world.skill('deep-dive');
     world.skill('context-summarization', 'Summarise the conversation so far into a short list.');
     await world.start(['--strict']);
-    const session = await sessionAt(world, 100_000);
+    const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply(
       { cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } },
@@ -110,7 +101,7 @@ describe('the monitor in the real client', () => {
   it('4. the <context-monitor> block reaches the model on a prompt, with the right tier', async () => {
     world = new World();
     await world.start();
-    const session = await sessionAt(world, 150_000);
+    const session = await world.sessionAt(150_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 151_000, text: 'ok' });
     await world.claude('next step please', { resume: session });
@@ -134,7 +125,7 @@ describe('compaction in the real client', () => {
     world = new World(undefined, env);
     world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     await world.start();
-    const session = await sessionAt(world, 951_005);
+    const session = await world.sessionAt(951_005);
     // Resuming a session over the threshold triggers the compaction between turns; it can take a resume or two
     // to land (this version compacts this small session without a summarisation request or compact_boundary).
     const alerted = () => world!.api.conversation.some((r) => r.text.includes('<compaction-alert>'));
@@ -161,11 +152,8 @@ describe('compaction in the real client', () => {
     world = new World(undefined, { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     await world.start();
-    const session = await sessionAt(world, 120_000);
-    const compact = await world.claude('/compact', { resume: session });
-    expect(compact.exitCode, compact.stderr).toBe(0);
-    expect(world.compacted(session)).toBe(true);
-    const checkpoints = world.checkpoints(session);
+    const session = await world.sessionAt(120_000);
+    const checkpoints = await world.compact(session);
     expect(checkpoints).toHaveLength(1);
     expect(checkpoints[0]!.json).toMatchObject({ trigger: { type: 'manual' }, context: { occupancy: 120_000 } });
     world.reply({ cacheRead: 5_000, text: 'back on track' });

@@ -49,14 +49,8 @@ describe('a hostile repository in the real client', () => {
     world = new World(undefined, { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     writeFileSync(join(world.project, 'ORCHESTRATION.yaml'), '['.repeat(1024 * 1024) + ']'.repeat(1024 * 1024));
     await world.start();
-    world.reply({ cacheRead: 119_995, text: 'ready' });
-    const first = await world.claude('get ready');
-    expect(first.exitCode, first.stderr).toBe(0);
-    const session = first.sessionId!;
-    const compact = await world.claude('/compact', { resume: session });
-    expect(compact.exitCode, compact.stderr).toBe(0);
-    expect(world.compacted(session)).toBe(true);
-    const checkpoints = world.checkpoints(session);
+    const session = await world.sessionAt(120_000);
+    const checkpoints = await world.compact(session);
     expect(checkpoints).toHaveLength(1);
     expect(checkpoints[0]!.json).toMatchObject({ trigger: { type: 'manual' }, orchestration: { status: 'unavailable' } });
   });

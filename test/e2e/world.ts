@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { CLI_BIN, ROOT } from '../helpers/sandbox.js';
 import { FakeAnthropic, type Script, type Turn } from './fake-api.js';
 
@@ -108,6 +108,23 @@ export class World {
       json = undefined;
     }
     return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), json, sessionId: typeof json?.session_id === 'string' ? json.session_id : undefined };
+  }
+
+  /** A first run whose only turn reports `tokens` of occupancy (the fake API adds 5 input tokens); returns the session id. */
+  async sessionAt(tokens: number, env: Record<string, string> = {}): Promise<string> {
+    this.reply({ cacheRead: tokens - 5, text: 'ready' });
+    const run = await this.claude('get ready', { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.sessionId).toBeDefined();
+    return run.sessionId!;
+  }
+
+  /** `/compact [instructions]` on the session, which must end compacted; returns its checkpoints. */
+  async compact(session: string, instructions?: string): Promise<ReturnType<World['checkpoints']>> {
+    const run = await this.claude(instructions ? `/compact ${instructions}` : '/compact', { resume: session });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(this.compacted(session)).toBe(true);
+    return this.checkpoints(session);
   }
 
   /** The session's transcript file. */
