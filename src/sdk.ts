@@ -51,8 +51,11 @@ export type CeilingGuardOptions = {
   onDecision?: (decision: CeilingDecision) => void;
 };
 
-/** `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not told again. */
-export type CeilingDecision = { toolName: string; outcome: 'allow' | 'warn' | 'block' | 'deduplicated'; message?: string | undefined };
+/**
+ * `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not told again.
+ * `silenced`: a warning the session was not told because the dedup state (stateDir) cannot be used; `message` is what it would have said.
+ */
+export type CeilingDecision = { toolName: string; outcome: 'allow' | 'warn' | 'block' | 'deduplicated' | 'silenced'; message?: string | undefined };
 
 /** Options as the DEV_TEAM_CONTEXT_* values the command hook reads; options win over the base environment. */
 export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, string | undefined> {
@@ -88,17 +91,15 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
         if (input.hook_event_name !== 'PreToolUse') return {};
         const sdk = options.contextUsage ? await askContextUsage(options.contextUsage) : undefined;
         const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...ctx, sdk } : ctx);
-        if (result.outcome === 'block') {
-          const reason = result.texts.stderr;
-          options.onDecision?.({ toolName: input.tool_name, outcome: 'block', message: reason });
-          return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: reason } };
-        }
-        if (result.outcome !== 'warn') {
+        if (result.outcome === 'allow' || result.outcome === 'deduplicated') {
           options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome });
           return {};
         }
+        const message = result.texts.stderr;
+        options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome, message });
+        if (result.outcome === 'block') return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } };
+        if (result.outcome === 'silenced') return {};
         const { texts } = result;
-        options.onDecision?.({ toolName: input.tool_name, outcome: 'warn', message: texts.stderr });
         return {
           ...(texts.user ? { systemMessage: texts.user } : {}),
           ...(texts.model ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: texts.model } } : {}),

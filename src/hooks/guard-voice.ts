@@ -12,6 +12,14 @@ import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from '../io/state.js';
 import { findLastCompaction } from '../io/transcript.js';
 
+/**
+ * How a warning's claim came out: `speak` (this call won its band), `deduplicated`
+ * (its band already warned since the last compaction, or another hook won it),
+ * `silenced` (the dedup state cannot be used, so the guard cannot know and stays
+ * silent; design: "unwritable state → exit 0 silently").
+ */
+export type WarningClaim = 'speak' | 'deduplicated' | 'silenced';
+
 export type DedupPlace = { stateDir: string; key: string; transcript: string; fileSize: number | undefined; maxScanBytes: number };
 
 export type GuardVoice = {
@@ -22,12 +30,8 @@ export type GuardVoice = {
 
 export const GUARD_VOICE: GuardVoice = { nameRecoverySkill: resolveRecoverySkill, render: renderVerdict, claimWarningOnce };
 
-/**
- * True when this call should speak: its 5-point bucket (or a higher one) has
- * not warned since the last compaction, and it won the exclusive marker.
- * Unusable state means silence (design: "unwritable state → exit 0 silently").
- */
-function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): boolean {
+/** `speak` when this call's 5-point bucket (or a higher one) has not warned since the last compaction and it won the exclusive marker. */
+function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): WarningClaim {
   try {
     const dir = sessionStateDir(place.stateDir, place.key);
     const fileSize = place.fileSize ?? 0;
@@ -42,11 +46,11 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): bo
     const bucket = bucketOf(verdict.data.percent ?? 0);
     if (!shouldWarnAgain(bucket, readWarnedBuckets(dir, next.epoch))) {
       debug(`bucket ${bucket} already warned in epoch ${next.epoch}; silent`);
-      return false;
+      return 'deduplicated';
     }
-    return claimWarning(dir, next.epoch, bucket);
+    return claimWarning(dir, next.epoch, bucket) ? 'speak' : 'deduplicated';
   } catch (error) {
     debug(`state unavailable (${describeError(error)}); staying silent`);
-    return false;
+    return 'silenced';
   }
 }

@@ -7,6 +7,7 @@ import { judgeCeiling, type GuardFacts, type Verdict } from '../core/ceiling.js'
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import type { GuardTexts } from '../core/messages.js';
 import type { Debug } from '../io/debug.js';
+import type { WarningClaim } from './guard-voice.js';
 import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
@@ -17,14 +18,14 @@ const CALL_RECORD_WAIT_MS = 200;
 const CALL_RECORD_POLL_MS = 5;
 
 /**
- * What the guard decided for one call: `deduplicated` is a warning that its
- * bucket already gave since the last compaction (or another hook claimed), so
- * it stays silent. Texts are present for `warn` and `block`.
+ * What the guard decided for one call. A warning that does not speak is
+ * `deduplicated` (its bucket already warned since the last compaction, or
+ * another hook claimed it) or `silenced` (the dedup state cannot be used);
+ * texts are what was said, or would have been.
  */
 export type GuardResult =
   | { outcome: 'allow'; verdict?: Verdict | undefined }
-  | { outcome: 'deduplicated'; verdict: Verdict }
-  | { outcome: 'warn' | 'block'; verdict: Verdict; texts: GuardTexts };
+  | { outcome: 'warn' | 'block' | Exclude<WarningClaim, 'speak'>; verdict: Verdict; texts: GuardTexts };
 
 const PASS: GuardResult = { outcome: 'allow' };
 
@@ -85,8 +86,8 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
   if (!texts) return { outcome: 'allow', verdict };
   if (verdict.kind === 'block') return { outcome: 'block', verdict, texts };
   const place = { stateDir: policy.stateDir ?? defaultStateDir(), key: dedupKey, transcript, fileSize: measurement.fileSize, maxScanBytes: policy.maxScanBytes };
-  if (!ctx.voice().claimWarningOnce(verdict, place, debug)) return { outcome: 'deduplicated', verdict };
-  return { outcome: 'warn', verdict, texts };
+  const claim = ctx.voice().claimWarningOnce(verdict, place, debug);
+  return { outcome: claim === 'speak' ? 'warn' : claim, verdict, texts };
 }
 
 /** Judge; a verdict that speaks is judged again with the recovery skill installed here (a few stat calls, spent only then). */

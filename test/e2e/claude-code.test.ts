@@ -8,34 +8,23 @@
  * not exist yet), so each scenario first runs a turn that sets the occupancy,
  * then resumes the session for the turn under test.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from './fake-api.js';
-import { World } from './world.js';
+import { Terminal } from './terminal.js';
+import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 const after = (requests: RecordedRequest[], index: number) => requests.filter((request) => request.index > index);
-
-/** A first run whose only turn reports `tokens` of occupancy; returns the session id. */
-async function sessionAt(w: World, tokens: number, env: Record<string, string> = {}): Promise<string> {
-  w.reply({ cacheRead: tokens - 5, text: 'ready' });
-  const run = await w.claude('get ready', { env });
-  expect(run.exitCode, run.stderr).toBe(0);
-  expect(run.sessionId).toBeDefined();
-  return run.sessionId!;
-}
 
 describe('the guard in the real client', () => {
   it('1. below the ceiling a Skill call passes and nothing about the ceiling reaches the model', async () => {
     world = new World();
     world.skill('deep-dive');
     await world.start();
-    const session = await sessionAt(world, 40_000);
+    const session = await world.sessionAt(40_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 41_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 42_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
@@ -51,7 +40,7 @@ describe('the guard in the real client', () => {
     world = new World();
     world.skill('deep-dive');
     await world.start();
-    const session = await sessionAt(world, 100_000);
+    const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
@@ -69,7 +58,7 @@ describe('the guard in the real client', () => {
     world = new World();
     world.skill('deep-dive');
     await world.start(['--strict']);
-    const session = await sessionAt(world, 100_000);
+    const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 101_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
@@ -87,7 +76,7 @@ describe('the guard in the real client', () => {
     world.skill('deep-dive');
     world.skill('context-summarization', 'Summarise the conversation so far into a short list.');
     await world.start(['--strict']);
-    const session = await sessionAt(world, 100_000);
+    const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply(
       { cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } },
@@ -112,7 +101,7 @@ describe('the monitor in the real client', () => {
   it('4. the <context-monitor> block reaches the model on a prompt, with the right tier', async () => {
     world = new World();
     await world.start();
-    const session = await sessionAt(world, 150_000);
+    const session = await world.sessionAt(150_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 151_000, text: 'ok' });
     await world.claude('next step please', { resume: session });
@@ -136,7 +125,7 @@ describe('compaction in the real client', () => {
     world = new World(undefined, env);
     world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     await world.start();
-    const session = await sessionAt(world, 951_005);
+    const session = await world.sessionAt(951_005);
     // Resuming a session over the threshold triggers the compaction between turns; it can take a resume or two
     // to land (this version compacts this small session without a summarisation request or compact_boundary).
     const alerted = () => world!.api.conversation.some((r) => r.text.includes('<compaction-alert>'));
@@ -163,11 +152,8 @@ describe('compaction in the real client', () => {
     world = new World(undefined, { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
     world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     await world.start();
-    const session = await sessionAt(world, 120_000);
-    const compact = await world.claude('/compact', { resume: session });
-    expect(compact.exitCode, compact.stderr).toBe(0);
-    expect(world.compacted(session)).toBe(true);
-    const checkpoints = world.checkpoints(session);
+    const session = await world.sessionAt(120_000);
+    const checkpoints = await world.compact(session);
     expect(checkpoints).toHaveLength(1);
     expect(checkpoints[0]!.json).toMatchObject({ trigger: { type: 'manual' }, context: { occupancy: 120_000 } });
     world.reply({ cacheRead: 5_000, text: 'back on track' });
@@ -184,62 +170,25 @@ describe('compaction in the real client', () => {
 
 describe('the plugin route', () => {
   it('a clone of the repository, with no npm install, works as a plugin (--plugin-dir)', async () => {
-    const { execFileSync } = await import('node:child_process');
+    const { readdirSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const { ROOT } = await import('../helpers/sandbox.js');
-    world = new World();
-    world.skill('deep-dive');
-    // Only what git tracks: what a user gets from the repository.
-    const plugin = join(world.root, 'plugin');
-    execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, plugin]);
-    execFileSync('sh', ['-c', `git -C "${ROOT}" diff --cached --binary | git -C "${plugin}" apply --allow-empty -`]); // include staged, uncommitted work
-    await world.start(['--dry-run']); // start the API without installing hooks into settings
-    const session = await sessionAt(world, 100_000);
-    const mark = world.api.requests.length - 1;
-    world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
-    const run = await world.claude('use the deep-dive skill', { resume: session, args: ['--plugin-dir', plugin] });
-    expect(run.exitCode, run.stderr).toBe(0);
-    const [, afterTool] = after(world.api.conversation, mark);
-    expect(afterTool!.text).toMatch(/PreToolUse:Skill hook additional context: Context ceiling warning: context is at 50%/);
-  });
-});
-
-describe('the status line in the interactive client', () => {
-  it('7. shows the fill, bridges the real 1M window, and the guard then judges against it', async () => {
-    const { execFileSync } = await import('node:child_process');
-    const { readFileSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { CLAUDE_BIN } = await import('./world.js');
     world = new World();
     world.skill('deep-dive');
     await world.start(['--statusline']);
-    // Interactive mode against the fake API needs onboarding marked done and the project trusted (CLAUDE-CODE-FACTS.md).
-    writeFileSync(join(world.home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: ['sk-ant-e2e-test'.slice(-20)], rejected: [] }, projects: { [world.project]: { hasTrustDialogAccepted: true } } }));
     world.reply({ cacheRead: 500_000, cacheCreation: 1_000, text: 'hello there' });
-    const tmux = `cc-e2e-${process.pid}`;
-    const env = { HOME: world.home, TMPDIR: world.tmp, ANTHROPIC_BASE_URL: world.apiUrl, ANTHROPIC_API_KEY: 'sk-ant-e2e-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', PATH: process.env.PATH ?? '' };
-    const pane = () => execFileSync('tmux', ['capture-pane', '-p', '-t', tmux]).toString();
-    const waitFor = async (pattern: RegExp) => {
-      for (let i = 0; i < 120; i++) {
-        if (pattern.test(pane())) return;
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      throw new Error(`the pane never showed ${pattern}:\n${pane()}`);
-    };
-    execFileSync('tmux', ['new-session', '-d', '-s', tmux, '-x', '160', '-y', '40', '-c', world.project, 'env', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), CLAUDE_BIN]);
+    const terminal = Terminal.open(world);
     let sessionId: string;
     try {
-      await waitFor(/ctx –\/1,000,000 no turn yet/); // before the first turn the window is already known
-      execFileSync('tmux', ['send-keys', '-t', tmux, 'say hello', 'Enter']);
-      await waitFor(/ctx 50% ▕█████░░░░░▏ 501,005\/1,000,000 LOW/);
+      await terminal.waitFor(/ctx –\/1,000,000 no turn yet/); // before the first turn the window is already known
+      terminal.type('say hello');
+      await terminal.waitFor(/ctx 50% ▕█████░░░░░▏ 501,005\/1,000,000 LOW/);
       const bridgeDir = join(world.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge');
-      const { readdirSync } = await import('node:fs');
       const [file] = readdirSync(bridgeDir);
       const bridge = JSON.parse(readFileSync(join(bridgeDir, file!), 'utf8'));
       expect(bridge).toMatchObject({ windowTokens: 1_000_000, usageTokens: 501_005, modelId: 'claude-opus-5-5', version: '2.1.328' });
       sessionId = bridge.sessionId;
     } finally {
-      execFileSync('tmux', ['kill-session', '-t', tmux]);
+      await terminal.close();
     }
     // The same session in print mode (no status line there): the guard uses the bridged window.
     const mark = world.api.requests.length - 1;

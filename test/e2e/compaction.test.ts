@@ -6,15 +6,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { World } from './world.js';
+import { describe, expect, it } from 'vitest';
+import { World, stopWorldsAfterEach } from './world.js';
 import { NEXT_STEP, ORCHESTRATION, SUMMARY } from '../helpers/compaction-fixture.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 describe('compaction that keeps what matters, in the real client', () => {
   it('/compact <text>: the summariser gets the text and our next step; the summary is kept; the alert says what it dropped; /clear continues', async () => {
@@ -22,14 +19,9 @@ describe('compaction that keeps what matters, in the real client', () => {
     world.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
     world.api.summaryText = SUMMARY;
     await world.start();
-    world.reply({ cacheRead: 119_995, text: 'ready' });
-    const first = await world.claude('get ready');
-    expect(first.exitCode, first.stderr).toBe(0);
-    const session = first.sessionId!;
+    const session = await world.sessionAt(120_000);
 
-    const compact = await world.claude('/compact keep the parser notes', { resume: session });
-    expect(compact.exitCode, compact.stderr).toBe(0);
-    expect(world.compacted(session)).toBe(true);
+    await world.compact(session, 'keep the parser notes');
 
     // The summariser's instructions: the person's text, then ours, plain (no JSON).
     const summaries = world.api.requests.filter((request) => request.isSummary);
@@ -88,9 +80,7 @@ describe('compaction that keeps what matters, in the real client', () => {
     const loud = `node -e "process.stdout.write('START' + 'x'.repeat(11990) + 'END')"`;
     settings.hooks.PreCompact = [{ hooks: [{ type: 'command', command: loud }] }];
     writeFileSync(settingsPath, JSON.stringify(settings, null, 2));
-    world.reply({ cacheRead: 119_995, text: 'ready' });
-    const first = await world.claude('get ready');
-    expect((await world.claude('/compact', { resume: first.sessionId! })).exitCode).toBe(0);
+    expect((await world.claude('/compact', { resume: await world.sessionAt(120_000) })).exitCode).toBe(0);
     const instructions = world.api.requests.find((request) => request.isSummary)!.text;
     const kept = /START(x*)/.exec(instructions)![1]!;
     expect(kept.length + 'START'.length).toBe(10_000);

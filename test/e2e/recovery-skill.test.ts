@@ -4,15 +4,12 @@
  * it (never "Unknown skill"), and its save step lands a checkpoint the resume
  * path reads. One route per install: the plugin (--plugin-dir) and `install`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/sandbox.js';
-import { World } from './world.js';
+import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 /** Strict with a stated window: a load at 45 % (90,005 of 200,000) is over the 40 % ceiling on a verified window. */
 const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' };

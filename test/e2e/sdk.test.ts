@@ -1,15 +1,12 @@
 /** The guard as an Agent SDK hook: typed against the SDK's own types, and run inside a real SDK session. */
 import { query, type HookCallbackMatcher, type Options, type PreToolUseHookInput, type Query } from '@anthropic-ai/claude-agent-sdk';
-import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { createCeilingGuard, type CeilingDecision } from '../../src/index.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { World, CLAUDE_BIN } from './world.js';
+import { World, CLAUDE_BIN, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 const signal = () => new AbortController().signal;
 const input = (transcript_path: string, tool_name: string, tool_input: unknown): PreToolUseHookInput => ({
@@ -76,6 +73,22 @@ describe('createCeilingGuard', () => {
     expect(decisions[0]!.message).toBe(
       'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
     );
+  });
+
+  it('reports a warning silenced by an unusable dedup state as silenced, with what it would have said', async () => {
+    world = new World();
+    const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
+    const notADir = world.write('not-a-dir', 'x');
+    const decisions: CeilingDecision[] = [];
+    const guard = createCeilingGuard({ stateDir: `${notADir}/state`, env: {}, window: 200_000, onDecision: (d) => decisions.push(d) });
+    expect(await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() })).toEqual({});
+    expect(decisions).toEqual([
+      {
+        toolName: 'Agent',
+        outcome: 'silenced',
+        message: 'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
+      },
+    ]);
   });
 
   it('options win over the environment', async () => {

@@ -9,15 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CLI_BIN, ROOT } from '../helpers/sandbox.js';
-import { CLAUDE_BIN, World } from './world.js';
+import { CLAUDE_BIN, World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 const PROBED = ['PROBE_USER', 'PROBE_PROJECT', 'PROBE_LOCAL', 'PROBE_PROCESS', 'PROBE_SHELL', 'DEV_TEAM_CONTEXT_STRICT', 'DEV_TEAM_CONTEXT_WINDOW', 'DEV_TEAM_CONTEXT_CEILING_PCT'];
 

@@ -6,14 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import { World } from './world.js';
+import { expect, it } from 'vitest';
+import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
-afterEach(async () => {
-  await world?.stop();
-  world = undefined;
-});
+stopWorldsAfterEach();
 
 // The run starts at 401,005: over the 40 % ceiling (400,000) yet under the compaction point install set
 // (41 % of 980,000 = 401,800), so the Skill call is blocked whichever turn PreToolUse reads (it can run
@@ -27,9 +24,7 @@ it('install --strict: a Skill load over the ceiling is blocked, Claude Code comp
     DEV_TEAM_CONTEXT_STRICT: 'on',
     CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41',
   });
-  world.reply({ cacheRead: 401_000, text: 'ready' });
-  const first = await world.claude('get ready');
-  expect(first.exitCode, first.stderr).toBe(0);
+  const session = await world.sessionAt(401_005);
   const mark = world.api.requests.length - 1;
   world.reply(
     { cacheRead: 600_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } },
@@ -39,7 +34,7 @@ it('install --strict: a Skill load over the ceiling is blocked, Claude Code comp
     { cacheRead: 6_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } },
     { cacheRead: 7_000, text: 'done' },
   );
-  const run = await world.claude('use the deep-dive skill', { resume: first.sessionId! });
+  const run = await world.claude('use the deep-dive skill', { resume: session });
   expect(run.exitCode, run.stderr).toBe(0);
   const later = world.api.requests.filter((request) => request.index > mark);
   const indexOf = (found: (typeof later)[number] | undefined) => found?.index ?? -1;
@@ -52,5 +47,5 @@ it('install --strict: a Skill load over the ceiling is blocked, Claude Code comp
   expect(summaries.length, 'Claude Code compacts').toBeGreaterThan(0);
   expect(summaries[0], 'right after the block, before any other model request').toBe(blockedAt);
   expect(loadedAt, 'the same load then passes').toBeGreaterThan(summaries[summaries.length - 1]!);
-  expect(world.compacted(first.sessionId!)).toBe(true);
+  expect(world.compacted(session)).toBe(true);
 });

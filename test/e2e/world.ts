@@ -8,12 +8,25 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
+import { afterEach, expect } from 'vitest';
 import { CLI_BIN, ROOT } from '../helpers/sandbox.js';
 import { FakeAnthropic, type Script, type Turn } from './fake-api.js';
 
 export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
 
 export type ClaudeResult = { exitCode: number; stdout: string; stderr: string; json: Record<string, unknown> | undefined; sessionId: string | undefined };
+
+/** Worlds not yet stopped: a failing test must not leave its fake API listening or its temp tree behind. */
+const live = new Set<World>();
+
+/** Stops, after each test, every World it made: call once at the top of a test file. */
+export function stopWorldsAfterEach(): void {
+  afterEach(async () => {
+    const worlds = [...live];
+    live.clear();
+    for (const world of worlds) await world.stop();
+  });
+}
 
 export class World {
   readonly root = mkdtempSync(join(tmpdir(), 'cc-e2e-'));
@@ -30,6 +43,7 @@ export class World {
     this.api = new FakeAnthropic(script ?? (() => this.nextTurn()));
     for (const dir of [this.home, this.project, this.tmp]) mkdirSync(dir, { recursive: true });
     execFileSync('git', ['init', '-q'], { cwd: this.project });
+    live.add(this);
   }
 
   /** Start the fake API and run `install` with these flags; `null` installs nothing (the plugin route). */
@@ -56,6 +70,7 @@ export class World {
   }
 
   async stop(): Promise<void> {
+    live.delete(this);
     await this.api.stop();
     rmSync(this.root, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }); // an exiting client may still be writing
   }
@@ -93,6 +108,23 @@ export class World {
       json = undefined;
     }
     return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), json, sessionId: typeof json?.session_id === 'string' ? json.session_id : undefined };
+  }
+
+  /** A first run whose only turn reports `tokens` of occupancy (the fake API adds 5 input tokens); returns the session id. */
+  async sessionAt(tokens: number, env: Record<string, string> = {}): Promise<string> {
+    this.reply({ cacheRead: tokens - 5, text: 'ready' });
+    const run = await this.claude('get ready', { env });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.sessionId).toBeDefined();
+    return run.sessionId!;
+  }
+
+  /** `/compact [instructions]` on the session, which must end compacted; returns its checkpoints. */
+  async compact(session: string, instructions?: string): Promise<ReturnType<World['checkpoints']>> {
+    const run = await this.claude(instructions ? `/compact ${instructions}` : '/compact', { resume: session });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(this.compacted(session)).toBe(true);
+    return this.checkpoints(session);
   }
 
   /** The session's transcript file. */

@@ -8,6 +8,7 @@ import { computePercent, computeTier } from '../../src/core/tiers.js';
 import { renderResumptionContext } from '../../src/core/resumption-template.js';
 import { judgeStaleness, renderStaleness } from '../../src/core/staleness.js';
 import { estimateTokens, renderCompactionAlert, renderMonitor } from '../../src/core/templates.js';
+import { misprintedNumbers } from '../helpers/computed-lines.js';
 
 const WINDOW = { tokens: 200_000, source: 'default' as const };
 const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };
@@ -210,7 +211,7 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
         expect(text).toContain('TRIGGER: auto');
         expect(text).toContain('IMMEDIATE ACTIONS:');
         if (count > 1) expect(text).toContain(`COMPACTION EVENT: ${count} of ${count} this session`);
-        expect(text).not.toMatch(/undefined|NaN/);
+        expect(misprintedNumbers(text, r)).toEqual([]);
       }),
       { numRuns: 200 },
     );
@@ -226,10 +227,30 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
         expect(text.endsWith('\n</resumption-context>')).toBe(true);
         expect(text.match(/<\/resumption-context>/g)).toHaveLength(1);
         expect(text).toContain('CHECKPOINT: ');
-        expect(text).not.toMatch(/undefined|NaN/);
+        expect(misprintedNumbers(text, r)).toEqual([]);
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('the check for a printed NaN', () => {
+  const render = (checkpoint: Checkpoint) => renderResumptionContext({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 3 });
+  const saying = { next_step: 'NaN ', current_activity: 'undefined Infinity', files_to_read: [{ path: 'NaN', purpose: 'NaN%' }], decisions: Array.from({ length: 40 }, () => ({ decision: '(NaN more in the resumption section)' })) };
+
+  it('lets input text say NaN, Infinity and undefined', () => {
+    const checkpoint = checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: saying });
+    const texts = [render(checkpoint), alert(checkpoint, 2, 2)];
+    for (const text of texts) expect(text).toContain('NaN');
+    for (const text of texts) expect(misprintedNumbers(text, saying)).toEqual([]);
+  });
+
+  it('catches a NaN our arithmetic prints', () => {
+    const checkpoint = checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: saying });
+    const broken = { ...checkpoint, context: { ...checkpoint.context, percent: Number.NaN } };
+    expect(misprintedNumbers(render(broken), saying)).toEqual([expect.stringMatching(/^- Context fill at interruption: NaN%/)]);
+    expect(misprintedNumbers(alert(broken, Number.NaN, 2), saying)).toEqual([expect.stringMatching(/^PRE-COMPACTION FILL: NaN%/), 'COMPACTION EVENT: NaN of 2 this session']);
+    expect(misprintedNumbers('READ THESE FILES IN ORDER:\nNaN. [PRIORITY NaN] a\n- (NaN more in the resumption section)', {})).toHaveLength(2);
   });
 });
 

@@ -1,0 +1,129 @@
+/** The guard failing open on bad input and unusable state, and warning once per band (dedup state in a private directory). */
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { expectSilent, describeEachEntry, STRICT } from '../helpers/guard-runners.js';
+import { preToolUse } from '../helpers/sandbox.js';
+
+describeEachEntry((h) => {
+  const { guard, transcriptAt } = h;
+
+  describe('failing open', () => {
+    it('missing transcript: silent even in strict mode', async () => {
+      expectSilent(await guard(preToolUse(join(h.sandbox.root, 'nope.jsonl'), 'Skill', { skill: 'x' }), STRICT));
+    });
+
+    it.each([
+      ['empty stdin', ''],
+      ['non-JSON stdin', 'this is not json'],
+      ['a JSON array', '[1,2,3]'],
+      ['JSON null', 'null'],
+      ['missing tool_name', JSON.stringify({ session_id: 's', transcript_path: '/x' })],
+      ['wrong types', JSON.stringify({ session_id: 1, transcript_path: true, tool_name: 'Skill' })],
+      ['truncated JSON', '{"session_id":"s","transcript_path":"/x","tool_na'],
+    ])('%s: silent exit 0', async (_name, stdin) => {
+      expectSilent(await guard(stdin, STRICT));
+    });
+
+    it('garbled transcript: silent', async () => {
+      const transcript = h.sandbox.write('claude/garbled.jsonl', '\u0000\u0001garbage\n{"type":"assistant"\n');
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
+    });
+
+    it('unknown since compaction (boundary without postTokens): silent even strict', async () => {
+      const transcript = h.sandbox.write('claude/c.jsonl', aTranscript().assistant({ cacheRead: 190_000 }).compactBoundary({ trigger: 'manual' }).toString());
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
+    });
+
+    it('an invalid policy file is ignored in a hook, other layers kept', async () => {
+      h.sandbox.write('project/.claude/context-ceiling.json', '{"strict": "yes"');
+      h.sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 25 }));
+      const run = await guard(preToolUse(transcriptAt(60_000), 'Agent', {}, { cwd: h.sandbox.project }));
+      expect(run.exitCode).toBe(0);
+      expect(run.stderr).toContain('25% ceiling');
+    });
+
+    it('unusable state directory: a warning stays silent (never an error)', async () => {
+      const file = h.sandbox.write('not-a-dir', 'x');
+      expectSilent(await guard(preToolUse(transcriptAt(100_000), 'Agent'), { DEV_TEAM_CONTEXT_STATE_DIR: join(file, 'state') }));
+    });
+
+    it('a block does not need state: strict still blocks with an unusable state directory', async () => {
+      const file = h.sandbox.write('not-a-dir', 'x');
+      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { ...STRICT, DEV_TEAM_CONTEXT_STATE_DIR: join(file, 'state') })).exitCode).toBe(2);
+    });
+
+    it('debug mode says what happened, on stderr', async () => {
+      const run = await guard(preToolUse(join(h.sandbox.root, 'nope.jsonl'), 'Agent'), { DEV_TEAM_CONTEXT_DEBUG: '1' });
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(/context-ceiling debug: transcript .*nope\.jsonl: ENOENT/);
+    });
+  });
+
+  describe('dedup', () => {
+    it('same 5-point bucket is silent on the second call; a higher bucket warns again; a lower one stays silent', async () => {
+      const path = join(h.sandbox.root, 'claude', 'grow.jsonl');
+      const write = (tokens: number) => h.sandbox.write('claude/grow.jsonl', aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
+      write(82_000);
+      expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('41%');
+      write(88_000);
+      expectSilent(await guard(preToolUse(path, 'Agent')));
+      write(92_000);
+      expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('46%');
+      write(85_000);
+      expectSilent(await guard(preToolUse(path, 'Agent')));
+    });
+
+    it('20 concurrent calls for one session warn exactly once for their band', async () => {
+      const input = preToolUse(transcriptAt(100_000), 'Agent');
+      const runs = await Promise.all(Array.from({ length: 20 }, () => guard(input)));
+      expect(runs.every((run) => run.exitCode === 0)).toBe(true);
+      expect(runs.filter((run) => run.stderr !== '')).toHaveLength(1);
+      expect(runs.filter((run) => run.stdout !== '')).toHaveLength(1);
+    });
+
+    it('dedup is per session', async () => {
+      const transcript = transcriptAt(100_000);
+      expect((await guard(preToolUse(transcript, 'Agent', {}, { session_id: 'a' }))).stderr).not.toBe('');
+      expect((await guard(preToolUse(transcript, 'Agent', {}, { session_id: 'b' }))).stderr).not.toBe('');
+      expectSilent(await guard(preToolUse(transcript, 'Agent', {}, { session_id: 'a' })));
+    });
+
+    it('a compaction resets dedup: the first re-crossing after it warns again', async () => {
+      const before = aTranscript().user('go').assistant({ cacheRead: 100_000 - 5 });
+      const path = h.sandbox.write('claude/s.jsonl', before.toString());
+      expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('50%');
+      expectSilent(await guard(preToolUse(path, 'Agent')));
+      // compaction, then growth back over the ceiling into the same bucket
+      before.compactBoundary({ postTokens: 3_000 }).user('continue').assistant({ cacheRead: 60_000 }).assistant({ cacheRead: 100_000 - 5 });
+      h.sandbox.write('claude/s.jsonl', before.toString());
+      expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('50%');
+      expectSilent(await guard(preToolUse(path, 'Agent')));
+    });
+
+    it('state lives in a private 0700 directory under TMPDIR', async () => {
+      await guard(preToolUse(transcriptAt(100_000), 'Agent'));
+      const dirs = readdirSync(h.sandbox.tmp).filter((name) => name.startsWith('context-ceiling-'));
+      expect(dirs).toHaveLength(1);
+      expect(statSync(join(h.sandbox.tmp, dirs[0]!)).mode & 0o777).toBe(0o700);
+    });
+
+    it('a symlinked state directory is refused: no file is written through it, and the warning stays silent', async () => {
+      const target = join(h.sandbox.root, 'elsewhere');
+      mkdirSync(target);
+      const link = join(h.sandbox.root, 'state-link');
+      symlinkSync(target, link);
+      expectSilent(await guard(preToolUse(transcriptAt(100_000), 'Agent'), { DEV_TEAM_CONTEXT_STATE_DIR: link }));
+      expect(readdirSync(target)).toEqual([]);
+    });
+
+    it('session ids cannot escape the state directory', async () => {
+      const state = join(h.sandbox.root, 'state');
+      await guard(preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: '../../escaped' }), { DEV_TEAM_CONTEXT_STATE_DIR: state });
+      expect(existsSync(join(h.sandbox.root, 'escaped'))).toBe(false);
+      expect(readdirSync(join(state, 'sessions'))).toEqual(['______escaped']);
+    });
+  });
+});

@@ -1,0 +1,97 @@
+/** What the guard measures: main-thread turns only, real Claude Code transcripts, a subagent's own transcript, unreadable files. */
+import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { expectSilent, describeEachEntry, STRICT } from '../helpers/guard-runners.js';
+import { FIXTURES, preToolUse } from '../helpers/sandbox.js';
+
+describeEachEntry((h) => {
+  const { guard, transcriptAt } = h;
+
+  describe('what is measured', () => {
+    it('isSidechain and synthetic records never decide the verdict', async () => {
+      const transcript = h.sandbox.write(
+        'claude/decoys.jsonl',
+        aTranscript().user('go').assistant({ cacheRead: 20_000 }).sidechain({ cacheRead: 190_000 }).apiError().assistant({ model: '<synthetic>', cacheRead: 190_000 }).toString(),
+      );
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
+    });
+
+    it('a newer low sidechain turn cannot hide a high main-thread occupancy', async () => {
+      const transcript = h.sandbox.write('claude/hide.jsonl', aTranscript().assistant({ cacheRead: 180_000 }).sidechain({ cacheRead: 1_000 }).apiError().toString());
+      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT)).exitCode).toBe(2);
+    });
+
+    it('progress / agent_progress records are never counted', async () => {
+      const transcript = h.sandbox.write('claude/progress.jsonl', aTranscript().assistant({ cacheRead: 20_000 }).progress({ cacheRead: 190_000 }).progress({ cacheRead: 190_000 }).toString());
+      expectSilent(await guard(preToolUse(transcript, 'Agent'), STRICT));
+    });
+
+    it('real transcript, auto-compact.jsonl: 951,005 tokens over a 200,000 window never blocks and names the wrong window', async () => {
+      const copy = join(h.sandbox.root, 'auto-compact.jsonl');
+      copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), copy);
+      const run = await guard(preToolUse(copy, 'Skill', { skill: 'deep-dive' }), STRICT);
+      expect(run.exitCode).toBe(0);
+      expect(run.stderr).toContain('holds 951,005 tokens, more than the 200,000-token window (env), so that window is wrong and nothing was blocked');
+      expect(JSON.parse(run.stdout)).toEqual({ systemMessage: expect.stringContaining('DEV_TEAM_CONTEXT_WINDOW') });
+    });
+
+    it('real transcript, auto-compact.jsonl with the 1M window: 95% blocks in strict mode', async () => {
+      const run = await guard(preToolUse(join(FIXTURES, 'auto-compact.jsonl'), 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toContain('95% (951,005 of 1,000,000 tokens, window: env)');
+    });
+
+    it('real transcript, skill-then-manual-compact.jsonl: after /compact the stale 46% turn no longer counts, postTokens does', async () => {
+      const transcript = join(FIXTURES, 'skill-then-manual-compact.jsonl');
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), STRICT));
+      // 2,595 postTokens is 1.3% of the window: a 1% ceiling proves that number is the one used
+      const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_CEILING_PCT: '1' });
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toContain('1% (2,595 of 200,000 tokens');
+    });
+  });
+
+  describe('inside a subagent', () => {
+    const mainAt = (tokens: number) => transcriptAt(tokens, 'main.jsonl');
+    const subagentFile = (agentId: string, tokens: number) =>
+      h.sandbox.write(`claude/main/subagents/agent-${agentId}.jsonl`, aTranscript().user('task').assistant({ agentId, cacheRead: tokens - 5 }).toString());
+
+    it('judged by the subagent’s own transcript, not the main one', async () => {
+      const main = mainAt(180_000);
+      subagentFile('a1b2', 20_000);
+      expectSilent(await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2', agent_type: 'Explore' }), STRICT));
+    });
+
+    it('a full subagent context is gated even when the main context is small', async () => {
+      const main = mainAt(10_000);
+      subagentFile('a1b2', 150_000);
+      const run = await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2' }), STRICT);
+      expect(run.exitCode).toBe(2);
+      expect(run.stderr).toContain('75%');
+    });
+
+    it('passes when the subagent transcript cannot be read', async () => {
+      expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), STRICT));
+    });
+
+    it('a transcript path that names a directory fails open, also as root', async () => {
+      mkdirSync(join(h.sandbox.root, 'claude', 'dir.jsonl'), { recursive: true });
+      expectSilent(await guard(preToolUse(join(h.sandbox.root, 'claude', 'dir.jsonl'), 'Skill', { skill: 'x' }), STRICT));
+    });
+
+    it('an agent id that could traverse paths is never used: passes', async () => {
+      h.sandbox.write('claude/evil.jsonl', aTranscript().assistant({ agentId: '../../evil', cacheRead: 190_000 }).toString());
+      expectSilent(await guard(preToolUse(mainAt(180_000), 'Skill', { skill: 'x' }, { agent_id: '../../evil' }), STRICT));
+    });
+  });
+
+  describe('permissions', () => {
+    it.skipIf(process.getuid?.() === 0)('an unreadable transcript fails open (needs a non-root uid: root reads everything)', async () => {
+      const transcript = transcriptAt(180_000);
+      chmodSync(transcript, 0o000);
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
+    });
+  });
+});
