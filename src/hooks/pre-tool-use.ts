@@ -13,8 +13,8 @@ import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
-/** How long to wait for the calling turn's record: seen 20–35 ms late in the real client; this leaves margin on a busy machine. */
-const CALL_RECORD_WAIT_MS = 200;
+/** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
+const CALL_RECORD_WAIT_MS = 500;
 const CALL_RECORD_POLL_MS = 5;
 
 /**

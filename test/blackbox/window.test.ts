@@ -151,6 +151,6 @@ describe('the call is judged by its own turn', () => {
     const log = join(sandbox.root, 'debug.log');
     const run = await guard(preToolUse(path, 'Skill', { skill: 'x' }, { tool_use_id: 'toolu_never' }), debugEnv(log));
     expect(run.exitCode).toBe(2);
-    expect(readFileSync(log, 'utf8')).toContain('the record of call toolu_never did not reach the transcript within 200 ms; judging the newest turn there');
+    expect(readFileSync(log, 'utf8')).toContain('the record of call toolu_never did not reach the transcript within 500 ms; judging the newest turn there');
   });
 });
