@@ -7,6 +7,7 @@ import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints,
 import { sanitizeId } from '../io/state.js';
 import { projectDirOf } from './context.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
 
@@ -41,7 +42,7 @@ Options:
     const json = flags.json === true;
     switch (sub) {
       case 'list':
-        if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`, usage);
+        if (rest.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[0] }), usage);
         return list(io, collect(projectDir, flags.session), json);
       case 'show':
         if (rest.length !== 1) throw new UsageError('checkpoints show needs exactly one ID', usage);

@@ -10,6 +10,7 @@ import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling config show [--json] | get KEY [--json] | validate [FILE] | schema';
 
@@ -67,7 +68,7 @@ Options:
 };
 
 function expectArgs(rest: string[], count: number): void {
-  if (rest.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(rest[count])}`, usage);
+  if (rest.length > count) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[count] }), usage);
 }
 
 
@@ -121,7 +122,7 @@ function column(text: string, width: number): string {
 }
 
 function warn(io: CliIO, config: LoadedConfig): void {
-  for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+  for (const warning of config.warnings) io.err(`${cliMessage('warning', { warning })}\n`);
 }
 
 function get(io: CliIO, key: string, json: boolean): number {

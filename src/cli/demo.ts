@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aTranscript } from '../samples/transcript-builder.js';
 import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling demo [--json]';
 
@@ -34,7 +35,7 @@ stderr line, what the model is told and what the user sees.
 `,
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['json'] }, usage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), usage);
     const root = mkdtempSync(join(tmpdir(), 'context-ceiling-demo-'));
     try {
       const runs = scenarios().map((scenario, index) => runScenario(root, scenario, index));

@@ -3,11 +3,11 @@
  * Advice the guard also gives (stating the window) is reused from core/messages.ts, never rewritten.
  */
 import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
-import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE } from '../core/messages.js';
+import { ASSUMED_WINDOW_ADVICE, STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/messages.js';
 
 const CLI_MESSAGES = {
   // main and every command's argument checks
-  'unexpected-argument': (d: { arg: string }) => `unexpected argument ${JSON.stringify(d.arg)}`,
+  'unexpected-argument': (d: { arg: string | undefined }) => `unexpected argument ${JSON.stringify(d.arg)}`,
 
   // doctor
   'doctor.config-invalid-fix': () => 'correct the file (context-ceiling config validate shows every problem)',
@@ -36,6 +36,57 @@ const CLI_MESSAGES = {
   'doctor.hooks-missing': (d: { label: string; scope: string; events: string }) => `${d.label} (${d.scope}) lacks ${d.events}`,
   'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
   'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string }) => `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}`,
+
+  // status
+  'both-transcript-and-session': () => 'give --transcript or --session, not both',
+  'cannot-read': (d: { path: string; reason: string }) => `cannot read ${d.path}: ${d.reason}`,
+  'no-session-transcript': (d: { session: string; dir: string }) => `no transcript for session ${d.session} under ${d.dir} or any other project`,
+  'no-transcript-found': (d: { dir: string }) => `no transcript found in ${d.dir}; run inside a Claude Code project or pass --transcript FILE`,
+  warning: (d: { warning: string }) => `context-ceiling: warning: ${d.warning}`,
+  'status.window': (d: { tokens: string; from: string; assumed: boolean }) => `${d.tokens} tokens (${d.from})${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
+  'status.ceiling': (d: { pct: number; pctFrom: string; strict: boolean; strictFrom: string; enabled: boolean }) =>
+    `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
+  'status.guard-now': (d: { agent: string; skill: string }) => `Agent: ${d.agent} · Skill: ${d.skill} · recovery skills: allow`,
+  'status.window-contradicted': () => `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`,
+  'status.occupancy-usage': (d: { tokens: string }) => `${d.tokens} tokens (latest main-thread turn)`,
+  'status.occupancy-compaction': (d: { tokens: string }) => `${d.tokens} tokens (right after the last compaction)`,
+  'status.unknown-since-compaction': () => 'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)',
+  'status.unavailable-scan-cap': () => 'unknown (no usage within the scan cap)',
+  'status.unavailable-no-usage': () => 'unknown (no assistant turn with usage yet)',
+  'status.verdict-allow': (d: { messageId: string }) => `allow (${d.messageId})`,
+  'status.verdict-contradicted': (d: { kind: string }) => `${d.kind} (${WINDOW_PROVEN_WRONG})`,
+
+  // install and uninstall
+  'install.window-invalid': (d: { got: string }) => `--window must be a whole number of tokens, at least 1000 (got ${JSON.stringify(d.got)})`,
+  'install.one-scope': () => 'choose one of --project, --local, --user',
+  'install.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would change' : 'installed into'} ${d.path} (${d.scope})`,
+  'install.unchanged': (d: { path: string; scope: string }) => `context-ceiling: already installed in ${d.path} (${d.scope}); nothing changed`,
+  'install.runtime-copied': (d: { dryRun: boolean; files: string; dir: string }) => `${d.dryRun ? 'would copy' : 'copied'} runtime (${d.files}) to ${d.dir}`,
+  'install.skill-written': (d: { dryRun: boolean; skill: string; path: string }) => `${d.dryRun ? 'would write' : 'wrote'} the recovery skill /${d.skill}: ${d.path}`,
+  'install.skill-foreign': (d: { path: string; skill: string }) => `left alone: ${d.path} is a different skill named ${d.skill}; messages will name it as it is`,
+  'install.backup': (d: { path: string }) => `backup of the previous file: ${d.path}`,
+  'install.autocompact-kept': (d: { pct: number }) => `${d.pct}% (your own ${AUTOCOMPACT_PCT_ENV}, kept: it is lower)`,
+  'install.autocompact-set': (d: { pct: number }) => `${AUTOCOMPACT_PCT_ENV}=${d.pct}`,
+  'install.autocompact-why': (d: { point: string; effective: string; ceilingPct: number; atCeiling: string; window: string; stated: boolean }) =>
+    `Claude Code compacts at ${d.point} of its effective ${d.effective}-token window, just above the ${d.ceilingPct}% ceiling ` +
+    `(${d.atCeiling} of ${d.window} tokens${d.stated ? '' : ", the default model's window assumed: pass --window to state yours"}): ` +
+    'after a block in an unattended session it compacts before the next request and the load then passes.',
+  'install.settings-shape': (d: { path: string; problem: string }) => `${d.path}: ${d.problem}; the file was left unchanged`,
+  'install.settings-symlink': (d: { path: string }) =>
+    `${d.path} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed`,
+  'install.settings-not-file': (d: { path: string }) => `${d.path} is not a regular file; nothing was changed`,
+  'install.settings-unreadable': (d: { path: string; code: string }) => `${d.path}: cannot be read (${d.code})`,
+  'install.settings-not-json': (d: { path: string; reason: string }) => `${d.path}: not valid JSON (${d.reason}); the file was left unchanged`,
+  'install.settings-lossy': (d: { path: string; loss: string }) => `${d.path}: ${d.loss}, which rewriting would lose; fix that first; the file was left unchanged`,
+  'install.broken-symlink': (d: { path: string }) => `${d.path} is a broken symlink; nothing was changed`,
+  'install.leaves-project': (d: { path: string; real: string }) =>
+    `${d.path} leads out of the project (to ${d.real}); install writes only inside the project; nothing was changed`,
+  'uninstall.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would remove from' : 'removed from'} ${d.path} (${d.scope})`,
+  'uninstall.unchanged': (d: { path: string; scope: string }) => `context-ceiling: not installed in ${d.path} (${d.scope}); nothing changed`,
+  'uninstall.runtime-removed': (d: { dryRun: boolean; files: string; dir: string }) => `${d.dryRun ? 'would remove' : 'removed'} runtime files (${d.files}) from ${d.dir}`,
+  'uninstall.runtime-kept': (d: { files: string; dir: string }) => `kept (not as install wrote them): ${d.files} in ${d.dir}`,
+  'uninstall.skill-removed': (d: { dryRun: boolean; path: string }) => `${d.dryRun ? 'would remove' : 'removed'} the recovery skill ${d.path}`,
+  'uninstall.skill-kept': (d: { path: string }) => `kept ${d.path}: not the skill install wrote`,
 
   // where Claude Code's compaction point was set (doctor and status)
   'autocompact-set-in': (d: { origin: string }) => ` Set in ${d.origin}.`,

@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
 import { CliError, describeFsError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
@@ -38,7 +39,7 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     const flags = parseFlags(args, { string: ['html', 'window', 'width'], boolean: ['json'] }, usage);
     const [transcript, ...extra] = flags._.map(String);
     if (!transcript) throw new UsageError('report needs a TRANSCRIPT', usage);
-    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
+    if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     const stated = parseWindowFlag(flags.window, usage);
     if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000)) throw new UsageError('--width takes a number of columns from 10 to 1000', usage);
     if (flags.html) checkWritable(flags.html);
@@ -50,7 +51,7 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     } catch (error) {
       // Only the file's own failure is "cannot read"; an exception of the analysis is a bug and surfaces as one.
       if (!isFsError(error)) throw error;
-      throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
+      throw new CliError(cliMessage('cannot-read', { path: transcript, reason: describeFsError(error) }));
     }
     const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
     const report = buildReport(
