@@ -60,9 +60,9 @@ Options:
         io.out(toJsonOutput(policyJsonSchema()));
         return 0;
       case undefined:
-        throw new UsageError('config needs a subcommand: show, get, validate or schema', usage);
+        throw new UsageError(cliMessage('needs-subcommand', { command: 'config', choices: 'show, get, validate or schema' }), usage);
       default:
-        throw new UsageError(`unknown config subcommand "${sub}"`, usage);
+        throw new UsageError(cliMessage('unknown-subcommand', { command: 'config', sub }), usage);
     }
   },
 };
@@ -98,9 +98,9 @@ function show(io: CliIO, json: boolean): number {
   const width = Math.max(...table.map((row) => row.key.length)) + 2;
   const valueWidth = Math.min(40, Math.max(...table.map((row) => formatValue(row.value).length)) + 2);
   for (const row of table) io.out(`${row.key.padEnd(width)}${column(formatValue(row.value), valueWidth)}${describeSource(row.source)}\n`);
-  io.out('\nPolicy files:\n');
+  io.out(`\n${cliMessage('config.policy-files')}\n`);
   for (const file of config.files) io.out(`  ${file.role.padEnd(8)}${file.path} (${file.state})\n`);
-  io.out('\nClaude Code settings (their "env" blocks override the process environment):\n');
+  io.out(`\n${cliMessage('config.settings-files')}\n`);
   for (const file of settingsStates(io)) io.out(`  ${file.scope.padEnd(8)}${file.path} (${file.state})\n`);
   warn(io, config);
   return 0;
@@ -131,7 +131,7 @@ function get(io: CliIO, key: string, json: boolean): number {
   const matches = table.filter((row) => row.key === key || row.key.startsWith(`${key}.`));
   if (matches.length === 0) {
     const keys = [...new Set(table.map((row) => row.key.split('.')[0]))].join(', ');
-    throw new UsageError(`unknown key "${key}"; keys are ${keys}`, usage);
+    throw new UsageError(cliMessage('config.unknown-key', { key, keys }), usage);
   }
   if (json) {
     const entries = matches.map(({ key: k, value, source }) => ({ key: k, value, source: source.layer, detail: source.detail ?? null }));
@@ -152,11 +152,11 @@ function validate(io: CliIO, file: string | undefined): number {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      throw new CliError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new CliError(cliMessage('file-unreadable', { path, code: (error as NodeJS.ErrnoException).code ?? 'error' }));
     }
     const result = parsePolicyText(text, path);
-    if (result.kind !== 'ok') throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : `${path}: not found`);
-    io.out(`${path}: ok\n`);
+    if (result.kind !== 'ok') throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : cliMessage('config.not-found', { path }));
+    io.out(`${cliMessage('config.file-ok', { path })}\n`);
     return 0;
   }
   const config = loadUncheckedConfig(io);
@@ -166,7 +166,7 @@ function validate(io: CliIO, file: string | undefined): number {
     io.out(`${role.padEnd(8)}${path}: ${status === 'loaded' ? 'ok' : status}\n`);
   }
   if (problems.length > 0) throw new CliError(problems.join('\n'));
-  io.out('configuration is valid\n');
+  io.out(`${cliMessage('config.valid')}\n`);
   return 0;
 }
 

@@ -24,7 +24,7 @@ export function readSettings(path: string): SettingsFile {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CliError(cliMessage('install.settings-unreadable', { path, code: (error as NodeJS.ErrnoException).code ?? 'error' }));
+    throw new CliError(cliMessage('file-unreadable', { path, code: (error as NodeJS.ErrnoException).code ?? 'error' }));
   }
   const mode = stat.mode & 0o777;
   if (text.trim() === '') return { value: undefined, text, indent: 2, mode };

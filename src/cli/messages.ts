@@ -7,6 +7,9 @@ import { ASSUMED_WINDOW_ADVICE, STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDO
 
 const CLI_MESSAGES = {
   // main and every command's argument checks
+  'needs-subcommand': (d: { command: string; choices: string }) => `${d.command} needs a subcommand: ${d.choices}`,
+  'unknown-subcommand': (d: { command: string; sub: string }) => `unknown ${d.command} subcommand "${d.sub}"`,
+  'file-unreadable': (d: { path: string; code: string }) => `${d.path}: cannot be read (${d.code})`,
   'unexpected-argument': (d: { arg: string | undefined }) => `unexpected argument ${JSON.stringify(d.arg)}`,
 
   // doctor
@@ -75,7 +78,6 @@ const CLI_MESSAGES = {
   'install.settings-symlink': (d: { path: string }) =>
     `${d.path} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed`,
   'install.settings-not-file': (d: { path: string }) => `${d.path} is not a regular file; nothing was changed`,
-  'install.settings-unreadable': (d: { path: string; code: string }) => `${d.path}: cannot be read (${d.code})`,
   'install.settings-not-json': (d: { path: string; reason: string }) => `${d.path}: not valid JSON (${d.reason}); the file was left unchanged`,
   'install.settings-lossy': (d: { path: string; loss: string }) => `${d.path}: ${d.loss}, which rewriting would lose; fix that first; the file was left unchanged`,
   'install.broken-symlink': (d: { path: string }) => `${d.path} is a broken symlink; nothing was changed`,
@@ -87,6 +89,29 @@ const CLI_MESSAGES = {
   'uninstall.runtime-kept': (d: { files: string; dir: string }) => `kept (not as install wrote them): ${d.files} in ${d.dir}`,
   'uninstall.skill-removed': (d: { dryRun: boolean; path: string }) => `${d.dryRun ? 'would remove' : 'removed'} the recovery skill ${d.path}`,
   'uninstall.skill-kept': (d: { path: string }) => `kept ${d.path}: not the skill install wrote`,
+
+  // checkpoints
+  'checkpoints.show-needs-id': () => 'checkpoints show needs exactly one ID',
+  'checkpoints.id-or-all': () => 'give an ID or --all, not both',
+  'checkpoints.ack-needs-id': () => 'checkpoints ack needs an ID or --all',
+  'checkpoints.no-such': (d: { id: string; known: string }) => `no checkpoint ${d.id}${d.known ? `; known: ${d.known}` : ' (this project has none)'}`,
+  'checkpoints.ambiguous': (d: { id: string; matches: string }) => `${d.id} is ambiguous: ${d.matches}; give <session>/${d.id} or --session`,
+  'checkpoints.none': () => 'No checkpoints in this project.',
+  'checkpoints.trigger': (d: { type: string; instructions: string | null | undefined }) => `${d.type}${d.instructions ? ` (instructions: ${d.instructions})` : ''}`,
+  'checkpoints.resumption': (d: { path: string; status: string; error: string | null | undefined }) => `${d.path} (${d.status}${d.error ? `: ${d.error}` : ''})`,
+  'checkpoints.corrupt': () => 'corrupt: not a readable checkpoint (alerts show a generic re-orientation message)',
+  'checkpoints.alert-heading': () => "The model's compaction alert for it:",
+  'checkpoints.ack-failed': (d: { path: string }) => `cannot write the acknowledgement marker beside ${d.path}`,
+  'checkpoints.nothing-to-ack': () => 'Nothing to acknowledge.',
+  'checkpoints.acked': (d: { id: string; changed: boolean }) => `${d.id}: ${d.changed ? 'acknowledged' : 'already acknowledged'}`,
+
+  // config
+  'config.unknown-key': (d: { key: string; keys: string }) => `unknown key "${d.key}"; keys are ${d.keys}`,
+  'config.policy-files': () => 'Policy files:',
+  'config.settings-files': () => 'Claude Code settings (their "env" blocks override the process environment):',
+  'config.not-found': (d: { path: string }) => `${d.path}: not found`,
+  'config.file-ok': (d: { path: string }) => `${d.path}: ok`,
+  'config.valid': () => 'configuration is valid',
 
   // where Claude Code's compaction point was set (doctor and status)
   'autocompact-set-in': (d: { origin: string }) => ` Set in ${d.origin}.`,
