@@ -111,11 +111,7 @@ function outcomeWord(run: Run): string {
 }
 
 function renderRuns(runs: Run[]): string {
-  const lines = [
-    'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
-    'Built-in defaults: window 200,000 tokens (default), ceiling 40%, warn mode.',
-    '',
-  ];
+  const lines = [cliMessage('demo.heading'), cliMessage('demo.defaults'), ''];
   runs.forEach((run, index) => {
     const env = Object.entries(run.scenario.env ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
     lines.push(`${index + 1}. ${run.scenario.title}`);

@@ -33,7 +33,7 @@ Events:
 `,
   run(args, io) {
     const [event, ...extra] = args;
-    if (!isEntryCommand(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
+    if (!isEntryCommand(event)) throw new UsageError(cliMessage('hook.unknown-event', { event: event ?? '' }), usage);
     if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));

@@ -10,6 +10,10 @@ const CLI_MESSAGES = {
   'needs-subcommand': (d: { command: string; choices: string }) => `${d.command} needs a subcommand: ${d.choices}`,
   'unknown-subcommand': (d: { command: string; sub: string }) => `unknown ${d.command} subcommand "${d.sub}"`,
   'file-unreadable': (d: { path: string; code: string }) => `${d.path}: cannot be read (${d.code})`,
+  'unknown-option': (d: { option: string }) => `unknown option ${d.option}`,
+  'flag-repeated': (d: { flag: string }) => `--${d.flag} given more than once`,
+  'flag-needs-value': (d: { flag: string }) => `--${d.flag} needs a value`,
+  'window-flag-invalid': (d: { got: string }) => `--window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(d.got)})`,
   'unexpected-argument': (d: { arg: string | undefined }) => `unexpected argument ${JSON.stringify(d.arg)}`,
 
   // doctor
@@ -112,6 +116,36 @@ const CLI_MESSAGES = {
   'config.not-found': (d: { path: string }) => `${d.path}: not found`,
   'config.file-ok': (d: { path: string }) => `${d.path}: ok`,
   'config.valid': () => 'configuration is valid',
+
+  // report
+  'report.needs-transcript': () => 'report needs a TRANSCRIPT',
+  'report.width-invalid': () => '--width takes a number of columns from 10 to 1000',
+  'report.cannot-write': (d: { path: string; reason: string }) => `cannot write ${d.path}: ${d.reason}`,
+  'report.html-written': (d: { path: string }) => `HTML report written to ${d.path}`,
+  'report.html-is-directory': (d: { path: string; example: string }) => `--html ${d.path} is a directory; give a file name, e.g. ${d.example}`,
+  'report.html-no-directory': (d: { path: string; dir: string }) => `--html ${d.path}: no such directory ${d.dir}`,
+
+  // replay
+  'replay.ceilings-invalid': (d: { got: string }) => `--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(d.got)})`,
+  'replay.no-such-path': (d: { path: string }) => `${d.path}: no such file or directory`,
+  'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>
+    `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,
+  'replay.window': (d: { tokens: string; source: string; sessions: string }) => `Window ${d.tokens} tokens (${d.source}). ${d.sessions} made Agent/Task/Skill calls the guard judges.`,
+  'replay.compactions': (d: { count: number; sessions: string }) => `Compactions: ${d.count} in ${d.sessions}.`,
+  'replay.no-measured-sessions': () => 'no measured sessions',
+  'replay.overfull': (d: { sessions: string; tokens: string; source: string }) =>
+    `Note: ${d.sessions} peaked above 100 % of the ${d.tokens}-token window (${d.source}), ${WINDOW_PROVEN_WRONG} for them; ` +
+    'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
+  'replay.corrupt': (d: { files: string; lines: string; oversized: string }) => `Corrupt: ${d.files}, ${d.lines} that did not parse, ${d.oversized} over 64 MiB skipped.`,
+
+  // demo
+  'demo.heading': () => 'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
+  'demo.defaults': () => 'Built-in defaults: window 200,000 tokens (default), ceiling 40%, warn mode.',
+
+  // hook and main
+  'hook.unknown-event': (d: { event: string }) => `unknown hook event ${JSON.stringify(d.event)}`,
+  'main.unknown-command': (d: { name: string }) => `context-ceiling: unknown command "${d.name}"\nRun context-ceiling --help for the list of commands.`,
+  'main.unexpected-error': (d: { message: string }) => `context-ceiling: unexpected error: ${d.message}`,
 
   // where Claude Code's compaction point was set (doctor and status)
   'autocompact-set-in': (d: { origin: string }) => ` Set in ${d.origin}.`,
