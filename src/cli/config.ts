@@ -50,10 +50,10 @@ Options:
         expectArgs(rest, 0);
         return show(io, flags.json === true);
       case 'get':
-        if (rest.length !== 1) throw new UsageError('config get needs exactly one KEY', usage);
+        if (rest.length !== 1) throw new UsageError(cliMessage('config.get-needs-key'), usage);
         return get(io, rest[0]!, flags.json === true);
       case 'validate':
-        if (rest.length > 1) throw new UsageError('config validate takes at most one FILE', usage);
+        if (rest.length > 1) throw new UsageError(cliMessage('config.validate-one-file'), usage);
         return validate(io, rest[0]);
       case 'schema':
         expectArgs(rest, 0);

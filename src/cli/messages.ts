@@ -110,6 +110,8 @@ const CLI_MESSAGES = {
   'checkpoints.acked': (d: { id: string; changed: boolean }) => `${d.id}: ${d.changed ? 'acknowledged' : 'already acknowledged'}`,
 
   // config
+  'config.get-needs-key': () => 'config get needs exactly one KEY',
+  'config.validate-one-file': () => 'config validate takes at most one FILE',
   'config.unknown-key': (d: { key: string; keys: string }) => `unknown key "${d.key}"; keys are ${d.keys}`,
   'config.policy-files': () => 'Policy files:',
   'config.settings-files': () => 'Claude Code settings (their "env" blocks override the process environment):',
@@ -132,6 +134,7 @@ const CLI_MESSAGES = {
     `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,
   'replay.window': (d: { tokens: string; source: string; sessions: string }) => `Window ${d.tokens} tokens (${d.source}). ${d.sessions} made Agent/Task/Skill calls the guard judges.`,
   'replay.compactions': (d: { count: number; sessions: string }) => `Compactions: ${d.count} in ${d.sessions}.`,
+  'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) => `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
   'replay.no-measured-sessions': () => 'no measured sessions',
   'replay.overfull': (d: { sessions: string; tokens: string; source: string }) =>
     `Note: ${d.sessions} peaked above 100 % of the ${d.tokens}-token window (${d.source}), ${WINDOW_PROVEN_WRONG} for them; ` +

@@ -209,7 +209,7 @@ function renderReport(r: Report, s: ReplaySummary): string {
   );
   lines.push(cliMessage('replay.window', { tokens: formatTokens(r.window), source: r.windowSource, sessions: formatCount(s.sessionsWithCalls, 'session') }));
   lines.push(cliMessage('replay.compactions', { count: s.compactions, sessions: formatCount(s.sessionsCompacted, 'session') }));
-  if (s.peak) lines.push(`Peak occupancy per session: p50 ${pct(s.peak.p50)}  p90 ${pct(s.peak.p90)}  p99 ${pct(s.peak.p99)}  max ${pct(s.peak.max)}`);
+  if (s.peak) lines.push(cliMessage('replay.peak', { p50: pct(s.peak.p50), p90: pct(s.peak.p90), p99: pct(s.peak.p99), max: pct(s.peak.max) }));
   lines.push(`  by band: ${s.peakHistogram.map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`).filter((_, i) => s.peakHistogram[i]! > 0).join(', ') || cliMessage('replay.no-measured-sessions')}`);
   const overfull = s.peakHistogram[10] ?? 0;
   if (overfull > 0) {
