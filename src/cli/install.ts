@@ -5,7 +5,7 @@ import { ENV } from '../core/constants.js';
 import { HOOK_SPECS, type Created, type EnvChange } from '../core/install-plan.js';
 import { projectDirOf } from './context.js';
 import { runInstall, runUninstall } from './install-run.js';
-import { parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { parseFlags, parseWindowFlag, UsageError, type CliIO, type Command } from './io.js';
 import { cliMessage } from './messages.js';
 
 declare const PACKAGE_VERSION: string;
@@ -92,7 +92,8 @@ Options:
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'], string: ['window'] }, installUsage);
     if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), installUsage);
-    const window = parseWindow(flags.window);
+    // One --window check for every command: whole tokens, at least 1000 (a typo like 200 must not become a 200-token window).
+    const window = parseWindowFlag(flags.window, installUsage)?.tokens;
     return runInstall(io, target(io, flags, installUsage), { strict: flags.strict === true, window, statusLine: flags.statusline === true, dryRun: flags['dry-run'] === true, json: flags.json === true });
   },
 };
@@ -120,16 +121,6 @@ Options:
     return runUninstall(io, target(io, flags, uninstallUsage), { dryRun: flags['dry-run'] === true, json: flags.json === true });
   },
 };
-
-/** `--window N`: whole tokens, at least 1000 (a typo like 200 must not become a 200-token window). */
-function parseWindow(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(Array.isArray(value) ? value[value.length - 1] : value);
-  if (!/^\d+$/.test(text) || Number(text) < 1000 || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(cliMessage('install.window-invalid', { got: text }), installUsage);
-  }
-  return Number(text);
-}
 
 function target(io: CliIO, flags: Record<string, unknown>, usage: string): Target {
   const chosen = (['project', 'local', 'user'] as const).filter((scope) => flags[scope] === true);

@@ -96,7 +96,7 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
 /** `--window N` of replay and report: a window stated by the user, which the guard trusts like DEV_TEAM_CONTEXT_WINDOW. */
 export function parseWindowFlag(raw: string | undefined, usage: string): ResolvedWindow | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1000) throw new UsageError(cliMessage('window-flag-invalid', { got: raw }), usage);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1000 || !Number.isSafeInteger(Number(raw))) throw new UsageError(cliMessage('window-flag-invalid', { got: raw }), usage);
   return { tokens: Number(raw), source: 'env', detail: WINDOW_FLAG };
 }
 

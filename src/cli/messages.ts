@@ -64,7 +64,6 @@ const CLI_MESSAGES = {
   'status.verdict-contradicted': (d: { kind: string }) => `${d.kind} (${WINDOW_PROVEN_WRONG})`,
 
   // install and uninstall
-  'install.window-invalid': (d: { got: string }) => `--window must be a whole number of tokens, at least 1000 (got ${JSON.stringify(d.got)})`,
   'install.one-scope': () => 'choose one of --project, --local, --user',
   'install.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would change' : 'installed into'} ${d.path} (${d.scope})`,
   'install.unchanged': (d: { path: string; scope: string }) => `context-ceiling: already installed in ${d.path} (${d.scope}); nothing changed`,
