@@ -105,9 +105,9 @@ function installDemoSkill(project: string): void {
 }
 
 function outcomeWord(run: Run): string {
-  if (run.exitCode === 2) return 'BLOCK (exit 2)';
-  if (run.exitCode !== 0) return `exit ${run.exitCode}`;
-  return run.stdout || run.stderr ? 'WARN (exit 0)' : 'allow (exit 0, no output)';
+  if (run.exitCode === 2) return cliMessage('demo.block');
+  if (run.exitCode !== 0) return cliMessage('demo.exit', { code: run.exitCode });
+  return cliMessage(run.stdout || run.stderr ? 'demo.warn' : 'demo.allow');
 }
 
 function renderRuns(runs: Run[]): string {

@@ -142,6 +142,10 @@ const CLI_MESSAGES = {
 
   // demo
   'demo.heading': () => 'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
+  'demo.block': () => 'BLOCK (exit 2)',
+  'demo.exit': (d: { code: number | null }) => `exit ${d.code}`,
+  'demo.warn': () => 'WARN (exit 0)',
+  'demo.allow': () => 'allow (exit 0, no output)',
   'demo.defaults': () => 'Built-in defaults: window 200,000 tokens (default), ceiling 40%, warn mode.',
 
   // hook and main
