@@ -7,6 +7,7 @@ import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints,
 import { sanitizeId } from '../io/state.js';
 import { projectDirOf } from './context.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
 
@@ -41,21 +42,21 @@ Options:
     const json = flags.json === true;
     switch (sub) {
       case 'list':
-        if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`, usage);
+        if (rest.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[0] }), usage);
         return list(io, collect(projectDir, flags.session), json);
       case 'show':
-        if (rest.length !== 1) throw new UsageError('checkpoints show needs exactly one ID', usage);
+        if (rest.length !== 1) throw new UsageError(cliMessage('checkpoints.show-needs-id'), usage);
         return show(io, find(collect(projectDir, flags.session), rest[0]!), json);
       case 'ack': {
-        if (flags.all && rest.length > 0) throw new UsageError('give an ID or --all, not both', usage);
-        if (!flags.all && rest.length !== 1) throw new UsageError('checkpoints ack needs an ID or --all', usage);
+        if (flags.all && rest.length > 0) throw new UsageError(cliMessage('checkpoints.id-or-all'), usage);
+        if (!flags.all && rest.length !== 1) throw new UsageError(cliMessage('checkpoints.ack-needs-id'), usage);
         const rows = collect(projectDir, flags.session);
         return ack(io, flags.all ? rows.filter((row) => !row.acknowledged) : [find(rows, rest[0]!)], json);
       }
       case undefined:
-        throw new UsageError('checkpoints needs a subcommand: list, show or ack', usage);
+        throw new UsageError(cliMessage('needs-subcommand', { command: 'checkpoints', choices: 'list, show or ack' }), usage);
       default:
-        throw new UsageError(`unknown checkpoints subcommand "${sub}"`, usage);
+        throw new UsageError(cliMessage('unknown-subcommand', { command: 'checkpoints', sub }), usage);
     }
   },
 };
@@ -81,8 +82,8 @@ function collect(projectDir: string, session: string | undefined): Row[] {
 function find(rows: Row[], id: string): Row {
   const matches = rows.filter((row) => row.id === id || row.id.endsWith(`/${id}`));
   if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) throw new CliError(`no checkpoint ${id}${rows.length ? `; known: ${rows.map((row) => row.id).join(', ')}` : ' (this project has none)'}`);
-  throw new CliError(`${id} is ambiguous: ${matches.map((row) => row.id).join(', ')}; give <session>/${id} or --session`);
+  if (matches.length === 0) throw new CliError(cliMessage('checkpoints.no-such', { id, known: rows.map((row) => row.id).join(', ') }));
+  throw new CliError(cliMessage('checkpoints.ambiguous', { id, matches: matches.map((row) => row.id).join(', ') }));
 }
 
 function summary(row: Row) {
@@ -110,7 +111,7 @@ function list(io: CliIO, rows: Row[], json: boolean): number {
     return 0;
   }
   if (rows.length === 0) {
-    io.out('No checkpoints in this project.\n');
+    io.out(`${cliMessage('checkpoints.none')}\n`);
     return 0;
   }
   const table = [['ID', 'TIME', 'TRIGGER', 'FILL', 'TIER', 'ACKNOWLEDGED']];
@@ -142,14 +143,14 @@ function show(io: CliIO, row: Row, json: boolean): number {
   if (c) {
     fields.push(
       ['Time', c.timestamp],
-      ['Trigger', `${c.trigger.type}${c.trigger.customInstructions ? ` (instructions: ${c.trigger.customInstructions})` : ''}`],
+      ['Trigger', cliMessage('checkpoints.trigger', { type: c.trigger.type, instructions: c.trigger.customInstructions })],
       ['Fill', describeFill(c)],
       ['Tier', c.context.tier],
       ['Git branch', c.session.gitBranch ?? '(none)'],
-      ['Resumption', `${c.orchestration.path} (${c.orchestration.status}${c.orchestration.error ? `: ${c.orchestration.error}` : ''})`],
+      ['Resumption', cliMessage('checkpoints.resumption', { path: c.orchestration.path, status: c.orchestration.status, error: c.orchestration.error })],
     );
   } else {
-    fields.push(['Contents', 'corrupt: not a readable checkpoint (alerts show a generic re-orientation message)']);
+    fields.push(['Contents', cliMessage('checkpoints.corrupt')]);
   }
   // Every value is the checkpoint file's content, which a repository can commit: no raw escapes reach the terminal.
   const lines = fields.map(([label, value]) => `${label.padEnd(13)}${sanitizeText(value)}`);
@@ -161,18 +162,18 @@ function show(io: CliIO, row: Row, json: boolean): number {
     eventNumber: entries.findIndex((e) => e.sequence === row.entry.sequence) + 1,
     eventCount: entries.length,
   });
-  io.out(`${lines.join('\n')}\n\nThe model's compaction alert for it:\n${alert}\n`);
+  io.out(`${lines.join('\n')}\n\n${cliMessage('checkpoints.alert-heading')}\n${alert}\n`);
   return 0;
 }
 
 function ack(io: CliIO, rows: Row[], json: boolean): number {
   const results = rows.map((row) => {
     const claim = row.acknowledged ? 'taken' : acknowledgeCheckpoint(row.entry);
-    if (claim === 'failed') throw new CliError(`cannot write the acknowledgement marker beside ${row.entry.path}`);
+    if (claim === 'failed') throw new CliError(cliMessage('checkpoints.ack-failed', { path: row.entry.path }));
     return { id: row.id, acknowledged: true, changed: claim === 'claimed' };
   });
   if (json) io.out(toJsonOutput(results));
-  else if (results.length === 0) io.out('Nothing to acknowledge.\n');
-  else for (const r of results) io.out(`${r.id}: ${r.changed ? 'acknowledged' : 'already acknowledged'}\n`);
+  else if (results.length === 0) io.out(`${cliMessage('checkpoints.nothing-to-ack')}\n`);
+  else for (const r of results) io.out(`${cliMessage('checkpoints.acked', { id: r.id, changed: r.changed })}\n`);
   return 0;
 }

@@ -10,6 +10,7 @@ import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling config show [--json] | get KEY [--json] | validate [FILE] | schema';
 
@@ -49,25 +50,25 @@ Options:
         expectArgs(rest, 0);
         return show(io, flags.json === true);
       case 'get':
-        if (rest.length !== 1) throw new UsageError('config get needs exactly one KEY', usage);
+        if (rest.length !== 1) throw new UsageError(cliMessage('config.get-needs-key'), usage);
         return get(io, rest[0]!, flags.json === true);
       case 'validate':
-        if (rest.length > 1) throw new UsageError('config validate takes at most one FILE', usage);
+        if (rest.length > 1) throw new UsageError(cliMessage('config.validate-one-file'), usage);
         return validate(io, rest[0]);
       case 'schema':
         expectArgs(rest, 0);
         io.out(toJsonOutput(policyJsonSchema()));
         return 0;
       case undefined:
-        throw new UsageError('config needs a subcommand: show, get, validate or schema', usage);
+        throw new UsageError(cliMessage('needs-subcommand', { command: 'config', choices: 'show, get, validate or schema' }), usage);
       default:
-        throw new UsageError(`unknown config subcommand "${sub}"`, usage);
+        throw new UsageError(cliMessage('unknown-subcommand', { command: 'config', sub }), usage);
     }
   },
 };
 
 function expectArgs(rest: string[], count: number): void {
-  if (rest.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(rest[count])}`, usage);
+  if (rest.length > count) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[count] }), usage);
 }
 
 
@@ -97,9 +98,9 @@ function show(io: CliIO, json: boolean): number {
   const width = Math.max(...table.map((row) => row.key.length)) + 2;
   const valueWidth = Math.min(40, Math.max(...table.map((row) => formatValue(row.value).length)) + 2);
   for (const row of table) io.out(`${row.key.padEnd(width)}${column(formatValue(row.value), valueWidth)}${describeSource(row.source)}\n`);
-  io.out('\nPolicy files:\n');
+  io.out(`\n${cliMessage('config.policy-files')}\n`);
   for (const file of config.files) io.out(`  ${file.role.padEnd(8)}${file.path} (${file.state})\n`);
-  io.out('\nClaude Code settings (their "env" blocks override the process environment):\n');
+  io.out(`\n${cliMessage('config.settings-files')}\n`);
   for (const file of settingsStates(io)) io.out(`  ${file.scope.padEnd(8)}${file.path} (${file.state})\n`);
   warn(io, config);
   return 0;
@@ -121,7 +122,7 @@ function column(text: string, width: number): string {
 }
 
 function warn(io: CliIO, config: LoadedConfig): void {
-  for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+  for (const warning of config.warnings) io.err(`${cliMessage('warning', { warning })}\n`);
 }
 
 function get(io: CliIO, key: string, json: boolean): number {
@@ -130,7 +131,7 @@ function get(io: CliIO, key: string, json: boolean): number {
   const matches = table.filter((row) => row.key === key || row.key.startsWith(`${key}.`));
   if (matches.length === 0) {
     const keys = [...new Set(table.map((row) => row.key.split('.')[0]))].join(', ');
-    throw new UsageError(`unknown key "${key}"; keys are ${keys}`, usage);
+    throw new UsageError(cliMessage('config.unknown-key', { key, keys }), usage);
   }
   if (json) {
     const entries = matches.map(({ key: k, value, source }) => ({ key: k, value, source: source.layer, detail: source.detail ?? null }));
@@ -151,11 +152,11 @@ function validate(io: CliIO, file: string | undefined): number {
     try {
       text = readFileSync(path, 'utf8');
     } catch (error) {
-      throw new CliError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new CliError(cliMessage('file-unreadable', { path, code: (error as NodeJS.ErrnoException).code ?? 'error' }));
     }
     const result = parsePolicyText(text, path);
-    if (result.kind !== 'ok') throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : `${path}: not found`);
-    io.out(`${path}: ok\n`);
+    if (result.kind !== 'ok') throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : cliMessage('config.not-found', { path }));
+    io.out(`${cliMessage('config.file-ok', { path })}\n`);
     return 0;
   }
   const config = loadUncheckedConfig(io);
@@ -165,7 +166,7 @@ function validate(io: CliIO, file: string | undefined): number {
     io.out(`${role.padEnd(8)}${path}: ${status === 'loaded' ? 'ok' : status}\n`);
   }
   if (problems.length > 0) throw new CliError(problems.join('\n'));
-  io.out('configuration is valid\n');
+  io.out(`${cliMessage('config.valid')}\n`);
   return 0;
 }
 

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { aTranscript } from '../samples/transcript-builder.js';
 import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling demo [--json]';
 
@@ -34,7 +35,7 @@ stderr line, what the model is told and what the user sees.
 `,
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['json'] }, usage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), usage);
     const root = mkdtempSync(join(tmpdir(), 'context-ceiling-demo-'));
     try {
       const runs = scenarios().map((scenario, index) => runScenario(root, scenario, index));
@@ -104,17 +105,13 @@ function installDemoSkill(project: string): void {
 }
 
 function outcomeWord(run: Run): string {
-  if (run.exitCode === 2) return 'BLOCK (exit 2)';
-  if (run.exitCode !== 0) return `exit ${run.exitCode}`;
-  return run.stdout || run.stderr ? 'WARN (exit 0)' : 'allow (exit 0, no output)';
+  if (run.exitCode === 2) return cliMessage('demo.block');
+  if (run.exitCode !== 0) return cliMessage('demo.exit', { code: run.exitCode });
+  return cliMessage(run.stdout || run.stderr ? 'demo.warn' : 'demo.allow');
 }
 
 function renderRuns(runs: Run[]): string {
-  const lines = [
-    'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
-    'Built-in defaults: window 200,000 tokens (default), ceiling 40%, warn mode.',
-    '',
-  ];
+  const lines = [cliMessage('demo.heading'), cliMessage('demo.defaults'), ''];
   runs.forEach((run, index) => {
     const env = Object.entries(run.scenario.env ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
     lines.push(`${index + 1}. ${run.scenario.title}`);

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
-import { describeWindowSource, formatTokens, STATE_THE_WINDOW } from '../core/messages.js';
+import { describeWindowSource, formatTokens } from '../core/messages.js';
 import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
@@ -16,6 +16,7 @@ import { defaultStateDir, ensurePrivateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, type ClaudeSettings } from './context.js';
 import { parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling doctor [--json]';
 
@@ -48,7 +49,7 @@ Exit codes: 0 when nothing failed (warnings allowed), 1 otherwise.
 `,
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['json'] }, usage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), usage);
     const checks = runChecks(io);
     if (flags.json) io.out(toJsonOutput({ ok: checks.every((c) => c.status !== 'fail'), checks }));
     else {
@@ -70,10 +71,10 @@ function runChecks(io: CliIO): Check[] {
   const checks: Check[] = [checkNode(), ...checkHooks(settings, projectDir)];
   checks.push(
     config.problems.length > 0
-      ? { name: 'config', status: 'fail', detail: config.problems.join('; '), fix: 'correct the file (context-ceiling config validate shows every problem)' }
+      ? { name: 'config', status: 'fail', detail: config.problems.join('; '), fix: cliMessage('doctor.config-invalid-fix') }
       : config.warnings.length > 0
-        ? { name: 'config', status: 'warn', detail: config.warnings.join('; '), fix: 'correct or unset the variable' }
-        : { name: 'config', status: 'ok', detail: `valid (${config.files.filter((f) => f.state === 'loaded').map((f) => f.path).join(', ') || 'defaults and environment only'})` },
+        ? { name: 'config', status: 'warn', detail: config.warnings.join('; '), fix: cliMessage('doctor.config-warning-fix') }
+        : { name: 'config', status: 'ok', detail: cliMessage('doctor.config-valid', { files: config.files.filter((f) => f.state === 'loaded').map((f) => f.path).join(', ') }) },
   );
   const window = hookWindow(io, config, projectDir);
   checks.push(checkWindow(window, config));
@@ -81,8 +82,8 @@ function runChecks(io: CliIO): Check[] {
     checks.push({
       name: 'strict',
       status: 'warn',
-      detail: `strict mode (${describeSource(config.sources.strict!)}) on an assumed window: strict blocks nothing until the window is known`,
-      fix: `state it: ${STATE_THE_WINDOW} (install --window N writes it), or run the status line`,
+      detail: cliMessage('doctor.strict-assumed', { from: describeSource(config.sources.strict!) }),
+      fix: cliMessage('doctor.strict-assumed-fix'),
     });
   }
   checks.push(checkCompaction(settings, config, window));
@@ -102,13 +103,13 @@ function hookWindow(io: CliIO, config: LoadedConfig, projectDir: string): Resolv
 
 function checkWindow(window: ResolvedWindow & { session?: string }, config: LoadedConfig): Check {
   const from = describeWindowSource(window, config.sources.window && describeSource(config.sources.window));
-  const basis = window.session === undefined ? '' : ` for session ${window.session}`;
-  if (window.source !== 'default') return { name: 'window', status: 'ok', detail: `${formatTokens(window.tokens)} tokens (${from})${basis}` };
+  const basis = window.session === undefined ? '' : cliMessage('doctor.window-basis', { session: window.session });
+  if (window.source !== 'default') return { name: 'window', status: 'ok', detail: cliMessage('doctor.window-known', { tokens: formatTokens(window.tokens), from, basis }) };
   return {
     name: 'window',
     status: 'warn',
-    detail: `${formatTokens(window.tokens)} tokens (default)${basis}: right for 200K models, five times too small for 1M-context ones`,
-    fix: `state it: ${STATE_THE_WINDOW}, or a policy "window"`,
+    detail: cliMessage('doctor.window-default', { tokens: formatTokens(window.tokens), basis }),
+    fix: cliMessage('doctor.window-default-fix'),
   };
 }
 
@@ -116,14 +117,14 @@ function checkCompaction(settings: ClaudeSettings, config: LoadedConfig, window:
   const point = resolveAutocompact(settings.env);
   if (point) {
     const origin = [AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV].map((name) => settings.origins[name]).find((label) => label !== undefined);
-    return { name: 'compact', status: 'ok', detail: `${describeAutocompact(point, window.tokens)}${origin ? ` Set in ${origin}.` : ''}` };
+    return { name: 'compact', status: 'ok', detail: `${describeAutocompact(point, window.tokens)}${origin ? cliMessage('autocompact-set-in', { origin }) : ''}` };
   }
-  if (!config.policy.strict) return { name: 'compact', status: 'ok', detail: 'Claude Code compacts at its own default point (not overridden)' };
+  if (!config.policy.strict) return { name: 'compact', status: 'ok', detail: cliMessage('doctor.compact-default') };
   return {
     name: 'compact',
     status: 'warn',
-    detail: 'strict mode, and Claude Code compacts only near the full window: in an unattended session a block lasts until then',
-    fix: `set ${AUTOCOMPACT_PCT_ENV} at or just above the ceiling (context-ceiling install --strict does)`,
+    detail: cliMessage('doctor.compact-strict'),
+    fix: cliMessage('doctor.compact-strict-fix'),
   };
 }
 
@@ -131,25 +132,26 @@ function checkState(config: LoadedConfig): Check {
   const stateDir = config.policy.stateDir ?? defaultStateDir();
   try {
     ensurePrivateDir(stateDir);
-    return { name: 'state', status: 'ok', detail: `${stateDir} is private (0700) and yours` };
+    return { name: 'state', status: 'ok', detail: cliMessage('doctor.state-ok', { dir: stateDir }) };
   } catch (error) {
-    return { name: 'state', status: 'fail', detail: (error as Error).message, fix: `remove it, or point DEV_TEAM_CONTEXT_STATE_DIR at a directory only you own` };
+    return { name: 'state', status: 'fail', detail: (error as Error).message, fix: cliMessage('doctor.state-fix') };
   }
 }
 
 function checkNode(): Check {
   const major = Number(process.versions.node.split('.')[0]);
-  return major >= 20 ? { name: 'node', status: 'ok', detail: `Node ${process.version}` } : { name: 'node', status: 'fail', detail: `Node ${process.version} is too old`, fix: 'install Node.js 20 or newer' };
+  return major >= 20 ? { name: 'node', status: 'ok', detail: cliMessage('doctor.node-ok', { version: process.version }) }
+    : { name: 'node', status: 'fail', detail: cliMessage('doctor.node-old', { version: process.version }), fix: cliMessage('doctor.node-fix') };
 }
 
 function checkHooks(settings: ClaudeSettings, projectDir: string): Check[] {
-  const checks: Check[] = settings.problems.map((problem) => ({ name: 'hooks', status: 'fail', detail: problem, fix: 'repair the file; Claude Code ignores it as it is' }));
+  const checks: Check[] = settings.problems.map((problem) => ({ name: 'hooks', status: 'fail', detail: problem, fix: cliMessage('doctor.settings-broken-fix') }));
   const plugin = findPluginInstall(settings.files);
-  if (plugin) checks.push({ name: 'hooks', status: 'ok', detail: `plugin ${plugin.id} enabled in ${plugin.label}: its hooks run on every event` });
+  if (plugin) checks.push({ name: 'hooks', status: 'ok', detail: cliMessage('doctor.plugin-enabled', { id: plugin.id, label: plugin.label }) });
   const installs = settings.files.map((file) => checkSettingsHooks(file, projectDir)).filter((check): check is Check => check !== undefined);
   checks.push(...installs);
   if (!plugin && installs.length === 0) {
-    checks.push({ name: 'hooks', status: 'fail', detail: 'no context-ceiling hooks in the project, local or user settings, and no context-ceiling plugin enabled', fix: 'run context-ceiling install (or install the repository as a Claude Code plugin)' });
+    checks.push({ name: 'hooks', status: 'fail', detail: cliMessage('doctor.no-hooks'), fix: cliMessage('doctor.no-hooks-fix') });
   }
   return checks;
 }
@@ -161,8 +163,9 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string): Check | un
   const missing = HOOK_SPECS.filter((spec) => !names.has(spec.name)).map((spec) => spec.event);
   const runtimes = [...new Set(ours.map((command) => /"([^"]+)\/hook\.cjs"/.exec(command)?.[1]?.replace('$CLAUDE_PROJECT_DIR', projectDir)))].filter((dir): dir is string => dir !== undefined);
   const absent = runtimes.filter((dir) => !existsSync(join(dir, 'hook.cjs')));
-  const scope = file.scope === 'user' ? ' --user' : file.scope === 'local' ? ' --local' : '';
-  if (absent.length > 0) return { name: 'hooks', status: 'fail', detail: `${file.label} (${file.scope}) runs ${absent.join(', ')}/hook.cjs, which does not exist`, fix: `run context-ceiling install${scope} again` };
-  if (missing.length > 0) return { name: 'hooks', status: 'warn', detail: `${file.label} (${file.scope}) lacks ${missing.join(', ')}`, fix: `run context-ceiling install${scope}` };
-  return { name: 'hooks', status: 'ok', detail: `${file.label} (${file.scope}): all ${HOOK_SPECS.length} events, runtime ${runtimes.join(', ')}` };
+  const flag = file.scope === 'user' ? ' --user' : file.scope === 'local' ? ' --local' : '';
+  const where = { label: file.label, scope: file.scope };
+  if (absent.length > 0) return { name: 'hooks', status: 'fail', detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }), fix: cliMessage('doctor.reinstall-fix', { flag }) };
+  if (missing.length > 0) return { name: 'hooks', status: 'warn', detail: cliMessage('doctor.hooks-missing', { ...where, events: missing.join(', ') }), fix: cliMessage('doctor.install-fix', { flag }) };
+  return { name: 'hooks', status: 'ok', detail: cliMessage('doctor.hooks-ok', { ...where, count: HOOK_SPECS.length, dirs: runtimes.join(', ') }) };
 }

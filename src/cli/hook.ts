@@ -6,6 +6,7 @@ import { parsePolicyText } from '../io/policy-parse.js';
 import { GUARD_VOICE } from '../hooks/guard-voice.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { UsageError, type Command } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = `context-ceiling hook <${[...HOOK_EVENTS, ...SKILL_COMMANDS].join('|')}>`;
 
@@ -32,8 +33,8 @@ Events:
 `,
   run(args, io) {
     const [event, ...extra] = args;
-    if (!isEntryCommand(event)) throw new UsageError(`unknown hook event ${JSON.stringify(event ?? '')}`, usage);
-    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
+    if (!isEntryCommand(event)) throw new UsageError(cliMessage('hook.unknown-event', { event: event ?? '' }), usage);
+    if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
     const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);

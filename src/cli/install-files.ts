@@ -10,20 +10,21 @@ import { dirname, join, relative, sep } from 'node:path';
 import { findJsonLoss } from '../core/json-lossless.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { CliError } from './io.js';
+import { cliMessage } from './messages.js';
 
 export type SettingsFile = { value: unknown; text: string | undefined; indent: string | number; mode: number };
 
 /** Read a settings file install may rewrite; every reason it may not is a one-line CliError. */
 export function readSettings(path: string): SettingsFile {
   const stat = lstatOrUndefined(path);
-  if (stat?.isSymbolicLink()) throw new CliError(`${path} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed`);
-  if (stat && !stat.isFile()) throw new CliError(`${path} is not a regular file; nothing was changed`);
+  if (stat?.isSymbolicLink()) throw new CliError(cliMessage('install.settings-symlink', { path }));
+  if (stat && !stat.isFile()) throw new CliError(cliMessage('install.settings-not-file', { path }));
   if (!stat) return { value: undefined, text: undefined, indent: 2, mode: 0o644 };
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new CliError(`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new CliError(cliMessage('file-unreadable', { path, code: (error as NodeJS.ErrnoException).code ?? 'error' }));
   }
   const mode = stat.mode & 0o777;
   if (text.trim() === '') return { value: undefined, text, indent: 2, mode };
@@ -31,10 +32,10 @@ export function readSettings(path: string): SettingsFile {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new CliError(`${path}: not valid JSON (${(error as Error).message}); the file was left unchanged`);
+    throw new CliError(cliMessage('install.settings-not-json', { path, reason: (error as Error).message }));
   }
   const loss = findJsonLoss(text);
-  if (loss) throw new CliError(`${path}: ${loss}, which rewriting would lose; fix that first; the file was left unchanged`);
+  if (loss) throw new CliError(cliMessage('install.settings-lossy', { path, loss }));
   return { value, text, indent: detectIndent(text), mode };
 }
 
@@ -73,9 +74,9 @@ export function assertInsideProject(projectDir: string, path: string): void {
     try {
       real = realpathSync(prefix);
     } catch {
-      throw new CliError(`${prefix} is a broken symlink; nothing was changed`);
+      throw new CliError(cliMessage('install.broken-symlink', { path: prefix }));
     }
-    if (real !== root && !real.startsWith(root + sep)) throw new CliError(`${prefix} leads out of the project (to ${real}); install writes only inside the project; nothing was changed`);
+    if (real !== root && !real.startsWith(root + sep)) throw new CliError(cliMessage('install.leaves-project', { path: prefix, real }));
   }
 }
 

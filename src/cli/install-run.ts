@@ -10,6 +10,7 @@ import { loadUncheckedConfig } from './context.js';
 import { packageDistDir, RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
 import { assertInsideProject, hashOfFile, readSettings, removeIfEmpty, removeIfOurs, sameFile, sha256, writeSettings } from './install-files.js';
 import { CliError, type CliIO, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 import { asRecord } from '../core/json-shape.js';
 
 declare const PACKAGE_VERSION: string;
@@ -105,13 +106,14 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
   const result = { settingsPath: t.settingsPath, scope: t.scope, changed, dryRun: options.dryRun, actions: plan.actions, runtimeRemoved: runtimeFiles, runtimeKept: kept, skillRemoved: skillOurs, backup: backup ?? null };
   if (options.json) io.out(toJsonOutput(result));
   else {
-    io.out(changed ? `context-ceiling: ${options.dryRun ? 'would remove from' : 'removed from'} ${t.settingsPath} (${t.scope})\n` : `context-ceiling: not installed in ${t.settingsPath} (${t.scope}); nothing changed\n`);
+    const where = { path: t.settingsPath, scope: t.scope };
+    io.out(`${changed ? cliMessage('uninstall.changed', { ...where, dryRun: options.dryRun }) : cliMessage('uninstall.unchanged', where)}\n`);
     for (const action of plan.actions) io.out(`  ${action}\n`);
-    if (runtimeFiles.length > 0) io.out(`  ${options.dryRun ? 'would remove' : 'removed'} runtime files (${runtimeFiles.join(', ')}) from ${runtime.realDir}\n`);
-    if (kept.length > 0) io.out(`  kept (not as install wrote them): ${kept.join(', ')} in ${runtime.realDir}\n`);
-    if (skillOurs) io.out(`  ${options.dryRun ? 'would remove' : 'removed'} the recovery skill ${skillPath}\n`);
-    else if (hashOfFile(skillPath) !== undefined) io.out(`  kept ${skillPath}: not the skill install wrote\n`);
-    if (backup) io.out(`  backup of the previous file: ${backup}\n`);
+    if (runtimeFiles.length > 0) io.out(`  ${cliMessage('uninstall.runtime-removed', { dryRun: options.dryRun, files: runtimeFiles.join(', '), dir: runtime.realDir })}\n`);
+    if (kept.length > 0) io.out(`  ${cliMessage('uninstall.runtime-kept', { files: kept.join(', '), dir: runtime.realDir })}\n`);
+    if (skillOurs) io.out(`  ${cliMessage('uninstall.skill-removed', { dryRun: options.dryRun, path: skillPath })}\n`);
+    else if (hashOfFile(skillPath) !== undefined) io.out(`  ${cliMessage('uninstall.skill-kept', { path: skillPath })}\n`);
+    if (backup) io.out(`  ${cliMessage('install.backup', { path: backup })}\n`);
   }
   return 0;
 }
@@ -130,14 +132,14 @@ type InstallResult = {
 
 function reportInstall(io: CliIO, options: Options, result: InstallResult): void {
   if (options.json) return io.out(toJsonOutput(result));
-  const verb = options.dryRun ? 'would change' : 'installed into';
-  io.out(result.changed ? `context-ceiling: ${verb} ${result.settingsPath} (${result.scope})\n` : `context-ceiling: already installed in ${result.settingsPath} (${result.scope}); nothing changed\n`);
+  const where = { path: result.settingsPath, scope: result.scope };
+  io.out(`${result.changed ? cliMessage('install.changed', { ...where, dryRun: options.dryRun }) : cliMessage('install.unchanged', where)}\n`);
   for (const action of result.actions) io.out(`  ${action}\n`);
-  if (result.runtime.updated.length > 0) io.out(`  ${options.dryRun ? 'would copy' : 'copied'} runtime (${result.runtime.updated.join(', ')}) to ${result.runtime.dir}\n`);
-  if (result.skill.action === 'write') io.out(`  ${options.dryRun ? 'would write' : 'wrote'} the recovery skill /${OUR_SKILL}: ${result.skill.path}\n`);
-  if (result.skill.action === 'foreign') io.out(`  left alone: ${result.skill.path} is a different skill named ${OUR_SKILL}; messages will name it as it is\n`);
+  if (result.runtime.updated.length > 0) io.out(`  ${cliMessage('install.runtime-copied', { dryRun: options.dryRun, files: result.runtime.updated.join(', '), dir: result.runtime.dir })}\n`);
+  if (result.skill.action === 'write') io.out(`  ${cliMessage('install.skill-written', { dryRun: options.dryRun, skill: OUR_SKILL, path: result.skill.path })}\n`);
+  if (result.skill.action === 'foreign') io.out(`  ${cliMessage('install.skill-foreign', { path: result.skill.path, skill: OUR_SKILL })}\n`);
   if (result.autocompact) io.out(`  ${result.autocompact.why}\n`);
-  if (result.backup) io.out(`  backup of the previous file: ${result.backup}\n`);
+  if (result.backup) io.out(`  ${cliMessage('install.backup', { path: result.backup })}\n`);
 }
 
 /** Project scopes write only inside the project; no scope writes through a symlinked settings file (readSettings). */
@@ -168,11 +170,15 @@ function wantedEnv(io: CliIO, options: InstallOptions, settings: unknown, owned:
   const keepTheirs = Number.isFinite(theirs) && theirs > 0 && theirs < pct; // a lower point of the user's own already compacts in time
   if (!keepTheirs) env[AUTOCOMPACT_ENV] = String(pct);
   const stated = options.window !== undefined || policy.window !== undefined;
-  const point = keepTheirs ? `${theirs}% (your own ${AUTOCOMPACT_ENV}, kept: it is lower)` : `${AUTOCOMPACT_ENV}=${pct}`;
-  const why =
-    `Claude Code compacts at ${point} of its effective ${formatTokens(effective)}-token window, just above the ${policy.ceilingPct}% ceiling ` +
-    `(${formatTokens((policy.ceilingPct * window) / 100)} of ${formatTokens(window)} tokens${stated ? '' : ', the default model\'s window assumed: pass --window to state yours'}): ` +
-    'after a block in an unattended session it compacts before the next request and the load then passes.';
+  const point = keepTheirs ? cliMessage('install.autocompact-kept', { pct: theirs }) : cliMessage('install.autocompact-set', { pct });
+  const why = cliMessage('install.autocompact-why', {
+    point,
+    effective: formatTokens(effective),
+    ceilingPct: policy.ceilingPct,
+    atCeiling: formatTokens((policy.ceilingPct * window) / 100),
+    window: formatTokens(window),
+    stated,
+  });
   return { env, autocompact: { pct: keepTheirs ? theirs : pct, window, windowStated: stated, ceilingPct: policy.ceilingPct, why } };
 }
 
@@ -214,7 +220,7 @@ function planOrExplain(path: string, plan: () => Plan): Plan {
   try {
     return plan();
   } catch (error) {
-    if (error instanceof SettingsShapeError) throw new CliError(`${path}: ${error.message}; the file was left unchanged`);
+    if (error instanceof SettingsShapeError) throw new CliError(cliMessage('install.settings-shape', { path, problem: error.message }));
     throw error;
   }
 }

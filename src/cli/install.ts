@@ -5,7 +5,8 @@ import { ENV } from '../core/constants.js';
 import { HOOK_SPECS, type Created, type EnvChange } from '../core/install-plan.js';
 import { projectDirOf } from './context.js';
 import { runInstall, runUninstall } from './install-run.js';
-import { parseFlags, UsageError, type CliIO, type Command } from './io.js';
+import { parseFlags, parseWindowFlag, UsageError, type CliIO, type Command } from './io.js';
+import { cliMessage } from './messages.js';
 
 declare const PACKAGE_VERSION: string;
 
@@ -90,8 +91,9 @@ Options:
 `,
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'], string: ['window'] }, installUsage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, installUsage);
-    const window = parseWindow(flags.window);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), installUsage);
+    // One --window check for every command: whole tokens, at least 1000 (a typo like 200 must not become a 200-token window).
+    const window = parseWindowFlag(flags.window, installUsage)?.tokens;
     return runInstall(io, target(io, flags, installUsage), { strict: flags.strict === true, window, statusLine: flags.statusline === true, dryRun: flags['dry-run'] === true, json: flags.json === true });
   },
 };
@@ -115,24 +117,14 @@ Options:
 `,
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['project', 'local', 'user', 'dry-run', 'json'] }, uninstallUsage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, uninstallUsage);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), uninstallUsage);
     return runUninstall(io, target(io, flags, uninstallUsage), { dryRun: flags['dry-run'] === true, json: flags.json === true });
   },
 };
 
-/** `--window N`: whole tokens, at least 1000 (a typo like 200 must not become a 200-token window). */
-function parseWindow(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const text = String(Array.isArray(value) ? value[value.length - 1] : value);
-  if (!/^\d+$/.test(text) || Number(text) < 1000 || !Number.isSafeInteger(Number(text))) {
-    throw new UsageError(`--window must be a whole number of tokens, at least 1000 (got ${JSON.stringify(text)})`, installUsage);
-  }
-  return Number(text);
-}
-
 function target(io: CliIO, flags: Record<string, unknown>, usage: string): Target {
   const chosen = (['project', 'local', 'user'] as const).filter((scope) => flags[scope] === true);
-  if (chosen.length > 1) throw new UsageError('choose one of --project, --local, --user', usage);
+  if (chosen.length > 1) throw new UsageError(cliMessage('install.one-scope'), usage);
   const scope: Scope = chosen[0] ?? 'project';
   const projectDir = projectDirOf(io);
   const claudeDir = scope === 'user' ? join(io.home, '.claude') : join(projectDir, '.claude');

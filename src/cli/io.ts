@@ -1,6 +1,7 @@
 /** What a CLI command may touch; main() builds the real one, tests can build their own. */
 import minimist from 'minimist';
 import type { ResolvedWindow } from '../core/window.js';
+import { cliMessage } from './messages.js';
 
 export type CliIO = {
   env: Readonly<Record<string, string | undefined>>;
@@ -83,11 +84,11 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
   });
   known.add('help');
   known.add('h');
-  if (unknown.length > 0) throw new UsageError(`unknown option ${unknown[0]}`, usage);
+  if (unknown.length > 0) throw new UsageError(cliMessage('unknown-option', { option: unknown[0]! }), usage);
   for (const name of flags.string ?? []) {
     const value = parsed[name];
-    if (Array.isArray(value)) throw new UsageError(`--${name} given more than once`, usage);
-    if (name in parsed && value === '' && args.some((a) => a === `--${name}`)) throw new UsageError(`--${name} needs a value`, usage);
+    if (Array.isArray(value)) throw new UsageError(cliMessage('flag-repeated', { flag: name }), usage);
+    if (name in parsed && value === '' && args.some((a) => a === `--${name}`)) throw new UsageError(cliMessage('flag-needs-value', { flag: name }), usage);
   }
   return parsed;
 }
@@ -95,7 +96,7 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
 /** `--window N` of replay and report: a window stated by the user, which the guard trusts like DEV_TEAM_CONTEXT_WINDOW. */
 export function parseWindowFlag(raw: string | undefined, usage: string): ResolvedWindow | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1000) throw new UsageError(`--window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(raw)})`, usage);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1000 || !Number.isSafeInteger(Number(raw))) throw new UsageError(cliMessage('window-flag-invalid', { got: raw }), usage);
   return { tokens: Number(raw), source: 'env', detail: WINDOW_FLAG };
 }
 

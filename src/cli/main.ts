@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { readStdin } from '../io/hook-io.js';
 import { CliError, UsageError, type CliIO, type Command } from './io.js';
+import { cliMessage } from './messages.js';
 
 declare const PACKAGE_VERSION: string;
 
@@ -60,7 +61,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
   const load = COMMANDS[name];
   if (!load) {
-    io.err(`context-ceiling: unknown command "${name}"\nRun context-ceiling --help for the list of commands.\n`);
+    io.err(`${cliMessage('main.unknown-command', { name })}\n`);
     return 1;
   }
   try {
@@ -79,7 +80,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       io.err(error.message.split('\n').map((line) => `context-ceiling: ${line}\n`).join(''));
       return 1;
     }
-    io.err(`context-ceiling: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.err(`${cliMessage('main.unexpected-error', { message: error instanceof Error ? error.message : String(error) })}\n`);
     return 1;
   }
 }

@@ -1,7 +1,7 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { formatTokens, WINDOW_PROVEN_WRONG } from '../core/messages.js';
+import { formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { windowFromConfig } from '../core/window.js';
@@ -9,6 +9,7 @@ import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
 import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
 
@@ -93,7 +94,7 @@ Options:
 function parseCeilings(raw: string | undefined): number[] {
   if (raw === undefined) return [20, 30, 40, 50, 60];
   const values = raw.split(',').map((v) => v.trim());
-  if (values.some((v) => !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100)) throw new UsageError(`--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(raw)})`, usage);
+  if (values.some((v) => !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100)) throw new UsageError(cliMessage('replay.ceilings-invalid', { got: raw }), usage);
   return [...new Set(values.map(Number))].sort((a, b) => a - b);
 }
 
@@ -140,7 +141,7 @@ function discover(roots: string[]): Found[] {
     try {
       stat = statSync(root);
     } catch {
-      throw new CliError(`${root}: no such file or directory`);
+      throw new CliError(cliMessage('replay.no-such-path', { path: root }));
     }
     if (stat.isDirectory()) visit(root, 0);
     else add(root);
@@ -196,17 +197,23 @@ type Report = { window: number; windowSource: string; files: { sessions: number;
 function renderReport(r: Report, s: ReplaySummary): string {
   const lines: string[] = [];
   const rate = r.seconds > 0 ? ` (${formatBytes(r.bytes / r.seconds)}/s)` : '';
-  lines.push(`Replayed ${formatCount(s.sessions, 'session')}, ${formatBytes(r.bytes)} in ${r.seconds.toFixed(1)} s${rate}; ${formatCount(r.files.subagents, 'subagent file')} and ${formatCount(r.files.summarisers, 'summariser file')} not counted as sessions.`);
-  lines.push(`Window ${formatTokens(r.window)} tokens (${r.windowSource}). ${formatCount(s.sessionsWithCalls, 'session')} made Agent/Task/Skill calls the guard judges.`);
-  lines.push(`Compactions: ${s.compactions} in ${formatCount(s.sessionsCompacted, 'session')}.`);
-  if (s.peak) lines.push(`Peak occupancy per session: p50 ${pct(s.peak.p50)}  p90 ${pct(s.peak.p90)}  p99 ${pct(s.peak.p99)}  max ${pct(s.peak.max)}`);
-  lines.push(`  by band: ${s.peakHistogram.map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`).filter((_, i) => s.peakHistogram[i]! > 0).join(', ') || 'no measured sessions'}`);
+  lines.push(
+    cliMessage('replay.replayed', {
+      sessions: formatCount(s.sessions, 'session'),
+      bytes: formatBytes(r.bytes),
+      seconds: r.seconds.toFixed(1),
+      rate,
+      subagents: formatCount(r.files.subagents, 'subagent file'),
+      summarisers: formatCount(r.files.summarisers, 'summariser file'),
+    }),
+  );
+  lines.push(cliMessage('replay.window', { tokens: formatTokens(r.window), source: r.windowSource, sessions: formatCount(s.sessionsWithCalls, 'session') }));
+  lines.push(cliMessage('replay.compactions', { count: s.compactions, sessions: formatCount(s.sessionsCompacted, 'session') }));
+  if (s.peak) lines.push(cliMessage('replay.peak', { p50: pct(s.peak.p50), p90: pct(s.peak.p90), p99: pct(s.peak.p99), max: pct(s.peak.max) }));
+  lines.push(`  by band: ${s.peakHistogram.map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`).filter((_, i) => s.peakHistogram[i]! > 0).join(', ') || cliMessage('replay.no-measured-sessions')}`);
   const overfull = s.peakHistogram[10] ?? 0;
   if (overfull > 0) {
-    lines.push(
-      `Note: ${formatCount(overfull, 'session')} peaked above 100 % of the ${formatTokens(r.window)}-token window (${r.windowSource}), ${WINDOW_PROVEN_WRONG} for them; ` +
-        'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
-    );
+    lines.push(cliMessage('replay.overfull', { sessions: formatCount(overfull, 'session'), tokens: formatTokens(r.window), source: r.windowSource }));
   }
   lines.push('');
   const header = ['ceiling', 'sessions gated', 'first gated (median)', 'gated loads (by tool)', 'near done', 'turns after', 'tokens after'];
@@ -222,7 +229,13 @@ function renderReport(r: Report, s: ReplaySummary): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows]) lines.push(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
   lines.push('');
-  lines.push(`Corrupt: ${formatCount(r.corrupt.unreadableFiles, 'unreadable file')}, ${formatCount(r.corrupt.lines, 'line')} that did not parse, ${formatCount(r.corrupt.oversizedLines, 'line')} over 64 MiB skipped.`);
+  lines.push(
+    cliMessage('replay.corrupt', {
+      files: formatCount(r.corrupt.unreadableFiles, 'unreadable file'),
+      lines: formatCount(r.corrupt.lines, 'line'),
+      oversized: formatCount(r.corrupt.oversizedLines, 'line'),
+    }),
+  );
   return `${lines.join('\n')}\n`;
 }
 

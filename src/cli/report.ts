@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
 import { CliError, describeFsError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
@@ -37,10 +38,10 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
   run(args, io) {
     const flags = parseFlags(args, { string: ['html', 'window', 'width'], boolean: ['json'] }, usage);
     const [transcript, ...extra] = flags._.map(String);
-    if (!transcript) throw new UsageError('report needs a TRANSCRIPT', usage);
-    if (extra.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(extra[0])}`, usage);
+    if (!transcript) throw new UsageError(cliMessage('report.needs-transcript'), usage);
+    if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     const stated = parseWindowFlag(flags.window, usage);
-    if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000)) throw new UsageError('--width takes a number of columns from 10 to 1000', usage);
+    if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000)) throw new UsageError(cliMessage('report.width-invalid'), usage);
     if (flags.html) checkWritable(flags.html);
     const config = loadValidConfig(io);
     const { policy } = config;
@@ -50,7 +51,7 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     } catch (error) {
       // Only the file's own failure is "cannot read"; an exception of the analysis is a bug and surfaces as one.
       if (!isFsError(error)) throw error;
-      throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
+      throw new CliError(cliMessage('cannot-read', { path: transcript, reason: describeFsError(error) }));
     }
     const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
     const report = buildReport(
@@ -62,13 +63,13 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
       try {
         writeFileAtomic(flags.html, renderHtmlReport(report), 0o644);
       } catch (error) {
-        throw new CliError(`cannot write ${flags.html}: ${describeFsError(error)}`);
+        throw new CliError(cliMessage('report.cannot-write', { path: flags.html, reason: describeFsError(error) }));
       }
     }
     if (flags.json) io.out(toJsonOutput({ transcript, ...report, html: flags.html ?? null }));
     else {
       io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
-      if (flags.html) io.out(`HTML report written to ${sanitizeText(flags.html)}\n`);
+      if (flags.html) io.out(`${cliMessage('report.html-written', { path: sanitizeText(flags.html) })}\n`);
     }
     return 0;
   },
@@ -77,6 +78,6 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
 /** Refuse a directory (or a path under a missing one) before any output, rather than failing after the chart. */
 function checkWritable(path: string): void {
   const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) throw new CliError(`--html ${path} is a directory; give a file name, e.g. ${join(path, 'report.html')}`);
-  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory()) throw new CliError(`--html ${path}: no such directory ${dirname(resolve(path))}`);
+  if (stat?.isDirectory()) throw new CliError(cliMessage('report.html-is-directory', { path, example: join(path, 'report.html') }));
+  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory()) throw new CliError(cliMessage('report.html-no-directory', { path, dir: dirname(resolve(path)) }));
 }

@@ -3,7 +3,7 @@ import { judgeCeiling, type Verdict } from '../core/ceiling.js';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact, type AutocompactPoint } from '../core/autocompact.js';
 import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
-import { ASSUMED_WINDOW_ADVICE, describeWindowSource, formatPercent, formatTokens, WINDOW_PROVEN_WRONG } from '../core/messages.js';
+import { describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
 import { describeSource } from '../core/policy.js';
 import { statSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { claudeSettingsOf, loadValidConfig, projectDirOf } from './context.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
 import { CliError, describeFsError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';
 
@@ -45,20 +46,20 @@ Options:
 `,
   run(args, io) {
     const flags = parseFlags(args, { string: ['transcript', 'session'], boolean: ['json'] }, usage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
-    if (flags.transcript && flags.session) throw new UsageError('give --transcript or --session, not both', usage);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), usage);
+    if (flags.transcript && flags.session) throw new UsageError(cliMessage('both-transcript-and-session'), usage);
     const projectDir = projectDirOf(io);
     const config = loadValidConfig(io);
     const transcript = locate(flags.transcript, flags.session, io, projectDir);
     try {
       statSync(transcript);
     } catch (error) {
-      throw new CliError(`cannot read ${transcript}: ${describeFsError(error)}`);
+      throw new CliError(cliMessage('cannot-read', { path: transcript, reason: describeFsError(error) }));
     }
     const report = buildStatus(transcript, config, claudeSettingsOf(io));
-    if (report.error) throw new CliError(`cannot read ${transcript}: ${report.error}`);
+    if (report.error) throw new CliError(cliMessage('cannot-read', { path: transcript, reason: report.error }));
     io.out(flags.json ? toJsonOutput(report.json) : renderStatus(report));
-    for (const warning of config.warnings) io.err(`context-ceiling: warning: ${warning}\n`);
+    for (const warning of config.warnings) io.err(`${cliMessage('warning', { warning })}\n`);
     return 0;
   },
 };
@@ -67,12 +68,12 @@ function locate(transcript: string | undefined, session: string | undefined, io:
   if (transcript) return transcript;
   if (session) {
     const found = findSessionTranscript(io.env, io.home, projectDir, session);
-    if (!found) throw new CliError(`no transcript for session ${session} under ${projectTranscriptDir(io.env, io.home, projectDir)} or any other project`);
+    if (!found) throw new CliError(cliMessage('no-session-transcript', { session, dir: projectTranscriptDir(io.env, io.home, projectDir) }));
     return found;
   }
   const dir = projectTranscriptDir(io.env, io.home, projectDir);
   const newest = newestTranscript(dir);
-  if (!newest) throw new CliError(`no transcript found in ${dir}; run inside a Claude Code project or pass --transcript FILE`);
+  if (!newest) throw new CliError(cliMessage('no-transcript-found', { dir }));
   return newest;
 }
 
@@ -136,19 +137,18 @@ function renderStatus(report: StatusReport): string {
   const window = data.window;
   const rows: Array<[string, string]> = [['Transcript', report.transcript]];
   rows.push(['Occupancy', describeOccupancy(occupancy)]);
-  const windowHint = window.source === 'default' ? ` — ${ASSUMED_WINDOW_ADVICE}` : '';
   const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
-  rows.push(['Window', `${formatTokens(window.tokens)} tokens (${windowFrom})${windowHint}`]);
+  rows.push(['Window', cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: window.source === 'default' })]);
   rows.push(['Percent', data.percent === undefined ? 'unknown' : formatPercent(data.percent)]);
   rows.push([
     'Ceiling',
-    `${policy.ceilingPct}% (${describeSource(sources.ceilingPct!)}), ${policy.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${describeSource(sources.strict!)})${policy.enabled ? '' : ' — guard disabled'}`,
+    cliMessage('status.ceiling', { pct: policy.ceilingPct, pctFrom: describeSource(sources.ceilingPct!), strict: policy.strict, strictFrom: describeSource(sources.strict!), enabled: policy.enabled }),
   ]);
   rows.push(['Tier', tier]);
-  rows.push(['Guard now', `Agent: ${verdictWord(verdicts.Agent)} · Skill: ${verdictWord(verdicts.Skill)} · recovery skills: allow`]);
-  if (report.autocompact !== undefined) rows.push(['Autocompact', `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? ` Set in ${report.autocompactFrom}.` : ''}`]);
+  rows.push(['Guard now', cliMessage('status.guard-now', { agent: verdictWord(verdicts.Agent), skill: verdictWord(verdicts.Skill) })]);
+  if (report.autocompact !== undefined) rows.push(['Autocompact', `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? cliMessage('autocompact-set-in', { origin: report.autocompactFrom }) : ''}`]);
   if (verdicts.Agent.messageId === 'window-contradicted') {
-    rows.push(['Note', `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`]);
+    rows.push(['Note', cliMessage('status.window-contradicted')]);
   }
   // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
   return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;
@@ -157,14 +157,15 @@ function renderStatus(report: StatusReport): string {
 function describeOccupancy(occupancy: Occupancy): string {
   switch (occupancy.kind) {
     case 'measured':
-      return `${formatTokens(occupancy.tokens)} tokens (${occupancy.source === 'usage' ? 'latest main-thread turn' : 'right after the last compaction'})`;
+      return cliMessage(occupancy.source === 'usage' ? 'status.occupancy-usage' : 'status.occupancy-compaction', { tokens: formatTokens(occupancy.tokens) });
     case 'unknown-since-compaction':
-      return 'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)';
+      return cliMessage('status.unknown-since-compaction');
     case 'unavailable':
-      return occupancy.reason === 'scan-cap' ? 'unknown (no usage within the scan cap)' : 'unknown (no assistant turn with usage yet)';
+      return cliMessage(occupancy.reason === 'scan-cap' ? 'status.unavailable-scan-cap' : 'status.unavailable-no-usage');
   }
 }
 
 function verdictWord(verdict: Verdict): string {
-  return verdict.kind === 'allow' ? `allow (${verdict.messageId})` : `${verdict.kind}${verdict.messageId === 'window-contradicted' ? ` (${WINDOW_PROVEN_WRONG})` : ''}`;
+  if (verdict.kind === 'allow') return cliMessage('status.verdict-allow', { messageId: verdict.messageId });
+  return verdict.messageId === 'window-contradicted' ? cliMessage('status.verdict-contradicted', { kind: verdict.kind }) : verdict.kind;
 }

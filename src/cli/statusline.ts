@@ -5,6 +5,7 @@ import { parsePolicyText } from '../io/policy-parse.js';
 import { GUARD_VOICE } from '../hooks/guard-voice.js';
 import { parseYamlText } from '../io/yaml-parse.js';
 import { parseFlags, UsageError, type Command } from './io.js';
+import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling statusline [--wrap "<command>"]';
 
@@ -31,7 +32,7 @@ Wire it with: context-ceiling install --statusline
 `,
   run(args, io) {
     const flags = parseFlags(args, { string: ['wrap'] }, usage);
-    if (flags._.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(String(flags._[0]))}`, usage);
+    if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), usage);
     const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText, voice: () => GUARD_VOICE }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
     const output = runStatusLine(io.readStdin(), ctx, { wrap: flags.wrap });
     if (output) io.out(`${output}\n`);

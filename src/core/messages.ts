@@ -78,8 +78,11 @@ export function describeWindowSource(window: ResolvedWindow, configuredFrom?: st
   return window.detail ? `${window.source}: ${window.detail}` : window.source;
 }
 
+/** How to state the window, as advice wherever the window is only assumed. */
+export const STATE_THE_WINDOW_ADVICE = `state it: ${STATE_THE_WINDOW}, or a policy "window"`;
+
 /** What to do about an assumed window, wherever one is shown. */
-export const ASSUMED_WINDOW_ADVICE = `assumed; state it: ${STATE_THE_WINDOW}, or a policy "window"`;
+export const ASSUMED_WINDOW_ADVICE = `assumed; ${STATE_THE_WINDOW_ADVICE}`;
 
 /** Why a window that a session outgrew is not enforced, wherever that is shown. */
 export const WINDOW_PROVEN_WRONG = 'so that window is wrong';

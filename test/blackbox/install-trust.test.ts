@@ -29,7 +29,7 @@ describe('install --strict --window', () => {
   it.each(['abc', '999', '0', '-5', '1.5', '1e6', '200k'])('--window %j is a one-line usage error and changes nothing', async (value) => {
     const run = await cli(['install', `--window=${value}`]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr.split('\n')[0]).toBe(`context-ceiling: --window must be a whole number of tokens, at least 1000 (got ${JSON.stringify(value)})`);
+    expect(run.stderr.split('\n')[0]).toBe(`context-ceiling: --window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(value)})`);
     expect(existsSync(join(sandbox.project, '.claude'))).toBe(false);
   });
 

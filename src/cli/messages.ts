@@ -1,0 +1,165 @@
+/**
+ * Every sentence the CLI commands say to people, in one table looked up by id (STYLE.md point 2).
+ * Advice the guard also gives (stating the window) is reused from core/messages.ts, never rewritten.
+ */
+import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
+import { ASSUMED_WINDOW_ADVICE, STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/messages.js';
+
+const CLI_MESSAGES = {
+  // main and every command's argument checks
+  'needs-subcommand': (d: { command: string; choices: string }) => `${d.command} needs a subcommand: ${d.choices}`,
+  'unknown-subcommand': (d: { command: string; sub: string }) => `unknown ${d.command} subcommand "${d.sub}"`,
+  'file-unreadable': (d: { path: string; code: string }) => `${d.path}: cannot be read (${d.code})`,
+  'unknown-option': (d: { option: string }) => `unknown option ${d.option}`,
+  'flag-repeated': (d: { flag: string }) => `--${d.flag} given more than once`,
+  'flag-needs-value': (d: { flag: string }) => `--${d.flag} needs a value`,
+  'window-flag-invalid': (d: { got: string }) => `--window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(d.got)})`,
+  'unexpected-argument': (d: { arg: string | undefined }) => `unexpected argument ${JSON.stringify(d.arg)}`,
+
+  // doctor
+  'doctor.config-invalid-fix': () => 'correct the file (context-ceiling config validate shows every problem)',
+  'doctor.config-warning-fix': () => 'correct or unset the variable',
+  'doctor.config-valid': (d: { files: string }) => `valid (${d.files || 'defaults and environment only'})`,
+  'doctor.strict-assumed': (d: { from: string }) => `strict mode (${d.from}) on an assumed window: strict blocks nothing until the window is known`,
+  'doctor.strict-assumed-fix': () => `state it: ${STATE_THE_WINDOW} (install --window N writes it), or run the status line`,
+  'doctor.window-known': (d: { tokens: string; from: string; basis: string }) => `${d.tokens} tokens (${d.from})${d.basis}`,
+  'doctor.window-default': (d: { tokens: string; basis: string }) => `${d.tokens} tokens (default)${d.basis}: right for 200K models, five times too small for 1M-context ones`,
+  'doctor.window-default-fix': () => STATE_THE_WINDOW_ADVICE,
+  'doctor.window-basis': (d: { session: string }) => ` for session ${d.session}`,
+  'doctor.compact-default': () => 'Claude Code compacts at its own default point (not overridden)',
+  'doctor.compact-strict': () => 'strict mode, and Claude Code compacts only near the full window: in an unattended session a block lasts until then',
+  'doctor.compact-strict-fix': () => `set ${AUTOCOMPACT_PCT_ENV} at or just above the ceiling (context-ceiling install --strict does)`,
+  'doctor.state-ok': (d: { dir: string }) => `${d.dir} is private (0700) and yours`,
+  'doctor.state-fix': () => 'remove it, or point DEV_TEAM_CONTEXT_STATE_DIR at a directory only you own',
+  'doctor.node-ok': (d: { version: string }) => `Node ${d.version}`,
+  'doctor.node-old': (d: { version: string }) => `Node ${d.version} is too old`,
+  'doctor.node-fix': () => 'install Node.js 20 or newer',
+  'doctor.settings-broken-fix': () => 'repair the file; Claude Code ignores it as it is',
+  'doctor.plugin-enabled': (d: { id: string; label: string }) => `plugin ${d.id} enabled in ${d.label}: its hooks run on every event`,
+  'doctor.no-hooks': () => 'no context-ceiling hooks in the project, local or user settings, and no context-ceiling plugin enabled',
+  'doctor.no-hooks-fix': () => 'run context-ceiling install (or install the repository as a Claude Code plugin)',
+  'doctor.runtime-absent': (d: { label: string; scope: string; dirs: string }) => `${d.label} (${d.scope}) runs ${d.dirs}/hook.cjs, which does not exist`,
+  'doctor.reinstall-fix': (d: { flag: string }) => `run context-ceiling install${d.flag} again`,
+  'doctor.hooks-missing': (d: { label: string; scope: string; events: string }) => `${d.label} (${d.scope}) lacks ${d.events}`,
+  'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
+  'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string }) => `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}`,
+
+  // status
+  'both-transcript-and-session': () => 'give --transcript or --session, not both',
+  'cannot-read': (d: { path: string; reason: string }) => `cannot read ${d.path}: ${d.reason}`,
+  'no-session-transcript': (d: { session: string; dir: string }) => `no transcript for session ${d.session} under ${d.dir} or any other project`,
+  'no-transcript-found': (d: { dir: string }) => `no transcript found in ${d.dir}; run inside a Claude Code project or pass --transcript FILE`,
+  warning: (d: { warning: string }) => `context-ceiling: warning: ${d.warning}`,
+  'status.window': (d: { tokens: string; from: string; assumed: boolean }) => `${d.tokens} tokens (${d.from})${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
+  'status.ceiling': (d: { pct: number; pctFrom: string; strict: boolean; strictFrom: string; enabled: boolean }) =>
+    `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
+  'status.guard-now': (d: { agent: string; skill: string }) => `Agent: ${d.agent} · Skill: ${d.skill} · recovery skills: allow`,
+  'status.window-contradicted': () => `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`,
+  'status.occupancy-usage': (d: { tokens: string }) => `${d.tokens} tokens (latest main-thread turn)`,
+  'status.occupancy-compaction': (d: { tokens: string }) => `${d.tokens} tokens (right after the last compaction)`,
+  'status.unknown-since-compaction': () => 'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)',
+  'status.unavailable-scan-cap': () => 'unknown (no usage within the scan cap)',
+  'status.unavailable-no-usage': () => 'unknown (no assistant turn with usage yet)',
+  'status.verdict-allow': (d: { messageId: string }) => `allow (${d.messageId})`,
+  'status.verdict-contradicted': (d: { kind: string }) => `${d.kind} (${WINDOW_PROVEN_WRONG})`,
+
+  // install and uninstall
+  'install.one-scope': () => 'choose one of --project, --local, --user',
+  'install.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would change' : 'installed into'} ${d.path} (${d.scope})`,
+  'install.unchanged': (d: { path: string; scope: string }) => `context-ceiling: already installed in ${d.path} (${d.scope}); nothing changed`,
+  'install.runtime-copied': (d: { dryRun: boolean; files: string; dir: string }) => `${d.dryRun ? 'would copy' : 'copied'} runtime (${d.files}) to ${d.dir}`,
+  'install.skill-written': (d: { dryRun: boolean; skill: string; path: string }) => `${d.dryRun ? 'would write' : 'wrote'} the recovery skill /${d.skill}: ${d.path}`,
+  'install.skill-foreign': (d: { path: string; skill: string }) => `left alone: ${d.path} is a different skill named ${d.skill}; messages will name it as it is`,
+  'install.backup': (d: { path: string }) => `backup of the previous file: ${d.path}`,
+  'install.autocompact-kept': (d: { pct: number }) => `${d.pct}% (your own ${AUTOCOMPACT_PCT_ENV}, kept: it is lower)`,
+  'install.autocompact-set': (d: { pct: number }) => `${AUTOCOMPACT_PCT_ENV}=${d.pct}`,
+  'install.autocompact-why': (d: { point: string; effective: string; ceilingPct: number; atCeiling: string; window: string; stated: boolean }) =>
+    `Claude Code compacts at ${d.point} of its effective ${d.effective}-token window, just above the ${d.ceilingPct}% ceiling ` +
+    `(${d.atCeiling} of ${d.window} tokens${d.stated ? '' : ", the default model's window assumed: pass --window to state yours"}): ` +
+    'after a block in an unattended session it compacts before the next request and the load then passes.',
+  'install.settings-shape': (d: { path: string; problem: string }) => `${d.path}: ${d.problem}; the file was left unchanged`,
+  'install.settings-symlink': (d: { path: string }) =>
+    `${d.path} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed`,
+  'install.settings-not-file': (d: { path: string }) => `${d.path} is not a regular file; nothing was changed`,
+  'install.settings-not-json': (d: { path: string; reason: string }) => `${d.path}: not valid JSON (${d.reason}); the file was left unchanged`,
+  'install.settings-lossy': (d: { path: string; loss: string }) => `${d.path}: ${d.loss}, which rewriting would lose; fix that first; the file was left unchanged`,
+  'install.broken-symlink': (d: { path: string }) => `${d.path} is a broken symlink; nothing was changed`,
+  'install.leaves-project': (d: { path: string; real: string }) =>
+    `${d.path} leads out of the project (to ${d.real}); install writes only inside the project; nothing was changed`,
+  'uninstall.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would remove from' : 'removed from'} ${d.path} (${d.scope})`,
+  'uninstall.unchanged': (d: { path: string; scope: string }) => `context-ceiling: not installed in ${d.path} (${d.scope}); nothing changed`,
+  'uninstall.runtime-removed': (d: { dryRun: boolean; files: string; dir: string }) => `${d.dryRun ? 'would remove' : 'removed'} runtime files (${d.files}) from ${d.dir}`,
+  'uninstall.runtime-kept': (d: { files: string; dir: string }) => `kept (not as install wrote them): ${d.files} in ${d.dir}`,
+  'uninstall.skill-removed': (d: { dryRun: boolean; path: string }) => `${d.dryRun ? 'would remove' : 'removed'} the recovery skill ${d.path}`,
+  'uninstall.skill-kept': (d: { path: string }) => `kept ${d.path}: not the skill install wrote`,
+
+  // checkpoints
+  'checkpoints.show-needs-id': () => 'checkpoints show needs exactly one ID',
+  'checkpoints.id-or-all': () => 'give an ID or --all, not both',
+  'checkpoints.ack-needs-id': () => 'checkpoints ack needs an ID or --all',
+  'checkpoints.no-such': (d: { id: string; known: string }) => `no checkpoint ${d.id}${d.known ? `; known: ${d.known}` : ' (this project has none)'}`,
+  'checkpoints.ambiguous': (d: { id: string; matches: string }) => `${d.id} is ambiguous: ${d.matches}; give <session>/${d.id} or --session`,
+  'checkpoints.none': () => 'No checkpoints in this project.',
+  'checkpoints.trigger': (d: { type: string; instructions: string | null | undefined }) => `${d.type}${d.instructions ? ` (instructions: ${d.instructions})` : ''}`,
+  'checkpoints.resumption': (d: { path: string; status: string; error: string | null | undefined }) => `${d.path} (${d.status}${d.error ? `: ${d.error}` : ''})`,
+  'checkpoints.corrupt': () => 'corrupt: not a readable checkpoint (alerts show a generic re-orientation message)',
+  'checkpoints.alert-heading': () => "The model's compaction alert for it:",
+  'checkpoints.ack-failed': (d: { path: string }) => `cannot write the acknowledgement marker beside ${d.path}`,
+  'checkpoints.nothing-to-ack': () => 'Nothing to acknowledge.',
+  'checkpoints.acked': (d: { id: string; changed: boolean }) => `${d.id}: ${d.changed ? 'acknowledged' : 'already acknowledged'}`,
+
+  // config
+  'config.get-needs-key': () => 'config get needs exactly one KEY',
+  'config.validate-one-file': () => 'config validate takes at most one FILE',
+  'config.unknown-key': (d: { key: string; keys: string }) => `unknown key "${d.key}"; keys are ${d.keys}`,
+  'config.policy-files': () => 'Policy files:',
+  'config.settings-files': () => 'Claude Code settings (their "env" blocks override the process environment):',
+  'config.not-found': (d: { path: string }) => `${d.path}: not found`,
+  'config.file-ok': (d: { path: string }) => `${d.path}: ok`,
+  'config.valid': () => 'configuration is valid',
+
+  // report
+  'report.needs-transcript': () => 'report needs a TRANSCRIPT',
+  'report.width-invalid': () => '--width takes a number of columns from 10 to 1000',
+  'report.cannot-write': (d: { path: string; reason: string }) => `cannot write ${d.path}: ${d.reason}`,
+  'report.html-written': (d: { path: string }) => `HTML report written to ${d.path}`,
+  'report.html-is-directory': (d: { path: string; example: string }) => `--html ${d.path} is a directory; give a file name, e.g. ${d.example}`,
+  'report.html-no-directory': (d: { path: string; dir: string }) => `--html ${d.path}: no such directory ${d.dir}`,
+
+  // replay
+  'replay.ceilings-invalid': (d: { got: string }) => `--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(d.got)})`,
+  'replay.no-such-path': (d: { path: string }) => `${d.path}: no such file or directory`,
+  'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>
+    `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,
+  'replay.window': (d: { tokens: string; source: string; sessions: string }) => `Window ${d.tokens} tokens (${d.source}). ${d.sessions} made Agent/Task/Skill calls the guard judges.`,
+  'replay.compactions': (d: { count: number; sessions: string }) => `Compactions: ${d.count} in ${d.sessions}.`,
+  'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) => `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
+  'replay.no-measured-sessions': () => 'no measured sessions',
+  'replay.overfull': (d: { sessions: string; tokens: string; source: string }) =>
+    `Note: ${d.sessions} peaked above 100 % of the ${d.tokens}-token window (${d.source}), ${WINDOW_PROVEN_WRONG} for them; ` +
+    'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
+  'replay.corrupt': (d: { files: string; lines: string; oversized: string }) => `Corrupt: ${d.files}, ${d.lines} that did not parse, ${d.oversized} over 64 MiB skipped.`,
+
+  // demo
+  'demo.heading': () => 'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
+  'demo.block': () => 'BLOCK (exit 2)',
+  'demo.exit': (d: { code: number | null }) => `exit ${d.code}`,
+  'demo.warn': () => 'WARN (exit 0)',
+  'demo.allow': () => 'allow (exit 0, no output)',
+  'demo.defaults': () => 'Built-in defaults: window 200,000 tokens (default), ceiling 40%, warn mode.',
+
+  // hook and main
+  'hook.unknown-event': (d: { event: string }) => `unknown hook event ${JSON.stringify(d.event)}`,
+  'main.unknown-command': (d: { name: string }) => `context-ceiling: unknown command "${d.name}"\nRun context-ceiling --help for the list of commands.`,
+  'main.unexpected-error': (d: { message: string }) => `context-ceiling: unexpected error: ${d.message}`,
+
+  // where Claude Code's compaction point was set (doctor and status)
+  'autocompact-set-in': (d: { origin: string }) => ` Set in ${d.origin}.`,
+} satisfies Record<string, (data: never) => string>;
+
+export type CliMessageId = keyof typeof CLI_MESSAGES;
+
+/** The sentence `id` with its placeholders filled. */
+export function cliMessage<Id extends CliMessageId>(id: Id, ...data: Parameters<(typeof CLI_MESSAGES)[Id]>): string {
+  return (CLI_MESSAGES[id] as (d: unknown) => string)(data[0]);
+}
