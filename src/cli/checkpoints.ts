@@ -12,7 +12,6 @@ import { cliMessage } from './messages.js';
 const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
 
 export const checkpointsCommand: Command = {
-  summary: 'list, show and acknowledge compaction checkpoints',
   usage,
   help: `Usage: ${usage}
 

@@ -15,7 +15,6 @@ import { cliMessage } from './messages.js';
 const usage = 'context-ceiling config show [--json] | get KEY [--json] | validate [FILE] | schema';
 
 export const configCommand: Command = {
-  summary: 'show, get, validate the policy',
   usage,
   help: `Usage: ${usage}
 

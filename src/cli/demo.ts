@@ -23,7 +23,6 @@ type Scenario = {
 type Run = { scenario: Scenario; exitCode: number | null; stdout: string; stderr: string };
 
 export const demoCommand: Command = {
-  summary: 'run the guard on built-in sample transcripts',
   usage,
   help: `Usage: ${usage}
 

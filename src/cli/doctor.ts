@@ -23,7 +23,6 @@ const usage = 'context-ceiling doctor [--json]';
 type Check = { name: string; status: 'ok' | 'warn' | 'fail'; detail: string; fix?: string | undefined };
 
 export const doctorCommand: Command = {
-  summary: 'check Node, installed hooks, state directory and window',
   usage,
   help: `Usage: ${usage}
 

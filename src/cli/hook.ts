@@ -11,7 +11,6 @@ import { cliMessage } from './messages.js';
 const usage = `context-ceiling hook <${[...HOOK_EVENTS, ...SKILL_COMMANDS].join('|')}>`;
 
 export const hookCommand: Command = {
-  summary: 'run a hook',
   usage,
   help: `Usage: ${usage}
 

@@ -1,7 +1,8 @@
 /** What install and uninstall do on disk, given a target (install.ts parses the command line). */
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { AUTOCOMPACT_ENV, AUTOCOMPACT_RESERVE_TOKENS, ENV } from '../core/constants.js';
+import { AUTOCOMPACT_OUTPUT_RESERVE, AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
+import { ENV } from '../core/constants.js';
 import { installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange, type Plan } from '../core/install-plan.js';
 import { formatTokens } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
@@ -162,13 +163,13 @@ function wantedEnv(io: CliIO, options: InstallOptions, settings: unknown, owned:
   env[ENV.strict] = 'on';
   const policy = loadUncheckedConfig(io).policy;
   const window = options.window ?? policy.window ?? ASSUMED_WINDOW;
-  const effective = window > 2 * AUTOCOMPACT_RESERVE_TOKENS ? window - AUTOCOMPACT_RESERVE_TOKENS : window;
+  const effective = window > 2 * AUTOCOMPACT_OUTPUT_RESERVE ? window - AUTOCOMPACT_OUTPUT_RESERVE : window;
   const pct = Math.min(100, Math.ceil((policy.ceilingPct * window) / effective));
-  const current = envOf(settings)[AUTOCOMPACT_ENV];
-  const ours = owned.some((change) => change.key === AUTOCOMPACT_ENV && change.value === current);
+  const current = envOf(settings)[AUTOCOMPACT_PCT_ENV];
+  const ours = owned.some((change) => change.key === AUTOCOMPACT_PCT_ENV && change.value === current);
   const theirs = ours ? Number.NaN : Number(current);
   const keepTheirs = Number.isFinite(theirs) && theirs > 0 && theirs < pct; // a lower point of the user's own already compacts in time
-  if (!keepTheirs) env[AUTOCOMPACT_ENV] = String(pct);
+  if (!keepTheirs) env[AUTOCOMPACT_PCT_ENV] = String(pct);
   const stated = options.window !== undefined || policy.window !== undefined;
   const point = keepTheirs ? cliMessage('install.autocompact-kept', { pct: theirs }) : cliMessage('install.autocompact-set', { pct });
   const why = cliMessage('install.autocompact-why', {

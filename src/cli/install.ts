@@ -53,7 +53,6 @@ const SCOPES_HELP = `Where:
 <project> is CLAUDE_PROJECT_DIR, else the current directory.`;
 
 export const installCommand: Command = {
-  summary: 'wire the hooks into a Claude Code settings.json',
   usage: installUsage,
   help: `Usage: ${installUsage}
 
@@ -99,7 +98,6 @@ Options:
 };
 
 export const uninstallCommand: Command = {
-  summary: 'remove exactly what install added',
   usage: uninstallUsage,
   help: `Usage: ${uninstallUsage}
 

@@ -57,8 +57,8 @@ export function describeFsError(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** A command's one-line summary lives in main.ts's table only (`--help` lists them without loading every command). */
 export type Command = {
-  summary: string;
   usage: string;
   help: string;
   run: (args: string[], io: CliIO) => number | Promise<number>;

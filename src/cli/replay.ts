@@ -14,7 +14,6 @@ import { cliMessage } from './messages.js';
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
 
 export const replayCommand: Command = {
-  summary: 'sweep candidate ceilings over recorded transcripts',
   usage,
   help: `Usage: ${usage}
 

@@ -16,7 +16,6 @@ import { cliMessage } from './messages.js';
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
 
 export const reportCommand: Command = {
-  summary: 'a picture of one session: occupancy per turn, thresholds, compactions',
   usage,
   help: `Usage: ${usage}
 

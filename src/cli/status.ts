@@ -20,7 +20,6 @@ import { cliMessage } from './messages.js';
 const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';
 
 export const statusCommand: Command = {
-  summary: 'occupancy, window, tier and what the guard would do now',
   usage,
   help: `Usage: ${usage}
 

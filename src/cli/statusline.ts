@@ -10,7 +10,6 @@ import { cliMessage } from './messages.js';
 const usage = 'context-ceiling statusline [--wrap "<command>"]';
 
 export const statuslineCommand: Command = {
-  summary: 'the status line: occupancy, bar, tier; records the real window',
   usage,
   help: `Usage: ${usage}
 

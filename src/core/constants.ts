@@ -47,8 +47,3 @@ export const KEPT_SUMMARY_MAX_CHARS = 48_000;
 /** How much of the kept summary a <resumption-context> after /clear quotes (its budget is 4,000 characters). */
 export const KEPT_SUMMARY_EXCERPT_CHARS = 1_400;
 
-/** Claude Code's own auto-compaction override: shown by the monitor, set by `install --strict` just above the ceiling. */
-export const AUTOCOMPACT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
-
-/** Claude Code's auto-compact percent applies to the window minus this output reserve (debug log: effectiveWindow=980000 on 1M). */
-export const AUTOCOMPACT_RESERVE_TOKENS = 20_000;
