@@ -2,23 +2,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
+import { FIXTURES, ROOT, runCliOk, useProjectSandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
-let sandbox: Sandbox;
-beforeEach(() => {
-  sandbox = makeSandbox();
-});
-afterEach(() => sandbox.cleanup());
-
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
-const cliOk = (args: string[], env: Record<string, string> = {}) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
+const { sandbox, cli, cliOk } = useProjectSandbox();
 const settings = (scope: 'user' | 'project' | 'local', content: unknown) =>
-  sandbox.write(scope === 'user' ? 'home/.claude/settings.json' : `project/.claude/settings${scope === 'local' ? '.local' : ''}.json`, typeof content === 'string' ? content : JSON.stringify(content));
-const transcriptAt = (tokens: number) => sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
-const projectFolder = () => join(sandbox.home, '.claude', 'projects', sandbox.project.replace(/[^a-zA-Z0-9]/g, '-'));
+  sandbox().write(scope === 'user' ? 'home/.claude/settings.json' : `project/.claude/settings${scope === 'local' ? '.local' : ''}.json`, typeof content === 'string' ? content : JSON.stringify(content));
+const transcriptAt = (tokens: number) => sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
+const projectFolder = () => join(sandbox().home, '.claude', 'projects', sandbox().project.replace(/[^a-zA-Z0-9]/g, '-'));
 
 describe('status and config read the settings env as Claude Code applies it over the process env', () => {
   it('after install --strict --window (settings env only): strict, the window, and which file said so', async () => {
@@ -63,9 +56,9 @@ describe('status and config read the settings env as Claude Code applies it over
     expect(show.stderr).toBe(warning);
     expect(show.stdout).toContain(
       'Claude Code settings (their "env" blocks override the process environment):\n' +
-        `  user    ${join(sandbox.home, '.claude', 'settings.json')} (missing)\n` +
-        `  project ${join(sandbox.project, '.claude', 'settings.json')} (read)\n` +
-        `  local   ${join(sandbox.project, '.claude', 'settings.local.json')} (missing)\n`,
+        `  user    ${join(sandbox().home, '.claude', 'settings.json')} (missing)\n` +
+        `  project ${join(sandbox().project, '.claude', 'settings.json')} (read)\n` +
+        `  local   ${join(sandbox().project, '.claude', 'settings.local.json')} (missing)\n`,
     );
     // config get used to show the default silently here.
     expect(await cli(['config', 'get', 'strict'])).toMatchObject({ exitCode: 0, stdout: 'strict = false  (default)\n', stderr: warning });
@@ -81,17 +74,17 @@ describe('status and config read the settings env as Claude Code applies it over
   });
 
   it('a settings file that is a FIFO, a directory or huge is skipped, never hung on', async () => {
-    mkdirSync(join(sandbox.project, '.claude'), { recursive: true });
-    execFileSync('mkfifo', [join(sandbox.project, '.claude', 'settings.json')]);
-    mkdirSync(join(sandbox.project, '.claude', 'settings.local.json'));
+    mkdirSync(join(sandbox().project, '.claude'), { recursive: true });
+    execFileSync('mkfifo', [join(sandbox().project, '.claude', 'settings.json')]);
+    mkdirSync(join(sandbox().project, '.claude', 'settings.local.json'));
     settings('user', `{"env":{"DEV_TEAM_CONTEXT_STRICT":"on"},"pad":"${'x'.repeat(1024 * 1024)}"}`);
-    const run = await execa(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'config', 'show'], { env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project }), extendEnv: false, cwd: sandbox.project, reject: false, timeout: 20_000 });
+    const run = await execa(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'config', 'show'], { env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }), extendEnv: false, cwd: sandbox().project, reject: false, timeout: 20_000 });
     expect(run.timedOut).toBe(false);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^strict +false +default$/m);
-    expect(run.stdout).toContain(`${join(sandbox.project, '.claude', 'settings.json')} (not a regular file; ignored)`);
-    expect(run.stdout).toContain(`${join(sandbox.project, '.claude', 'settings.local.json')} (not a regular file; ignored)`);
-    expect(run.stdout).toContain(`${join(sandbox.home, '.claude', 'settings.json')} (larger than 1048576 bytes; ignored)`);
+    expect(run.stdout).toContain(`${join(sandbox().project, '.claude', 'settings.json')} (not a regular file; ignored)`);
+    expect(run.stdout).toContain(`${join(sandbox().project, '.claude', 'settings.local.json')} (not a regular file; ignored)`);
+    expect(run.stdout).toContain(`${join(sandbox().home, '.claude', 'settings.json')} (larger than 1048576 bytes; ignored)`);
   });
 });
 
@@ -145,8 +138,8 @@ describe('doctor', () => {
     const input = JSON.parse(readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'));
     const session = input.session_id as string;
     mkdirSync(projectFolder(), { recursive: true });
-    sandbox.write(`${projectFolder().slice(sandbox.root.length + 1)}/${session}.jsonl`, aTranscript(session).assistant({ cacheRead: 100_000, model: input.model.id }).toString());
-    await runCliOk(sandbox, ['statusline'], { CLAUDE_PROJECT_DIR: sandbox.project }, JSON.stringify(input));
+    sandbox().write(`${projectFolder().slice(sandbox().root.length + 1)}/${session}.jsonl`, aTranscript(session).assistant({ cacheRead: 100_000, model: input.model.id }).toString());
+    await runCliOk(sandbox(), ['statusline'], { CLAUDE_PROJECT_DIR: sandbox().project }, JSON.stringify(input));
     const { by } = await doctor();
     expect(by.window).toMatchObject({ status: 'ok' });
     expect(by.window!.detail).toMatch(new RegExp(`^1,000,000 tokens \\(bridge: \\d+s old\\) for session ${session}$`));
@@ -154,7 +147,7 @@ describe('doctor', () => {
 });
 
 describe('human output, byte for byte (explicit env, NO_COLOR=1, COLUMNS=80)', () => {
-  const normalise = (text: string) => text.split(sandbox.root).join('<root>').replace(/Node v[\d.]+/, 'Node v<version>').replace(/context-ceiling-\d+/, 'context-ceiling-<uid>');
+  const normalise = (text: string) => text.split(sandbox().root).join('<root>').replace(/Node v[\d.]+/, 'Node v<version>').replace(/context-ceiling-\d+/, 'context-ceiling-<uid>');
 
   it('status, config show and doctor after install --strict --window into the project settings', async () => {
     settings('project', {

@@ -1,21 +1,14 @@
 /** install / uninstall against a hostile repository and on the knobs strict mode needs (issues 9 and 11), through the built CLI. */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import { useProjectSandbox } from '../helpers/sandbox.js';
 
-let sandbox: Sandbox;
-beforeEach(() => {
-  sandbox = makeSandbox();
-});
-afterEach(() => sandbox.cleanup());
-
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
-const cliOk = (args: string[], env: Record<string, string> = {}) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
-const settingsPath = () => join(sandbox.project, '.claude', 'settings.json');
+const { sandbox, cli, cliOk } = useProjectSandbox();
+const settingsPath = () => join(sandbox().project, '.claude', 'settings.json');
 const env = () => JSON.parse(readFileSync(settingsPath(), 'utf8')).env as Record<string, string> | undefined;
-const skillPath = (base = join(sandbox.project, '.claude')) => join(base, 'skills', 'context-summarization', 'SKILL.md');
-const runtimeDir = () => join(sandbox.project, '.claude', 'context-ceiling', 'runtime');
+const skillPath = (base = join(sandbox().project, '.claude')) => join(base, 'skills', 'context-summarization', 'SKILL.md');
+const runtimeDir = () => join(sandbox().project, '.claude', 'context-ceiling', 'runtime');
 
 describe('install --strict --window', () => {
   it('writes both knobs and the compaction point just above the ceiling, and says why', async () => {
@@ -30,11 +23,11 @@ describe('install --strict --window', () => {
     const run = await cli(['install', `--window=${value}`]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr.split('\n')[0]).toBe(`context-ceiling: --window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(value)})`);
-    expect(existsSync(join(sandbox.project, '.claude'))).toBe(false);
+    expect(existsSync(join(sandbox().project, '.claude'))).toBe(false);
   });
 
   it('re-running with other flags converges: what install added goes, the user\'s own earlier value comes back', async () => {
-    sandbox.write('project/.claude/settings.json', JSON.stringify({ env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90', FOO: 'bar' } }));
+    sandbox().write('project/.claude/settings.json', JSON.stringify({ env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90', FOO: 'bar' } }));
     await cliOk(['install', '--strict', '--window', '1000000']);
     expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41', FOO: 'bar', DEV_TEAM_CONTEXT_WINDOW: '1000000', DEV_TEAM_CONTEXT_STRICT: 'on' });
     await cliOk(['install', '--strict', '--window', '200000']);
@@ -67,17 +60,17 @@ describe('the recovery skill install copies', () => {
     expect(text).toContain('!`node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`');
     expect(text).not.toContain('CLAUDE_PLUGIN_ROOT');
     await cliOk(['uninstall']);
-    expect(existsSync(join(sandbox.project, '.claude', 'skills'))).toBe(false);
+    expect(existsSync(join(sandbox().project, '.claude', 'skills'))).toBe(false);
   });
 
   it('--user: ~/.claude/skills, same relative route to ~/.claude/context-ceiling/runtime', async () => {
     await cliOk(['install', '--user']);
-    expect(readFileSync(skillPath(join(sandbox.home, '.claude')), 'utf8')).toContain('"${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs"');
-    expect(existsSync(join(sandbox.project, '.claude'))).toBe(false);
+    expect(readFileSync(skillPath(join(sandbox().home, '.claude')), 'utf8')).toContain('"${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs"');
+    expect(existsSync(join(sandbox().project, '.claude'))).toBe(false);
   });
 
   it('a different skill of that name is left alone and reported, and uninstall never touches it; an edited copy is kept too', async () => {
-    const theirs = sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: the team\'s own\n---\n');
+    const theirs = sandbox().write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: the team\'s own\n---\n');
     const run = await cliOk(['install']);
     expect(run.stdout).toContain(`left alone: ${theirs} is a different skill named context-summarization`);
     await cliOk(['uninstall']);
@@ -99,20 +92,20 @@ describe('the recovery skill install copies', () => {
 
 describe('a hostile repository', () => {
   it('a committed .claude symlinked out of the project: install refuses, nothing is written there', async () => {
-    const outside = join(sandbox.root, 'outside');
+    const outside = join(sandbox().root, 'outside');
     mkdirSync(outside);
-    symlinkSync(outside, join(sandbox.project, '.claude'));
+    symlinkSync(outside, join(sandbox().project, '.claude'));
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe(`context-ceiling: ${join(sandbox.project, '.claude')} leads out of the project (to ${outside}); install writes only inside the project; nothing was changed\n`);
+    expect(run.stderr).toBe(`context-ceiling: ${join(sandbox().project, '.claude')} leads out of the project (to ${outside}); install writes only inside the project; nothing was changed\n`);
     expect(readdirSync(outside)).toEqual([]);
   });
 
   it('a committed .claude/context-ceiling symlinked out: refused, nothing written outside', async () => {
-    const outside = join(sandbox.root, 'outside');
+    const outside = join(sandbox().root, 'outside');
     mkdirSync(outside);
-    mkdirSync(join(sandbox.project, '.claude'));
-    symlinkSync(outside, join(sandbox.project, '.claude', 'context-ceiling'));
+    mkdirSync(join(sandbox().project, '.claude'));
+    symlinkSync(outside, join(sandbox().project, '.claude', 'context-ceiling'));
     expect((await cli(['install'])).exitCode).toBe(1);
     expect((await cli(['uninstall'])).exitCode).toBe(1);
     expect(readdirSync(outside)).toEqual([]);
@@ -121,11 +114,11 @@ describe('a hostile repository', () => {
 
   it('a committed install record naming another runtimeDir: uninstall deletes nothing there, and only runtime files install wrote', async () => {
     await cliOk(['install']);
-    const victim = join(sandbox.root, 'victim');
+    const victim = join(sandbox().root, 'victim');
     mkdirSync(victim);
     writeFileSync(join(victim, 'hook.cjs'), 'precious');
     writeFileSync(join(victim, 'notes.txt'), 'precious');
-    const recordPath = join(sandbox.project, '.claude', 'context-ceiling', 'install-settings.json');
+    const recordPath = join(sandbox().project, '.claude', 'context-ceiling', 'install-settings.json');
     const record = JSON.parse(readFileSync(recordPath, 'utf8'));
     writeFileSync(recordPath, JSON.stringify({ ...record, runtimeDir: victim, runtimeHashes: {} }));
     writeFileSync(join(runtimeDir(), 'extra.txt'), 'not ours');
@@ -142,7 +135,7 @@ describe('a hostile repository', () => {
     ['a __proto__ key', '{"__proto__": {"x": 1}}', 'a "__proto__" key'],
     ['a number JavaScript cannot keep', '{"cleanupPeriodDays": 12345678901234567890}', 'the number 12345678901234567890 cannot be kept exactly'],
   ])('settings with %s are refused with one line and left byte for byte', async (_name, text, why) => {
-    sandbox.write('project/.claude/settings.json', text);
+    sandbox().write('project/.claude/settings.json', text);
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(`context-ceiling: ${settingsPath()}: ${why}, which rewriting would lose; fix that first; the file was left unchanged\n`);
@@ -150,12 +143,12 @@ describe('a hostile repository', () => {
   });
 
   it('keeps the settings file\'s mode (a private file stays private)', async () => {
-    sandbox.write('project/.claude/settings.json', '{"model": "opus"}');
+    sandbox().write('project/.claude/settings.json', '{"model": "opus"}');
     chmodSync(settingsPath(), 0o600);
     await cliOk(['install']);
     expect(statSync(settingsPath()).mode & 0o777).toBe(0o600);
-    const backup = readdirSync(join(sandbox.project, '.claude')).find((name) => name.includes('.bak-'))!;
-    expect(statSync(join(sandbox.project, '.claude', backup)).mode & 0o777).toBe(0o600);
+    const backup = readdirSync(join(sandbox().project, '.claude')).find((name) => name.includes('.bak-'))!;
+    expect(statSync(join(sandbox().project, '.claude', backup)).mode & 0o777).toBe(0o600);
   });
 });
 
@@ -163,7 +156,7 @@ describe('uninstall without its record', () => {
   it('still removes the skill and runtime files whose content is exactly what this version writes, and nothing else', async () => {
     await cliOk(['install']);
     const { rmSync } = await import('node:fs');
-    rmSync(join(sandbox.project, '.claude', 'context-ceiling', 'install-settings.json'));
+    rmSync(join(sandbox().project, '.claude', 'context-ceiling', 'install-settings.json'));
     writeFileSync(join(runtimeDir(), 'notes.txt'), 'mine');
     await cliOk(['uninstall']);
     expect(existsSync(skillPath())).toBe(false);

@@ -1,23 +1,16 @@
 /** install / uninstall as a user runs them, on real settings files in a temp project and HOME. */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { expectedHooks } from '../helpers/hook-table.js';
-import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
+import { useProjectSandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
-let sandbox: Sandbox;
-beforeEach(() => {
-  sandbox = makeSandbox();
-});
-afterEach(() => sandbox.cleanup());
-
-const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
-const cliOk = (args: string[], env: Record<string, string> = {}) => runCliOk(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
-const settingsPath = () => join(sandbox.project, '.claude', 'settings.json');
+const { sandbox, cli, cliOk } = useProjectSandbox();
+const settingsPath = () => join(sandbox().project, '.claude', 'settings.json');
 const read = (path = settingsPath()) => readFileSync(path, 'utf8');
-const backups = (dir = join(sandbox.project, '.claude')) => readdirSync(dir).filter((name) => name.includes('.bak-'));
+const backups = (dir = join(sandbox().project, '.claude')) => readdirSync(dir).filter((name) => name.includes('.bak-'));
 
 const EXISTING = `{
     "permissions": { "allow": ["Bash(npm test)"] },
@@ -37,11 +30,11 @@ describe('install', () => {
     expect(settings.hooks).toEqual(expectedHooks('$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime'));
     expect(backups()).toEqual([]); // nothing to back up
     // The installed command works from the project, as Claude Code would run it (bash, CLAUDE_PROJECT_DIR set).
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+    const transcript = sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
     const command = settings.hooks.PreToolUse[0].hooks[0].command as string;
     const hook = await execa('bash', ['-c', command], {
-      cwd: sandbox.project,
-      env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }),
+      cwd: sandbox().project,
+      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }),
       extendEnv: false,
       input: JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'x' } }),
       reject: false,
@@ -51,7 +44,7 @@ describe('install', () => {
   });
 
   it('merges into an existing file: other settings and hooks kept, backup written first', async () => {
-    sandbox.write('project/.claude/settings.json', EXISTING);
+    sandbox().write('project/.claude/settings.json', EXISTING);
     expect((await cliOk(['install'])).exitCode).toBe(0);
     const settings = JSON.parse(read());
     expect(settings.permissions).toEqual({ allow: ['Bash(npm test)'] });
@@ -61,11 +54,11 @@ describe('install', () => {
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(read()).toMatch(/^\{\n {4}"permissions"/); // the file's 4-space indentation is kept
     const [backup] = backups();
-    expect(readFileSync(join(sandbox.project, '.claude', backup!), 'utf8')).toBe(EXISTING);
+    expect(readFileSync(join(sandbox().project, '.claude', backup!), 'utf8')).toBe(EXISTING);
   });
 
   it('running it twice changes nothing: same bytes, no second backup', async () => {
-    sandbox.write('project/.claude/settings.json', EXISTING);
+    sandbox().write('project/.claude/settings.json', EXISTING);
     await cliOk(['install', '--strict']);
     const once = read();
     const backupsOnce = backups();
@@ -76,20 +69,20 @@ describe('install', () => {
   });
 
   it('--strict sets strict and the compaction point in env; uninstall removes exactly what install added', async () => {
-    sandbox.write('project/.claude/settings.json', EXISTING);
+    sandbox().write('project/.claude/settings.json', EXISTING);
     await cliOk(['install', '--strict']);
     expect(JSON.parse(read()).env).toEqual({ FOO: 'bar', DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' });
     const run = await cliOk(['uninstall']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(JSON.parse(read())).toEqual(JSON.parse(EXISTING));
-    expect(existsSync(join(sandbox.project, '.claude', 'context-ceiling'))).toBe(false);
-    expect(existsSync(join(sandbox.project, '.claude', 'skills'))).toBe(false);
+    expect(existsSync(join(sandbox().project, '.claude', 'context-ceiling'))).toBe(false);
+    expect(existsSync(join(sandbox().project, '.claude', 'skills'))).toBe(false);
     expect(backups()).toHaveLength(2); // one before install, one before uninstall; neither replaced
   });
 
   it('a malformed settings file is reported and never overwritten', async () => {
     const broken = '{ "hooks": { "PreToolUse": [ }';
-    sandbox.write('project/.claude/settings.json', broken);
+    sandbox().write('project/.claude/settings.json', broken);
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toMatch(/^context-ceiling: .*settings\.json: not valid JSON \(.*\); the file was left unchanged\n$/);
@@ -98,7 +91,7 @@ describe('install', () => {
   });
 
   it('a settings file of the wrong shape is reported and left alone', async () => {
-    sandbox.write('project/.claude/settings.json', '{"hooks": []}');
+    sandbox().write('project/.claude/settings.json', '{"hooks": []}');
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('"hooks" must be an object; the file was left unchanged');
@@ -106,30 +99,30 @@ describe('install', () => {
 
   it('--user writes ~/.claude/settings.json with an absolute runtime path', async () => {
     expect((await cliOk(['install', '--user'])).exitCode).toBe(0);
-    const settings = JSON.parse(read(join(sandbox.home, '.claude', 'settings.json')));
-    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(`node "${join(sandbox.home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`);
-    expect(existsSync(join(sandbox.home, '.claude', 'context-ceiling', 'runtime', 'hook.cjs'))).toBe(true);
+    const settings = JSON.parse(read(join(sandbox().home, '.claude', 'settings.json')));
+    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(`node "${join(sandbox().home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`);
+    expect(existsSync(join(sandbox().home, '.claude', 'context-ceiling', 'runtime', 'hook.cjs'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);
     expect((await cliOk(['uninstall', '--user'])).exitCode).toBe(0);
-    expect(JSON.parse(read(join(sandbox.home, '.claude', 'settings.json')))).toEqual({});
+    expect(JSON.parse(read(join(sandbox().home, '.claude', 'settings.json')))).toEqual({});
   });
 
   it('--local writes .claude/settings.local.json', async () => {
     await cliOk(['install', '--local']);
-    expect(existsSync(join(sandbox.project, '.claude', 'settings.local.json'))).toBe(true);
+    expect(existsSync(join(sandbox().project, '.claude', 'settings.local.json'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);
   });
 
   it('--dry-run changes nothing; --json describes the result', async () => {
-    sandbox.write('project/.claude/settings.json', EXISTING);
+    sandbox().write('project/.claude/settings.json', EXISTING);
     const dry = await cliOk(['install', '--dry-run', '--json']);
     expect(JSON.parse(dry.stdout)).toMatchObject({ changed: true, dryRun: true });
     expect(read()).toBe(EXISTING);
-    expect(existsSync(join(sandbox.project, '.claude', 'context-ceiling'))).toBe(false);
+    expect(existsSync(join(sandbox().project, '.claude', 'context-ceiling'))).toBe(false);
   });
 
   it('uninstall when nothing is installed changes nothing', async () => {
-    sandbox.write('project/.claude/settings.json', EXISTING);
+    sandbox().write('project/.claude/settings.json', EXISTING);
     const run = await cliOk(['uninstall']);
     expect(run.stdout).toMatch(/not installed .*nothing changed/);
     expect(read()).toBe(EXISTING);
@@ -167,13 +160,13 @@ describe('doctor', () => {
 
   it('a deleted runtime, a broken policy and a symlinked state directory each fail with a fix', async () => {
     await cliOk(['install']);
-    sandbox.write('project/.claude/context-ceiling/runtime/hook.cjs', '');
+    sandbox().write('project/.claude/context-ceiling/runtime/hook.cjs', '');
     const { rmSync, symlinkSync, mkdirSync } = await import('node:fs');
-    rmSync(join(sandbox.project, '.claude', 'context-ceiling', 'runtime'), { recursive: true });
-    sandbox.write('project/.claude/context-ceiling.json', '{"ceilingPct": 400}');
-    mkdirSync(join(sandbox.root, 'real-state'));
-    symlinkSync(join(sandbox.root, 'real-state'), join(sandbox.root, 'state-link'));
-    const run = await cli(['doctor', '--json'], { DEV_TEAM_CONTEXT_STATE_DIR: join(sandbox.root, 'state-link') });
+    rmSync(join(sandbox().project, '.claude', 'context-ceiling', 'runtime'), { recursive: true });
+    sandbox().write('project/.claude/context-ceiling.json', '{"ceilingPct": 400}');
+    mkdirSync(join(sandbox().root, 'real-state'));
+    symlinkSync(join(sandbox().root, 'real-state'), join(sandbox().root, 'state-link'));
+    const run = await cli(['doctor', '--json'], { DEV_TEAM_CONTEXT_STATE_DIR: join(sandbox().root, 'state-link') });
     const report = JSON.parse(run.stdout) as { checks: Array<{ name: string; status: string; detail: string; fix?: string }> };
     const by = Object.fromEntries(report.checks.map((c) => [c.name, c]));
     expect(by.hooks).toMatchObject({ status: 'fail', fix: 'run context-ceiling install again' });
@@ -188,15 +181,15 @@ describe('doctor', () => {
 describe('install into a symlinked settings file', () => {
   it('refuses with one line, exit 1, and writes nothing (a cloned repository can link it to ~/.claude/settings.json)', async () => {
     const { symlinkSync, lstatSync, mkdirSync } = await import('node:fs');
-    const target = sandbox.write('home/.claude/settings.json', '{"model": "opus"}\n');
-    mkdirSync(join(sandbox.project, '.claude'), { recursive: true });
+    const target = sandbox().write('home/.claude/settings.json', '{"model": "opus"}\n');
+    mkdirSync(join(sandbox().project, '.claude'), { recursive: true });
     symlinkSync(target, settingsPath());
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toBe(`context-ceiling: ${settingsPath()} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed\n`);
     expect(lstatSync(settingsPath()).isSymbolicLink()).toBe(true);
     expect(read(target)).toBe('{"model": "opus"}\n');
-    expect(readdirSync(join(sandbox.project, '.claude'))).toEqual(['settings.json']);
-    expect(readdirSync(join(sandbox.home, '.claude'))).toEqual(['settings.json']);
+    expect(readdirSync(join(sandbox().project, '.claude'))).toEqual(['settings.json']);
+    expect(readdirSync(join(sandbox().home, '.claude'))).toEqual(['settings.json']);
   });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa, type Result } from 'execa';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const HOOK_BIN = join(ROOT, 'dist', 'hook.cjs');
@@ -84,6 +84,28 @@ export async function runCliOk(sandbox: Sandbox, args: string[], env: Record<str
   expect(run.stderr, `stderr of ${args.join(' ')}`).toBe('');
   return run;
 }
+
+/**
+ * A fresh sandbox for every test of the calling file, and the CLI run in its
+ * project (CLAUDE_PROJECT_DIR set): `cli` returns the run, `cliOk` also
+ * asserts exit 0 and an empty stderr.
+ */
+export function useProjectSandbox(): { sandbox: () => Sandbox; cli: ProjectCli; cliOk: ProjectCli } {
+  let current: Sandbox | undefined;
+  beforeEach(() => {
+    current = makeSandbox();
+  });
+  afterEach(() => current?.cleanup());
+  const sandbox = () => current!;
+  const env = (extra: Record<string, string>) => ({ CLAUDE_PROJECT_DIR: sandbox().project, ...extra });
+  return {
+    sandbox,
+    cli: (args, extra = {}) => runCli(sandbox(), args, env(extra)),
+    cliOk: (args, extra = {}) => runCliOk(sandbox(), args, env(extra)),
+  };
+}
+
+type ProjectCli = (args: string[], env?: Record<string, string>) => Promise<HookRun>;
 
 /**
  * A PreToolUse input. No tool_use_id unless `extra` gives one: with an id the
