@@ -7,7 +7,7 @@ import { loadConfig, type LoadedConfig, type PolicyParser } from '../io/config.j
 import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
 import { readBridge } from '../io/bridge.js';
-import { readLearnedWindow, readWindowEvidence, recordWindowEvidence } from '../io/learned-window.js';
+import { readLearnedWindow, readWindowEvidence, writeWindowEvidence } from '../io/learned-window.js';
 import { describeError } from '../io/debug.js';
 import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
@@ -79,9 +79,12 @@ export function windowEvidence(
 ): number | undefined {
   const stateDir = settings.policy.stateDir ?? defaultStateDir();
   const seen = Math.max(measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : 0, measurement.preTokens ?? 0);
+  const proves = seen > window.tokens;
+  if (!proves && !wanted) return undefined; // the common case: no state I/O at all
   try {
-    if (seen > window.tokens) recordWindowEvidence(stateDir, key, seen);
-    return wanted ? readWindowEvidence(stateDir, key) : undefined;
+    const kept = readWindowEvidence(stateDir, key);
+    if (proves && seen > kept) writeWindowEvidence(stateDir, key, seen);
+    return wanted ? Math.max(kept, proves ? seen : 0) : undefined;
   } catch (error) {
     settings.debug(`window evidence unavailable (${describeError(error)})`);
     return wanted ? seen : undefined;

@@ -77,9 +77,9 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
   const window = sessionWindow(settings, ctx.now(), input.session_id, measurement.model, sdk?.windowTokens);
   const dedupKey = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
   const facts = { toolName: input.tool_name, toolInput: input.tool_input, occupancy: measurement.occupancy, window, policy };
-  windowEvidence(settings, dedupKey, measurement, window, false); // keeps proof of a wrong window (no I/O unless there is one)
-  // Only a verdict that would speak needs the session's window evidence (a state read) and the skill to name.
-  const verdict = judgeNamingSkill(facts, settings, ctx, () => windowEvidence(settings, dedupKey, measurement, window, true));
+  // A verdict that would speak needs the session's window evidence (a state read) and the skill to name;
+  // an allowed one only keeps new proof of a wrong window (no I/O unless there is some).
+  const verdict = judgeNamingSkill(facts, settings, ctx, (wanted) => windowEvidence(settings, dedupKey, measurement, window, wanted));
   debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
 
   const texts = verdict.kind === 'allow' ? undefined : ctx.voice().render(verdict);
@@ -91,11 +91,14 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
 }
 
 /** Judge; a verdict that speaks is judged again with the recovery skill installed here (a few stat calls, spent only then). */
-function judgeNamingSkill(facts: GuardFacts, settings: Settings, ctx: HookContext, evidence: () => number | undefined): Verdict {
+function judgeNamingSkill(facts: GuardFacts, settings: Settings, ctx: HookContext, evidence: (wanted: boolean) => number | undefined): Verdict {
   const verdict = judgeCeiling(facts);
-  if (verdict.kind === 'allow') return verdict;
+  if (verdict.kind === 'allow') {
+    evidence(false); // e.g. a compaction boundary whose preTokens exceed the window
+    return verdict;
+  }
   const recoverySkill = ctx.voice().nameRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: settings.policy.recoverySkills, runtimeDir: ctx.runtimeDir });
-  return judgeCeiling({ ...facts, recoverySkill, windowEvidence: evidence() });
+  return judgeCeiling({ ...facts, recoverySkill, windowEvidence: evidence(true) });
 }
 
 function parseInput(stdin: string | undefined): PreToolUseInput | undefined {

@@ -47,9 +47,9 @@ export function readWindowEvidence(stateDir: string, key: string): number {
   return value && isTokenCount(value.tokens) ? value.tokens : 0;
 }
 
-/** Keep `tokens` as the session's evidence when it is more than what was kept. */
-export function recordWindowEvidence(stateDir: string, key: string, tokens: number): void {
-  if (!isTokenCount(tokens) || tokens <= readWindowEvidence(stateDir, key)) return;
+/** Keep `tokens` as the session's evidence (callers write only what exceeds what was kept). */
+export function writeWindowEvidence(stateDir: string, key: string, tokens: number): void {
+  if (!isTokenCount(tokens)) return;
   const sessions = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'sessions'));
   const dir = ensurePrivateDir(join(sessions, sanitizeId(key)));
   writeFileAtomic(join(dir, EVIDENCE_FILE), `${JSON.stringify({ tokens })}\n`);
