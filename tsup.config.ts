@@ -44,7 +44,9 @@ export default defineConfig([
     splitting: false,
     external: ['@anthropic-ai/claude-agent-sdk'],
     noExternal: [/^(?!@anthropic-ai\/claude-agent-sdk$)/],
-    banner: { js: "import { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);",
+    },
   },
   {
     ...shared,
@@ -52,6 +54,8 @@ export default defineConfig([
     format: ['esm'],
     splitting: true,
     // Bundled CommonJS dependencies (yaml) call require('process'): give the ESM bundle a real require.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);",
+    },
   },
 ]);

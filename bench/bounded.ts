@@ -33,7 +33,12 @@ function ensureOneLine(): string {
   if (existsSync(path)) return path;
   mkdirSync(DATA, { recursive: true });
   const fd = openSync(`${path}.part`, 'w');
-  writeSync(fd, aTranscript().assistant({ cacheRead: 60_000 - 5 }).toString());
+  writeSync(
+    fd,
+    aTranscript()
+      .assistant({ cacheRead: 60_000 - 5 })
+      .toString(),
+  );
   writeSync(fd, '{"type":"user","message":{"role":"user","content":"');
   const block = Buffer.alloc(16 * MiB, 'x');
   for (let written = 0; written < 1024 * MiB; written += block.length) writeSync(fd, block);
@@ -57,14 +62,30 @@ function main(): void {
   rmSync(project, { recursive: true, force: true });
   mkdirSync(project, { recursive: true });
   const log = join(DATA, 'bounded-debug.log');
-  const env = { PATH: process.env.PATH ?? '', HOME: DATA, TMPDIR: DATA, CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_STATE_DIR: join(DATA, 'bounded-state'), DEV_TEAM_CONTEXT_DEBUG: log };
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: DATA,
+    TMPDIR: DATA,
+    CLAUDE_PROJECT_DIR: project,
+    DEV_TEAM_CONTEXT_STATE_DIR: join(DATA, 'bounded-state'),
+    DEV_TEAM_CONTEXT_DEBUG: log,
+  };
   const bare = median(Array.from({ length: RUNS }, () => timed(process.execPath, ['-e', '0'], '', env).ms));
   const bareKiB = median(Array.from({ length: 3 }, () => peak(process.execPath, ['-e', '0'], '', env)));
   const rows: string[] = [];
   for (const [label, transcript] of Object.entries(transcripts)) {
     const size = statSync(transcript).size;
     for (const event of EVENTS) {
-      const input = JSON.stringify({ session_id: `bounded-${event}`, transcript_path: transcript, cwd: project, tool_name: event === 'post-tool-use' ? 'Write' : 'Skill', tool_input: { skill: 'deep-dive', file_path: join(project, 'ORCHESTRATION.yaml') }, prompt: 'p', source: 'compact', trigger: 'auto' });
+      const input = JSON.stringify({
+        session_id: `bounded-${event}`,
+        transcript_path: transcript,
+        cwd: project,
+        tool_name: event === 'post-tool-use' ? 'Write' : 'Skill',
+        tool_input: { skill: 'deep-dive', file_path: join(project, 'ORCHESTRATION.yaml') },
+        prompt: 'p',
+        source: 'compact',
+        trigger: 'auto',
+      });
       rmSync(log, { force: true });
       const runs = Array.from({ length: RUNS }, () => timed(process.execPath, [HOOK, event], input, env));
       const debug = existsSync(log) ? readFileSync(log, 'utf8') : ''; // session-start and post-tool-use may not read the transcript at all
@@ -110,7 +131,12 @@ function timed(command: string, args: string[], input: string, env: NodeJS.Proce
 }
 
 function peak(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): number {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { input, env, encoding: 'utf8', stdio: ['pipe', 'ignore', 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
+    input,
+    env,
+    encoding: 'utf8',
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   const lines = result.stderr.trim().split('\n');
   return Number(lines[lines.length - 1]);
 }

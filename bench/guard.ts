@@ -36,7 +36,11 @@ function turn(index: number, bigAllowed: boolean): string {
   return aTranscript()
     .user(`step ${index}`)
     .attachment(13_000)
-    .assistant({ cacheRead: 20_000 + (index % 50) * 1_000, cacheCreation: 1_000, toolUse: { name: 'Read', input: { file_path: `src/f${index}.ts` } } })
+    .assistant({
+      cacheRead: 20_000 + (index % 50) * 1_000,
+      cacheCreation: 1_000,
+      toolUse: { name: 'Read', input: { file_path: `src/f${index}.ts` } },
+    })
     .toolResult(result)
     .progress({ cacheRead: 150_000 })
     .noise()
@@ -48,7 +52,13 @@ const CALL_ID = 'toolu_bench_call';
 /** The end every file shares: the newest usage sits behind a 4 MiB tool result, the worst common case. */
 function tail(): string {
   // The newest turn makes the call being judged (its tool_use id is the hook input's), so the guard never waits.
-  return aTranscript().user('last step').assistant({ cacheRead: 59_000, cacheCreation: 1_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } }).toolResult(4 * MiB).attachment(13_000).noise().toString();
+  return aTranscript()
+    .user('last step')
+    .assistant({ cacheRead: 59_000, cacheCreation: 1_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
+    .toolResult(4 * MiB)
+    .attachment(13_000)
+    .noise()
+    .toString();
 }
 
 function findRoot(from: string): string {
@@ -64,7 +74,13 @@ function ensureTranscript(name: string, size: number): string {
   if (existsSync(path)) return path;
   const fd = openSync(`${path}.part`, 'w');
   let written = 0;
-  const end = size >= 10 * MiB ? tail() : aTranscript().user('hi').assistant({ cacheRead: 60_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } }).toString();
+  const end =
+    size >= 10 * MiB
+      ? tail()
+      : aTranscript()
+          .user('hi')
+          .assistant({ cacheRead: 60_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
+          .toString();
   for (let i = 0; size >= 10 * MiB; i++) {
     const chunk = turn(i, size - written > 6 * MiB);
     if (written + chunk.length + end.length > size) break;
@@ -86,7 +102,12 @@ function timeOnce(command: string, args: string[], input: string | undefined, en
 }
 
 function peakOnce(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], { input, env, encoding: 'utf8', stdio: ['pipe', 'ignore', 'pipe'] });
+  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
+    input,
+    env,
+    encoding: 'utf8',
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   const lines = result.stderr.trim().split('\n');
   return Number(lines[lines.length - 1]);
 }
@@ -109,16 +130,32 @@ function main(): void {
     process.stderr.write(`bench: preparing ${name} transcript\n`);
     const transcript = ensureTranscript(name, size);
     const actual = statSync(transcript).size;
-    const input = JSON.stringify({ session_id: `bench-${name}`, transcript_path: transcript, cwd: DATA, hook_event_name: 'PreToolUse', tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, tool_use_id: CALL_ID });
+    const input = JSON.stringify({
+      session_id: `bench-${name}`,
+      transcript_path: transcript,
+      cwd: DATA,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Skill',
+      tool_input: { skill: 'deep-dive' },
+      tool_use_id: CALL_ID,
+    });
     // Strict mode blocks are never deduplicated, so this shows the measured number on every bench run.
-    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], { input, env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }, encoding: 'utf8' });
+    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], {
+      input,
+      env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' },
+      encoding: 'utf8',
+    });
     verdicts.push(`${name}: ${check.stderr.trim() || '(silent)'}`);
     const commands = {
       bare: { command: process.execPath, args: ['-e', '0'], input: undefined as string | undefined },
       guard: { command: process.execPath, args: [HOOK, 'pre-tool-use'], input },
       seed: { command: 'bash', args: [SEED], input },
     };
-    const samples: Record<keyof typeof commands, Sample> = { bare: { ms: [], peakKiB: [] }, guard: { ms: [], peakKiB: [] }, seed: { ms: [], peakKiB: [] } };
+    const samples: Record<keyof typeof commands, Sample> = {
+      bare: { ms: [], peakKiB: [] },
+      guard: { ms: [], peakKiB: [] },
+      seed: { ms: [], peakKiB: [] },
+    };
     process.stderr.write(`bench: ${name}: ${RUNS} interleaved runs\n`);
     for (let i = 0; i < RUNS; i++) {
       for (const key of ['bare', 'guard', 'seed'] as const) {

@@ -42,8 +42,18 @@ function ensureCorpus(): string[] {
     let fill = 5_000;
     for (let turn = 0; turn < 120; turn++) {
       fill += 1_000 + ((s * 31 + turn * 17) % 2_000);
-      const tool = turn % 9 === 4 ? { name: 'Skill', input: { skill: 'deep-dive' } } : turn % 13 === 6 ? { name: 'Agent', input: { subagent_type: 'Explore' } } : { name: 'Read', input: { file_path: `f${turn}.ts` } };
-      t.user(`step ${turn}`).attachment(8_000).assistant({ cacheRead: fill, toolUse: tool }).toolResult(turn % 40 === 39 ? 2 * MiB : 3_000 + ((turn * 7919) % 30_000)).progress({ cacheRead: 150_000 }).noise();
+      const tool =
+        turn % 9 === 4
+          ? { name: 'Skill', input: { skill: 'deep-dive' } }
+          : turn % 13 === 6
+            ? { name: 'Agent', input: { subagent_type: 'Explore' } }
+            : { name: 'Read', input: { file_path: `f${turn}.ts` } };
+      t.user(`step ${turn}`)
+        .attachment(8_000)
+        .assistant({ cacheRead: fill, toolUse: tool })
+        .toolResult(turn % 40 === 39 ? 2 * MiB : 3_000 + ((turn * 7919) % 30_000))
+        .progress({ cacheRead: 150_000 })
+        .noise();
     }
     const path = join(CORPUS, `s${String(s).padStart(4, '0')}.jsonl`);
     const text = t.toString();

@@ -5,7 +5,16 @@ import { writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
 import type * as Events from './hooks/events.js';
 import { runPreToolUse } from './hooks/pre-tool-use.js';
-import { emitOutcome, HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from './hooks/run.js';
+import {
+  emitOutcome,
+  HOOK_EVENTS,
+  inputFor,
+  isEntryCommand,
+  processHookContext,
+  runHookEvent,
+  SKILL_COMMANDS,
+  YAML_BUDGET_MS,
+} from './hooks/run.js';
 
 /**
  * Heavy parsers live in bundles beside this one and load only when used:
@@ -17,15 +26,18 @@ const services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'> = {
   // What only a speaking verdict needs: compiled on that path alone (nearly every call is allowed).
   voice: () => (require('./hook-events.cjs') as typeof Events).GUARD_VOICE,
   // Only events other than the guard read YAML, and they load dist/hook-events.cjs anyway.
-  parseYaml: (text) => (require('./hook-events.cjs') as typeof Events).parseYamlWithin(join(__dirname, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
+  parseYaml: (text) =>
+    (require('./hook-events.cjs') as typeof Events).parseYamlWithin(join(__dirname, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
 };
-
 
 try {
   const event = process.argv[2];
   if (!isEntryCommand(event)) {
     // A wiring mistake, not hook input: say so (Claude Code shows exit 1 as a non-blocking hook error).
-    writeAll(2, `context-ceiling: unknown hook event ${JSON.stringify(event ?? '')}; expected one of ${[...HOOK_EVENTS, ...SKILL_COMMANDS].join(', ')}\n`);
+    writeAll(
+      2,
+      `context-ceiling: unknown hook event ${JSON.stringify(event ?? '')}; expected one of ${[...HOOK_EVENTS, ...SKILL_COMMANDS].join(', ')}\n`,
+    );
     process.exitCode = 1;
   } else {
     // The guard is bundled here; the other events' code loads from dist/hook-events.cjs only when they fire.

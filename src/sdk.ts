@@ -55,7 +55,11 @@ export type CeilingGuardOptions = {
  * `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not told again.
  * `silenced`: a warning the session was not told because the dedup state (stateDir) cannot be used; `message` is what it would have said.
  */
-export type CeilingDecision = { toolName: string; outcome: 'allow' | 'warn' | 'block' | 'deduplicated' | 'silenced'; message?: string | undefined };
+export type CeilingDecision = {
+  toolName: string;
+  outcome: 'allow' | 'warn' | 'block' | 'deduplicated' | 'silenced';
+  message?: string | undefined;
+};
 
 /** Options as the DEV_TEAM_CONTEXT_* values the command hook reads; options win over the base environment. */
 export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, string | undefined> {
@@ -63,7 +67,10 @@ export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, st
   if (options.strict !== undefined) env[ENV.strict] = options.strict ? 'on' : 'off';
   if (options.ceilingPct !== undefined) env[ENV.ceilingPct] = String(options.ceilingPct);
   if (options.window !== undefined) env[ENV.window] = String(options.window);
-  if (options.tools !== undefined) env[ENV.tools] = Object.entries(options.tools).map(([tool, action]) => `${tool}=${action}`).join(',');
+  if (options.tools !== undefined)
+    env[ENV.tools] = Object.entries(options.tools)
+      .map(([tool, action]) => `${tool}=${action}`)
+      .join(',');
   if (options.recoverySkills !== undefined) env[ENV.recoverySkills] = options.recoverySkills.join(',');
   if (options.policyFile !== undefined) env[ENV.policy] = options.policyFile;
   if (options.stateDir !== undefined) env[ENV.stateDir] = options.stateDir;
@@ -97,7 +104,8 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
         }
         const message = result.texts.stderr;
         options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome, message });
-        if (result.outcome === 'block') return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } };
+        if (result.outcome === 'block')
+          return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } };
         if (result.outcome === 'silenced') return {};
         const { texts } = result;
         return {

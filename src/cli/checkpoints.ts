@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { describeFill, renderCompactionAlert } from '../core/templates.js';
-import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, unsafeCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
+import {
+  acknowledgeCheckpoint,
+  checkpointRoot,
+  isAcknowledged,
+  listCheckpoints,
+  listCheckpointSessions,
+  readCheckpointFile,
+  unsafeCheckpointDir,
+  type CheckpointEntry,
+} from '../io/checkpoints.js';
 import { sanitizeId } from '../io/state.js';
 import { projectDirOf } from './context.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
@@ -73,7 +82,13 @@ function collect(projectDir: string, session: string | undefined): Row[] {
   return sessions.flatMap((name) =>
     listCheckpoints(join(checkpointRoot(projectDir), name)).map((entry) => {
       const checkpoint = readCheckpointFile(entry.path);
-      return { id: `${name}/cx-${String(entry.sequence).padStart(3, '0')}`, session: name, entry, checkpoint, acknowledged: isAcknowledged(entry, checkpoint) };
+      return {
+        id: `${name}/cx-${String(entry.sequence).padStart(3, '0')}`,
+        session: name,
+        entry,
+        checkpoint,
+        acknowledged: isAcknowledged(entry, checkpoint),
+      };
     }),
   );
 }
@@ -118,13 +133,21 @@ function list(io: CliIO, rows: Row[], json: boolean): number {
     const c = row.checkpoint;
     table.push(
       c
-        ? [row.id, c.timestamp, c.trigger.type, c.context.percent === null ? '?' : `${Math.floor(c.context.percent)}%`, c.context.tier, row.acknowledged ? 'yes' : 'no']
+        ? [
+            row.id,
+            c.timestamp,
+            c.trigger.type,
+            c.context.percent === null ? '?' : `${Math.floor(c.context.percent)}%`,
+            c.context.tier,
+            row.acknowledged ? 'yes' : 'no',
+          ]
         : [row.id, '(corrupt)', '', '', '', row.acknowledged ? 'yes' : 'no'],
     );
   }
-  for (const line of table) line.forEach((cell, col) => (line[col] = sanitizeText(cell)));
+  for (const line of table) for (const [col, cell] of line.entries()) line[col] = sanitizeText(cell);
   const widths = table[0]!.map((_, col) => Math.max(...table.map((line) => line[col]!.length)));
-  for (const line of table) io.out(`${line.map((cell, col) => (col === line.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('')}\n`);
+  for (const line of table)
+    io.out(`${line.map((cell, col) => (col === line.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('')}\n`);
   return 0;
 }
 
@@ -146,7 +169,10 @@ function show(io: CliIO, row: Row, json: boolean): number {
       ['Fill', describeFill(c)],
       ['Tier', c.context.tier],
       ['Git branch', c.session.gitBranch ?? '(none)'],
-      ['Resumption', cliMessage('checkpoints.resumption', { path: c.orchestration.path, status: c.orchestration.status, error: c.orchestration.error })],
+      [
+        'Resumption',
+        cliMessage('checkpoints.resumption', { path: c.orchestration.path, status: c.orchestration.status, error: c.orchestration.error }),
+      ],
     );
   } else {
     fields.push(['Contents', cliMessage('checkpoints.corrupt')]);

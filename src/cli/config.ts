@@ -70,7 +70,6 @@ function expectArgs(rest: string[], count: number): void {
   if (rest.length > count) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[count] }), usage);
 }
 
-
 type Row = { key: string; value: unknown; source: Source };
 
 function rows(config: LoadedConfig): Row[] {
@@ -89,7 +88,14 @@ function show(io: CliIO, json: boolean): number {
   const config = loadValidConfig(io);
   const table = rows(config);
   if (json) {
-    io.out(toJsonOutput({ settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })), files: config.files, settingsFiles: settingsStates(io), warnings: config.warnings }));
+    io.out(
+      toJsonOutput({
+        settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })),
+        files: config.files,
+        settingsFiles: settingsStates(io),
+        warnings: config.warnings,
+      }),
+    );
     // Warned on stderr in every mode, as `get` does: a script reading only stdout still leaves a trace for its user.
     warn(io, config);
     return 0;
@@ -154,7 +160,8 @@ function validate(io: CliIO, file: string | undefined): number {
       throw new CliError(cliMessage('file-unreadable', { path, code: (error as NodeJS.ErrnoException).code ?? 'error' }));
     }
     const result = parsePolicyText(text, path);
-    if (result.kind !== 'ok') throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : cliMessage('config.not-found', { path }));
+    if (result.kind !== 'ok')
+      throw new CliError(result.kind === 'invalid' ? result.problems.join('\n') : cliMessage('config.not-found', { path }));
     io.out(`${cliMessage('config.file-ok', { path })}\n`);
     return 0;
   }

@@ -48,26 +48,84 @@ stderr line, what the model is told and what the user sees.
 
 function scenarios(): Scenario[] {
   const turns = (cacheRead: number) =>
-    aTranscript().noise().user('Refactor the billing module').attachment(13_000).assistant({ cacheRead, cacheCreation: 1_000, toolUse: { name: 'Read', input: { file_path: 'src/billing.ts' } } }).toolResult(4_000).noise();
+    aTranscript()
+      .noise()
+      .user('Refactor the billing module')
+      .attachment(13_000)
+      .assistant({ cacheRead, cacheCreation: 1_000, toolUse: { name: 'Read', input: { file_path: 'src/billing.ts' } } })
+      .toolResult(4_000)
+      .noise();
   const at30 = turns(59_000).toString();
   const at50 = turns(99_000).toString();
   const at56 = turns(111_000).toString();
   const at90 = turns(179_000).toString();
-  const decoys = aTranscript().user('go').assistant({ cacheRead: 59_000, cacheCreation: 1_000 }).sidechain({ cacheRead: 150_000 }).progress({ cacheRead: 170_000 }).apiError().toString();
-  const compacted = aTranscript().assistant({ cacheRead: 179_000 }).compactBoundary({ trigger: 'auto', preTokens: 180_005, postTokens: 2_600 }).user('continue').toString();
+  const decoys = aTranscript()
+    .user('go')
+    .assistant({ cacheRead: 59_000, cacheCreation: 1_000 })
+    .sidechain({ cacheRead: 150_000 })
+    .progress({ cacheRead: 170_000 })
+    .apiError()
+    .toString();
+  const compacted = aTranscript()
+    .assistant({ cacheRead: 179_000 })
+    .compactBoundary({ trigger: 'auto', preTokens: 180_005, postTokens: 2_600 })
+    .user('continue')
+    .toString();
   const skill = (skill: string) => ({ skill });
   const agent = { description: 'Explore the billing module', prompt: 'Map billing', subagent_type: 'Explore' };
   return [
     { title: '30% full: a Skill call passes silently', transcript: at30, tool: 'Skill', toolInput: skill('deep-dive') },
     { title: '50% full: an Agent call over the 40% ceiling warns', transcript: at50, tool: 'Agent', toolInput: agent, session: 'warned' },
-    { title: '50% again, same session: same 5-point band, so silent', transcript: at50, tool: 'Agent', toolInput: agent, session: 'warned' },
+    {
+      title: '50% again, same session: same 5-point band, so silent',
+      transcript: at50,
+      tool: 'Agent',
+      toolInput: agent,
+      session: 'warned',
+    },
     { title: '56% in the same session: a higher band warns again', transcript: at56, tool: 'Agent', toolInput: agent, session: 'warned' },
-    { title: '90% of a stated 200K window, strict mode: a Skill call is blocked', transcript: at90, tool: 'Skill', toolInput: skill('deep-dive'), env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' } },
-    { title: 'The same with no window stated: the 200K default is only assumed, so strict mode warns instead', transcript: at90, tool: 'Skill', toolInput: skill('deep-dive'), env: { DEV_TEAM_CONTEXT_STRICT: 'on' } },
-    { title: '90% full, strict mode: a recovery skill is never gated', transcript: at90, tool: 'Skill', toolInput: skill('dev-team:context-summarization'), env: { DEV_TEAM_CONTEXT_STRICT: 'on' } },
-    { title: '90% of 200K is 18% of a 1M window: DEV_TEAM_CONTEXT_WINDOW=1000000 passes', transcript: at90, tool: 'Skill', toolInput: skill('deep-dive'), env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' } },
-    { title: 'Newer sidechain (150K), progress (170K) and API-error records are decoys: 30% passes', transcript: decoys, tool: 'Agent', toolInput: agent, env: { DEV_TEAM_CONTEXT_STRICT: 'on' } },
-    { title: 'After an auto-compaction (postTokens 2,600): strict Skill call passes', transcript: compacted, tool: 'Skill', toolInput: skill('deep-dive'), env: { DEV_TEAM_CONTEXT_STRICT: 'on' } },
+    {
+      title: '90% of a stated 200K window, strict mode: a Skill call is blocked',
+      transcript: at90,
+      tool: 'Skill',
+      toolInput: skill('deep-dive'),
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' },
+    },
+    {
+      title: 'The same with no window stated: the 200K default is only assumed, so strict mode warns instead',
+      transcript: at90,
+      tool: 'Skill',
+      toolInput: skill('deep-dive'),
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
+    },
+    {
+      title: '90% full, strict mode: a recovery skill is never gated',
+      transcript: at90,
+      tool: 'Skill',
+      toolInput: skill('dev-team:context-summarization'),
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
+    },
+    {
+      title: '90% of 200K is 18% of a 1M window: DEV_TEAM_CONTEXT_WINDOW=1000000 passes',
+      transcript: at90,
+      tool: 'Skill',
+      toolInput: skill('deep-dive'),
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' },
+    },
+    {
+      title: 'Newer sidechain (150K), progress (170K) and API-error records are decoys: 30% passes',
+      transcript: decoys,
+      tool: 'Agent',
+      toolInput: agent,
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
+    },
+    {
+      title: 'After an auto-compaction (postTokens 2,600): strict Skill call passes',
+      transcript: compacted,
+      tool: 'Skill',
+      toolInput: skill('deep-dive'),
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
+    },
   ];
 }
 
@@ -91,7 +149,13 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
   const result = spawnSync(process.execPath, [hook, 'pre-tool-use'], {
     input: JSON.stringify(input),
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', HOME: root, CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'state'), ...scenario.env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: root,
+      CLAUDE_PROJECT_DIR: project,
+      DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'state'),
+      ...scenario.env,
+    },
   });
   return { scenario, exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
 }
@@ -112,9 +176,13 @@ function outcomeWord(run: Run): string {
 function renderRuns(runs: Run[]): string {
   const lines = [cliMessage('demo.heading'), cliMessage('demo.defaults'), ''];
   runs.forEach((run, index) => {
-    const env = Object.entries(run.scenario.env ?? {}).map(([k, v]) => `${k}=${v}`).join(' ');
+    const env = Object.entries(run.scenario.env ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
     lines.push(`${index + 1}. ${run.scenario.title}`);
-    lines.push(`   ${run.scenario.tool} ${JSON.stringify(run.scenario.toolInput.skill ?? run.scenario.toolInput.subagent_type)}${env ? `  [${env}]` : ''}  →  ${outcomeWord(run)}`);
+    lines.push(
+      `   ${run.scenario.tool} ${JSON.stringify(run.scenario.toolInput.skill ?? run.scenario.toolInput.subagent_type)}${env ? `  [${env}]` : ''}  →  ${outcomeWord(run)}`,
+    );
     const output = parseOutput(run.stdout);
     if (run.stderr) lines.push(...wrap(run.exitCode === 2 ? 'model gets the tool error' : 'stderr', run.stderr.trim()));
     if (output?.hookSpecificOutput?.additionalContext) lines.push(...wrap('model is told', output.hookSpecificOutput.additionalContext));
@@ -152,5 +220,13 @@ function wrap(label: string, text: string, width = 100): string[] {
 }
 
 function toJson(run: Run) {
-  return { title: run.scenario.title, tool: run.scenario.tool, toolInput: run.scenario.toolInput, env: run.scenario.env ?? {}, exitCode: run.exitCode, stdout: parseOutput(run.stdout) ?? null, stderr: run.stderr };
+  return {
+    title: run.scenario.title,
+    tool: run.scenario.tool,
+    toolInput: run.scenario.toolInput,
+    env: run.scenario.env ?? {},
+    exitCode: run.exitCode,
+    stdout: parseOutput(run.stdout) ?? null,
+    stderr: run.stderr,
+  };
 }

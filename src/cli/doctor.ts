@@ -73,7 +73,16 @@ function runChecks(io: CliIO): Check[] {
       ? { name: 'config', status: 'fail', detail: config.problems.join('; '), fix: cliMessage('doctor.config-invalid-fix') }
       : config.warnings.length > 0
         ? { name: 'config', status: 'warn', detail: config.warnings.join('; '), fix: cliMessage('doctor.config-warning-fix') }
-        : { name: 'config', status: 'ok', detail: cliMessage('doctor.config-valid', { files: config.files.filter((f) => f.state === 'loaded').map((f) => f.path).join(', ') }) },
+        : {
+            name: 'config',
+            status: 'ok',
+            detail: cliMessage('doctor.config-valid', {
+              files: config.files
+                .filter((f) => f.state === 'loaded')
+                .map((f) => f.path)
+                .join(', '),
+            }),
+          },
   );
   const window = hookWindow(io, config, projectDir);
   checks.push(checkWindow(window, config));
@@ -103,7 +112,12 @@ function hookWindow(io: CliIO, config: LoadedConfig, projectDir: string): Resolv
 function checkWindow(window: ResolvedWindow & { session?: string }, config: LoadedConfig): Check {
   const from = describeWindowSource(window, config.sources.window && describeSource(config.sources.window));
   const basis = window.session === undefined ? '' : cliMessage('doctor.window-basis', { session: window.session });
-  if (window.source !== 'default') return { name: 'window', status: 'ok', detail: cliMessage('doctor.window-known', { tokens: formatTokens(window.tokens), from, basis }) };
+  if (window.source !== 'default')
+    return {
+      name: 'window',
+      status: 'ok',
+      detail: cliMessage('doctor.window-known', { tokens: formatTokens(window.tokens), from, basis }),
+    };
   return {
     name: 'window',
     status: 'warn',
@@ -116,7 +130,11 @@ function checkCompaction(settings: ClaudeSettings, config: LoadedConfig, window:
   const point = resolveAutocompact(settings.env);
   if (point) {
     const origin = [AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV].map((name) => settings.origins[name]).find((label) => label !== undefined);
-    return { name: 'compact', status: 'ok', detail: `${describeAutocompact(point, window.tokens)}${origin ? cliMessage('autocompact-set-in', { origin }) : ''}` };
+    return {
+      name: 'compact',
+      status: 'ok',
+      detail: `${describeAutocompact(point, window.tokens)}${origin ? cliMessage('autocompact-set-in', { origin }) : ''}`,
+    };
   }
   if (!config.policy.strict) return { name: 'compact', status: 'ok', detail: cliMessage('doctor.compact-default') };
   return {
@@ -139,15 +157,29 @@ function checkState(config: LoadedConfig): Check {
 
 function checkNode(): Check {
   const major = Number(process.versions.node.split('.')[0]);
-  return major >= 20 ? { name: 'node', status: 'ok', detail: cliMessage('doctor.node-ok', { version: process.version }) }
-    : { name: 'node', status: 'fail', detail: cliMessage('doctor.node-old', { version: process.version }), fix: cliMessage('doctor.node-fix') };
+  return major >= 20
+    ? { name: 'node', status: 'ok', detail: cliMessage('doctor.node-ok', { version: process.version }) }
+    : {
+        name: 'node',
+        status: 'fail',
+        detail: cliMessage('doctor.node-old', { version: process.version }),
+        fix: cliMessage('doctor.node-fix'),
+      };
 }
 
 function checkHooks(settings: ClaudeSettings, projectDir: string): Check[] {
-  const checks: Check[] = settings.problems.map((problem) => ({ name: 'hooks', status: 'fail', detail: problem, fix: cliMessage('doctor.settings-broken-fix') }));
+  const checks: Check[] = settings.problems.map((problem) => ({
+    name: 'hooks',
+    status: 'fail',
+    detail: problem,
+    fix: cliMessage('doctor.settings-broken-fix'),
+  }));
   const plugin = findPluginInstall(settings.files);
-  if (plugin) checks.push({ name: 'hooks', status: 'ok', detail: cliMessage('doctor.plugin-enabled', { id: plugin.id, label: plugin.label }) });
-  const installs = settings.files.map((file) => checkSettingsHooks(file, projectDir)).filter((check): check is Check => check !== undefined);
+  if (plugin)
+    checks.push({ name: 'hooks', status: 'ok', detail: cliMessage('doctor.plugin-enabled', { id: plugin.id, label: plugin.label }) });
+  const installs = settings.files
+    .map((file) => checkSettingsHooks(file, projectDir))
+    .filter((check): check is Check => check !== undefined);
   checks.push(...installs);
   if (!plugin && installs.length === 0) {
     checks.push({ name: 'hooks', status: 'fail', detail: cliMessage('doctor.no-hooks'), fix: cliMessage('doctor.no-hooks-fix') });
@@ -160,11 +192,29 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string): Check | un
   if (ours.length === 0) return undefined;
   const names = new Set(ours.map((command) => ourHookName(command)));
   const missing = HOOK_SPECS.filter((spec) => !names.has(spec.name)).map((spec) => spec.event);
-  const runtimes = [...new Set(ours.map((command) => /"([^"]+)\/hook\.cjs"/.exec(command)?.[1]?.replace('$CLAUDE_PROJECT_DIR', projectDir)))].filter((dir): dir is string => dir !== undefined);
+  const runtimes = [
+    ...new Set(ours.map((command) => /"([^"]+)\/hook\.cjs"/.exec(command)?.[1]?.replace('$CLAUDE_PROJECT_DIR', projectDir))),
+  ].filter((dir): dir is string => dir !== undefined);
   const absent = runtimes.filter((dir) => !existsSync(join(dir, 'hook.cjs')));
   const flag = file.scope === 'user' ? ' --user' : file.scope === 'local' ? ' --local' : '';
   const where = { label: file.label, scope: file.scope };
-  if (absent.length > 0) return { name: 'hooks', status: 'fail', detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }), fix: cliMessage('doctor.reinstall-fix', { flag }) };
-  if (missing.length > 0) return { name: 'hooks', status: 'warn', detail: cliMessage('doctor.hooks-missing', { ...where, events: missing.join(', ') }), fix: cliMessage('doctor.install-fix', { flag }) };
-  return { name: 'hooks', status: 'ok', detail: cliMessage('doctor.hooks-ok', { ...where, count: HOOK_SPECS.length, dirs: runtimes.join(', ') }) };
+  if (absent.length > 0)
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }),
+      fix: cliMessage('doctor.reinstall-fix', { flag }),
+    };
+  if (missing.length > 0)
+    return {
+      name: 'hooks',
+      status: 'warn',
+      detail: cliMessage('doctor.hooks-missing', { ...where, events: missing.join(', ') }),
+      fix: cliMessage('doctor.install-fix', { flag }),
+    };
+  return {
+    name: 'hooks',
+    status: 'ok',
+    detail: cliMessage('doctor.hooks-ok', { ...where, count: HOOK_SPECS.length, dirs: runtimes.join(', ') }),
+  };
 }

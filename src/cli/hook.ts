@@ -37,7 +37,13 @@ Events:
     // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
     const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
-    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml, voice: () => GUARD_VOICE }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
+    const ctx = {
+      ...processHookContext({ parsePolicy: parsePolicyText, parseYaml, voice: () => GUARD_VOICE }),
+      env: io.env,
+      cwd: io.cwd,
+      home: io.home,
+      writeStderr: io.err,
+    };
     const outcome = runHookEvent(() => HANDLERS[event], ctx, inputFor(event, io.readStdin));
     if (outcome.stdout) io.out(outcome.stdout);
     if (outcome.stderr) io.err(outcome.stderr);

@@ -9,7 +9,16 @@ import { writeFileAtomic } from '../io/fs-safe.js';
 import { OUR_SKILL } from '../io/recovery-skill.js';
 import { loadUncheckedConfig } from './context.js';
 import { packageDistDir, RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
-import { assertInsideProject, hashOfFile, readSettings, removeIfEmpty, removeIfOurs, sameFile, sha256, writeSettings } from './install-files.js';
+import {
+  assertInsideProject,
+  hashOfFile,
+  readSettings,
+  removeIfEmpty,
+  removeIfOurs,
+  sameFile,
+  sha256,
+  writeSettings,
+} from './install-files.js';
 import { CliError, type CliIO, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 import { asRecord } from '../core/json-shape.js';
@@ -30,9 +39,15 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
   const previous = readRecord(t.recordPath);
   const wanted = wantedEnv(io, options, current.value, previous?.env ?? []);
   const plan = planOrExplain(t.settingsPath, () =>
-    planInstall(current.value, runtime.commandDir, wanted.env, { statusLine: options.statusLine, owned: previous?.env ?? [], ownedEnvObject: previous?.created?.envObject === true }),
+    planInstall(current.value, runtime.commandDir, wanted.env, {
+      statusLine: options.statusLine,
+      owned: previous?.env ?? [],
+      ownedEnvObject: previous?.created?.envObject === true,
+    }),
   );
-  const staleRuntime = runtime.copy ? RUNTIME_FILES.filter((file) => !sameFile(join(packageDistDir(), file), join(runtime.realDir, file))) : [];
+  const staleRuntime = runtime.copy
+    ? RUNTIME_FILES.filter((file) => !sameFile(join(packageDistDir(), file), join(runtime.realDir, file)))
+    : [];
   const skill = planSkill(skillPath, relative(dirname(skillPath), runtime.realDir).split(sep).join('/'), previous?.skillHash);
   const changed = plan.actions.length > 0 || staleRuntime.length > 0 || skill.action === 'write';
   let backup: string | undefined;
@@ -48,7 +63,9 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
       settingsPath: t.settingsPath,
       runtimeDir: runtime.copy ? runtime.realDir : null,
       runtimeCopied: runtime.copy || previous?.runtimeCopied === true,
-      runtimeHashes: runtime.copy ? Object.fromEntries([...RUNTIME_FILES, 'VERSION'].map((file) => [file, hashOfFile(join(runtime.realDir, file)) ?? ''])) : {},
+      runtimeHashes: runtime.copy
+        ? Object.fromEntries([...RUNTIME_FILES, 'VERSION'].map((file) => [file, hashOfFile(join(runtime.realDir, file)) ?? '']))
+        : {},
       skillHash: skill.action === 'foreign' ? undefined : sha256(skill.text),
       env: plan.env,
       created: {
@@ -85,10 +102,15 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
     current.value === undefined
       ? { settings: {}, actions: [], env: [], created: { hooksObject: false, events: [], envObject: false } }
       : planOrExplain(t.settingsPath, () => planUninstall(current.value, { env: record?.env ?? [], created: record?.created }));
-  const runtimeFiles = runtime.copy ? [...RUNTIME_FILES, 'VERSION'].filter((file) => provenOurs(join(runtime.realDir, file), file, record)) : [];
+  const runtimeFiles = runtime.copy
+    ? [...RUNTIME_FILES, 'VERSION'].filter((file) => provenOurs(join(runtime.realDir, file), file, record))
+    : [];
   const skillHash = hashOfFile(skillPath);
   // ours: what the record says install wrote, or exactly what this version writes (a lost record proves nothing else)
-  const skillOurs = skillHash !== undefined && (skillHash === record?.skillHash || skillHash === sha256(skillText(relative(dirname(skillPath), runtime.realDir).split(sep).join('/'))));
+  const skillOurs =
+    skillHash !== undefined &&
+    (skillHash === record?.skillHash ||
+      skillHash === sha256(skillText(relative(dirname(skillPath), runtime.realDir).split(sep).join('/'))));
   const changed = plan.actions.length > 0 || runtimeFiles.length > 0 || skillOurs || record !== undefined;
   let backup: string | undefined;
   if (changed && !options.dryRun) {
@@ -103,14 +125,31 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
     removeIfOurs(t.recordPath, () => true);
     removeIfEmpty(dirname(t.recordPath));
   }
-  const kept = runtime.copy ? [...RUNTIME_FILES, 'VERSION'].filter((file) => !runtimeFiles.includes(file) && hashOfFile(join(runtime.realDir, file)) !== undefined) : [];
-  const result = { settingsPath: t.settingsPath, scope: t.scope, changed, dryRun: options.dryRun, actions: plan.actions, runtimeRemoved: runtimeFiles, runtimeKept: kept, skillRemoved: skillOurs, backup: backup ?? null };
+  const kept = runtime.copy
+    ? [...RUNTIME_FILES, 'VERSION'].filter((file) => !runtimeFiles.includes(file) && hashOfFile(join(runtime.realDir, file)) !== undefined)
+    : [];
+  const result = {
+    settingsPath: t.settingsPath,
+    scope: t.scope,
+    changed,
+    dryRun: options.dryRun,
+    actions: plan.actions,
+    runtimeRemoved: runtimeFiles,
+    runtimeKept: kept,
+    skillRemoved: skillOurs,
+    backup: backup ?? null,
+  };
   if (options.json) io.out(toJsonOutput(result));
   else {
     const where = { path: t.settingsPath, scope: t.scope };
-    io.out(`${changed ? cliMessage('uninstall.changed', { ...where, dryRun: options.dryRun }) : cliMessage('uninstall.unchanged', where)}\n`);
+    io.out(
+      `${changed ? cliMessage('uninstall.changed', { ...where, dryRun: options.dryRun }) : cliMessage('uninstall.unchanged', where)}\n`,
+    );
     for (const action of plan.actions) io.out(`  ${action}\n`);
-    if (runtimeFiles.length > 0) io.out(`  ${cliMessage('uninstall.runtime-removed', { dryRun: options.dryRun, files: runtimeFiles.join(', '), dir: runtime.realDir })}\n`);
+    if (runtimeFiles.length > 0)
+      io.out(
+        `  ${cliMessage('uninstall.runtime-removed', { dryRun: options.dryRun, files: runtimeFiles.join(', '), dir: runtime.realDir })}\n`,
+      );
     if (kept.length > 0) io.out(`  ${cliMessage('uninstall.runtime-kept', { files: kept.join(', '), dir: runtime.realDir })}\n`);
     if (skillOurs) io.out(`  ${cliMessage('uninstall.skill-removed', { dryRun: options.dryRun, path: skillPath })}\n`);
     else if (hashOfFile(skillPath) !== undefined) io.out(`  ${cliMessage('uninstall.skill-kept', { path: skillPath })}\n`);
@@ -132,13 +171,23 @@ type InstallResult = {
 };
 
 function reportInstall(io: CliIO, options: Options, result: InstallResult): void {
-  if (options.json) return io.out(toJsonOutput(result));
+  if (options.json) {
+    io.out(toJsonOutput(result));
+    return;
+  }
   const where = { path: result.settingsPath, scope: result.scope };
-  io.out(`${result.changed ? cliMessage('install.changed', { ...where, dryRun: options.dryRun }) : cliMessage('install.unchanged', where)}\n`);
+  io.out(
+    `${result.changed ? cliMessage('install.changed', { ...where, dryRun: options.dryRun }) : cliMessage('install.unchanged', where)}\n`,
+  );
   for (const action of result.actions) io.out(`  ${action}\n`);
-  if (result.runtime.updated.length > 0) io.out(`  ${cliMessage('install.runtime-copied', { dryRun: options.dryRun, files: result.runtime.updated.join(', '), dir: result.runtime.dir })}\n`);
-  if (result.skill.action === 'write') io.out(`  ${cliMessage('install.skill-written', { dryRun: options.dryRun, skill: OUR_SKILL, path: result.skill.path })}\n`);
-  if (result.skill.action === 'foreign') io.out(`  ${cliMessage('install.skill-foreign', { path: result.skill.path, skill: OUR_SKILL })}\n`);
+  if (result.runtime.updated.length > 0)
+    io.out(
+      `  ${cliMessage('install.runtime-copied', { dryRun: options.dryRun, files: result.runtime.updated.join(', '), dir: result.runtime.dir })}\n`,
+    );
+  if (result.skill.action === 'write')
+    io.out(`  ${cliMessage('install.skill-written', { dryRun: options.dryRun, skill: OUR_SKILL, path: result.skill.path })}\n`);
+  if (result.skill.action === 'foreign')
+    io.out(`  ${cliMessage('install.skill-foreign', { path: result.skill.path, skill: OUR_SKILL })}\n`);
   if (result.autocompact) io.out(`  ${result.autocompact.why}\n`);
   if (result.backup) io.out(`  ${cliMessage('install.backup', { path: result.backup })}\n`);
 }
@@ -149,7 +198,10 @@ function guardPaths(t: Target, paths: string[]): void {
   for (const path of paths) if (!relative(t.projectDir, path).startsWith('..')) assertInsideProject(t.projectDir, path);
 }
 
-type WantedEnv = { env: Record<string, string>; autocompact?: { pct: number; window: number; windowStated: boolean; ceilingPct: number; why: string } | undefined };
+type WantedEnv = {
+  env: Record<string, string>;
+  autocompact?: { pct: number; window: number; windowStated: boolean; ceilingPct: number; why: string } | undefined;
+};
 
 /**
  * The env values the flags ask for. Strict also sets Claude Code's own

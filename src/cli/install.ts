@@ -89,11 +89,21 @@ Options:
   --json        machine-readable result
 `,
   run(args, io) {
-    const flags = parseFlags(args, { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'], string: ['window'] }, installUsage);
+    const flags = parseFlags(
+      args,
+      { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'], string: ['window'] },
+      installUsage,
+    );
     if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), installUsage);
     // One --window check for every command: whole tokens, at least 1000 (a typo like 200 must not become a 200-token window).
     const window = parseWindowFlag(flags.window, installUsage)?.tokens;
-    return runInstall(io, target(io, flags, installUsage), { strict: flags.strict === true, window, statusLine: flags.statusline === true, dryRun: flags['dry-run'] === true, json: flags.json === true });
+    return runInstall(io, target(io, flags, installUsage), {
+      strict: flags.strict === true,
+      window,
+      statusLine: flags.statusline === true,
+      dryRun: flags['dry-run'] === true,
+      json: flags.json === true,
+    });
   },
 };
 
@@ -127,7 +137,12 @@ function target(io: CliIO, flags: Record<string, unknown>, usage: string): Targe
   const projectDir = projectDirOf(io);
   const claudeDir = scope === 'user' ? join(io.home, '.claude') : join(projectDir, '.claude');
   const settingsPath = join(claudeDir, scope === 'local' ? 'settings.local.json' : 'settings.json');
-  return { scope, settingsPath, projectDir, recordPath: join(claudeDir, 'context-ceiling', `install-${basename(settingsPath, '.json')}.json`) };
+  return {
+    scope,
+    settingsPath,
+    projectDir,
+    recordPath: join(claudeDir, 'context-ceiling', `install-${basename(settingsPath, '.json')}.json`),
+  };
 }
 
 /** The folder holding this package's bundles (dist/). */
@@ -143,9 +158,12 @@ export function runtimeFor(t: Target): { commandDir: string; realDir: string; co
     if (insideProject.split(sep)[0] === 'node_modules' && !insideProject.includes('..')) {
       return { commandDir: `$CLAUDE_PROJECT_DIR/${insideProject.split(sep).join('/')}`, realDir: dist, copy: false };
     }
-    return { commandDir: '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime', realDir: join(t.projectDir, '.claude', 'context-ceiling', 'runtime'), copy: true };
+    return {
+      commandDir: '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime',
+      realDir: join(t.projectDir, '.claude', 'context-ceiling', 'runtime'),
+      copy: true,
+    };
   }
   const realDir = join(dirname(t.settingsPath), 'context-ceiling', 'runtime');
   return { commandDir: realDir, realDir, copy: true };
 }
-

@@ -27,7 +27,10 @@ export function toJsonOutput(value: unknown): string {
 
 /** Bad arguments or input: main prints `context-ceiling: <message>` and the usage line, exit 1. */
 export class UsageError extends Error {
-  constructor(message: string, readonly usage?: string) {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +74,14 @@ type Flags = { string?: string[]; boolean?: string[]; alias?: Record<string, str
  * strings (minimist would turn `040` into 40 unless told).
  */
 export function parseFlags(args: string[], flags: Flags, usage: string) {
-  const known = new Set([...(flags.string ?? []), ...(flags.boolean ?? []), ...Object.keys(flags.alias ?? {}), ...Object.values(flags.alias ?? {}), '_', '--']);
+  const known = new Set([
+    ...(flags.string ?? []),
+    ...(flags.boolean ?? []),
+    ...Object.keys(flags.alias ?? {}),
+    ...Object.values(flags.alias ?? {}),
+    '_',
+    '--',
+  ]);
   const unknown: string[] = [];
   const parsed = minimist(joinNegativeValues(args, flags.string ?? []), {
     string: flags.string ?? [],
@@ -88,7 +98,8 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
   for (const name of flags.string ?? []) {
     const value = parsed[name];
     if (Array.isArray(value)) throw new UsageError(cliMessage('flag-repeated', { flag: name }), usage);
-    if (name in parsed && value === '' && args.some((a) => a === `--${name}`)) throw new UsageError(cliMessage('flag-needs-value', { flag: name }), usage);
+    if (name in parsed && value === '' && args.some((a) => a === `--${name}`))
+      throw new UsageError(cliMessage('flag-needs-value', { flag: name }), usage);
   }
   return parsed;
 }
@@ -96,7 +107,8 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
 /** `--window N` of replay and report: a window stated by the user, which the guard trusts like DEV_TEAM_CONTEXT_WINDOW. */
 export function parseWindowFlag(raw: string | undefined, usage: string): ResolvedWindow | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1000 || !Number.isSafeInteger(Number(raw))) throw new UsageError(cliMessage('window-flag-invalid', { got: raw }), usage);
+  if (!/^\d+$/.test(raw) || Number(raw) < 1000 || !Number.isSafeInteger(Number(raw)))
+    throw new UsageError(cliMessage('window-flag-invalid', { got: raw }), usage);
   return { tokens: Number(raw), source: 'env', detail: WINDOW_FLAG };
 }
 

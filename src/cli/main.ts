@@ -77,7 +77,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       return 1;
     }
     if (error instanceof CliError) {
-      io.err(error.message.split('\n').map((line) => `context-ceiling: ${line}\n`).join(''));
+      io.err(
+        error.message
+          .split('\n')
+          .map((line) => `context-ceiling: ${line}\n`)
+          .join(''),
+      );
       return 1;
     }
     io.err(`${cliMessage('main.unexpected-error', { message: error instanceof Error ? error.message : String(error) })}\n`);

@@ -20,14 +20,17 @@ const CLI_MESSAGES = {
   'doctor.config-invalid-fix': () => 'correct the file (context-ceiling config validate shows every problem)',
   'doctor.config-warning-fix': () => 'correct or unset the variable',
   'doctor.config-valid': (d: { files: string }) => `valid (${d.files || 'defaults and environment only'})`,
-  'doctor.strict-assumed': (d: { from: string }) => `strict mode (${d.from}) on an assumed window: strict blocks nothing until the window is known`,
+  'doctor.strict-assumed': (d: { from: string }) =>
+    `strict mode (${d.from}) on an assumed window: strict blocks nothing until the window is known`,
   'doctor.strict-assumed-fix': () => `state it: ${STATE_THE_WINDOW} (install --window N writes it), or run the status line`,
   'doctor.window-known': (d: { tokens: string; from: string; basis: string }) => `${d.tokens} tokens (${d.from})${d.basis}`,
-  'doctor.window-default': (d: { tokens: string; basis: string }) => `${d.tokens} tokens (default)${d.basis}: right for 200K models, five times too small for 1M-context ones`,
+  'doctor.window-default': (d: { tokens: string; basis: string }) =>
+    `${d.tokens} tokens (default)${d.basis}: right for 200K models, five times too small for 1M-context ones`,
   'doctor.window-default-fix': () => STATE_THE_WINDOW_ADVICE,
   'doctor.window-basis': (d: { session: string }) => ` for session ${d.session}`,
   'doctor.compact-default': () => 'Claude Code compacts at its own default point (not overridden)',
-  'doctor.compact-strict': () => 'strict mode, and Claude Code compacts only near the full window: in an unattended session a block lasts until then',
+  'doctor.compact-strict': () =>
+    'strict mode, and Claude Code compacts only near the full window: in an unattended session a block lasts until then',
   'doctor.compact-strict-fix': () => `set ${AUTOCOMPACT_PCT_ENV} at or just above the ceiling (context-ceiling install --strict does)`,
   'doctor.state-ok': (d: { dir: string }) => `${d.dir} is private (0700) and yours`,
   'doctor.state-fix': () => 'remove it, or point DEV_TEAM_CONTEXT_STATE_DIR at a directory only you own',
@@ -38,26 +41,33 @@ const CLI_MESSAGES = {
   'doctor.plugin-enabled': (d: { id: string; label: string }) => `plugin ${d.id} enabled in ${d.label}: its hooks run on every event`,
   'doctor.no-hooks': () => 'no context-ceiling hooks in the project, local or user settings, and no context-ceiling plugin enabled',
   'doctor.no-hooks-fix': () => 'run context-ceiling install (or install the repository as a Claude Code plugin)',
-  'doctor.runtime-absent': (d: { label: string; scope: string; dirs: string }) => `${d.label} (${d.scope}) runs ${d.dirs}/hook.cjs, which does not exist`,
+  'doctor.runtime-absent': (d: { label: string; scope: string; dirs: string }) =>
+    `${d.label} (${d.scope}) runs ${d.dirs}/hook.cjs, which does not exist`,
   'doctor.reinstall-fix': (d: { flag: string }) => `run context-ceiling install${d.flag} again`,
   'doctor.hooks-missing': (d: { label: string; scope: string; events: string }) => `${d.label} (${d.scope}) lacks ${d.events}`,
   'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
-  'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string }) => `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}`,
+  'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string }) =>
+    `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}`,
 
   // status
   'both-transcript-and-session': () => 'give --transcript or --session, not both',
   'cannot-read': (d: { path: string; reason: string }) => `cannot read ${d.path}: ${d.reason}`,
-  'no-session-transcript': (d: { session: string; dir: string }) => `no transcript for session ${d.session} under ${d.dir} or any other project`,
-  'no-transcript-found': (d: { dir: string }) => `no transcript found in ${d.dir}; run inside a Claude Code project or pass --transcript FILE`,
+  'no-session-transcript': (d: { session: string; dir: string }) =>
+    `no transcript for session ${d.session} under ${d.dir} or any other project`,
+  'no-transcript-found': (d: { dir: string }) =>
+    `no transcript found in ${d.dir}; run inside a Claude Code project or pass --transcript FILE`,
   warning: (d: { warning: string }) => `context-ceiling: warning: ${d.warning}`,
-  'status.window': (d: { tokens: string; from: string; assumed: boolean }) => `${d.tokens} tokens (${d.from})${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
+  'status.window': (d: { tokens: string; from: string; assumed: boolean }) =>
+    `${d.tokens} tokens (${d.from})${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
   'status.ceiling': (d: { pct: number; pctFrom: string; strict: boolean; strictFrom: string; enabled: boolean }) =>
     `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
   'status.guard-now': (d: { agent: string; skill: string }) => `Agent: ${d.agent} · Skill: ${d.skill} · recovery skills: allow`,
-  'status.window-contradicted': () => `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`,
+  'status.window-contradicted': () =>
+    `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`,
   'status.occupancy-usage': (d: { tokens: string }) => `${d.tokens} tokens (latest main-thread turn)`,
   'status.occupancy-compaction': (d: { tokens: string }) => `${d.tokens} tokens (right after the last compaction)`,
-  'status.unknown-since-compaction': () => 'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)',
+  'status.unknown-since-compaction': () =>
+    'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)',
   'status.unavailable-scan-cap': () => 'unknown (no usage within the scan cap)',
   'status.unavailable-no-usage': () => 'unknown (no assistant turn with usage yet)',
   'status.verdict-allow': (d: { messageId: string }) => `allow (${d.messageId})`,
@@ -65,15 +75,27 @@ const CLI_MESSAGES = {
 
   // install and uninstall
   'install.one-scope': () => 'choose one of --project, --local, --user',
-  'install.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would change' : 'installed into'} ${d.path} (${d.scope})`,
-  'install.unchanged': (d: { path: string; scope: string }) => `context-ceiling: already installed in ${d.path} (${d.scope}); nothing changed`,
-  'install.runtime-copied': (d: { dryRun: boolean; files: string; dir: string }) => `${d.dryRun ? 'would copy' : 'copied'} runtime (${d.files}) to ${d.dir}`,
-  'install.skill-written': (d: { dryRun: boolean; skill: string; path: string }) => `${d.dryRun ? 'would write' : 'wrote'} the recovery skill /${d.skill}: ${d.path}`,
-  'install.skill-foreign': (d: { path: string; skill: string }) => `left alone: ${d.path} is a different skill named ${d.skill}; messages will name it as it is`,
+  'install.changed': (d: { dryRun: boolean; path: string; scope: string }) =>
+    `context-ceiling: ${d.dryRun ? 'would change' : 'installed into'} ${d.path} (${d.scope})`,
+  'install.unchanged': (d: { path: string; scope: string }) =>
+    `context-ceiling: already installed in ${d.path} (${d.scope}); nothing changed`,
+  'install.runtime-copied': (d: { dryRun: boolean; files: string; dir: string }) =>
+    `${d.dryRun ? 'would copy' : 'copied'} runtime (${d.files}) to ${d.dir}`,
+  'install.skill-written': (d: { dryRun: boolean; skill: string; path: string }) =>
+    `${d.dryRun ? 'would write' : 'wrote'} the recovery skill /${d.skill}: ${d.path}`,
+  'install.skill-foreign': (d: { path: string; skill: string }) =>
+    `left alone: ${d.path} is a different skill named ${d.skill}; messages will name it as it is`,
   'install.backup': (d: { path: string }) => `backup of the previous file: ${d.path}`,
   'install.autocompact-kept': (d: { pct: number }) => `${d.pct}% (your own ${AUTOCOMPACT_PCT_ENV}, kept: it is lower)`,
   'install.autocompact-set': (d: { pct: number }) => `${AUTOCOMPACT_PCT_ENV}=${d.pct}`,
-  'install.autocompact-why': (d: { point: string; effective: string; ceilingPct: number; atCeiling: string; window: string; stated: boolean }) =>
+  'install.autocompact-why': (d: {
+    point: string;
+    effective: string;
+    ceilingPct: number;
+    atCeiling: string;
+    window: string;
+    stated: boolean;
+  }) =>
     `Claude Code compacts at ${d.point} of its effective ${d.effective}-token window, just above the ${d.ceilingPct}% ceiling ` +
     `(${d.atCeiling} of ${d.window} tokens${d.stated ? '' : ", the default model's window assumed: pass --window to state yours"}): ` +
     'after a block in an unattended session it compacts before the next request and the load then passes.',
@@ -81,27 +103,37 @@ const CLI_MESSAGES = {
   'install.settings-symlink': (d: { path: string }) =>
     `${d.path} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed`,
   'install.settings-not-file': (d: { path: string }) => `${d.path} is not a regular file; nothing was changed`,
-  'install.settings-not-json': (d: { path: string; reason: string }) => `${d.path}: not valid JSON (${d.reason}); the file was left unchanged`,
-  'install.settings-lossy': (d: { path: string; loss: string }) => `${d.path}: ${d.loss}, which rewriting would lose; fix that first; the file was left unchanged`,
+  'install.settings-not-json': (d: { path: string; reason: string }) =>
+    `${d.path}: not valid JSON (${d.reason}); the file was left unchanged`,
+  'install.settings-lossy': (d: { path: string; loss: string }) =>
+    `${d.path}: ${d.loss}, which rewriting would lose; fix that first; the file was left unchanged`,
   'install.broken-symlink': (d: { path: string }) => `${d.path} is a broken symlink; nothing was changed`,
   'install.leaves-project': (d: { path: string; real: string }) =>
     `${d.path} leads out of the project (to ${d.real}); install writes only inside the project; nothing was changed`,
-  'uninstall.changed': (d: { dryRun: boolean; path: string; scope: string }) => `context-ceiling: ${d.dryRun ? 'would remove from' : 'removed from'} ${d.path} (${d.scope})`,
-  'uninstall.unchanged': (d: { path: string; scope: string }) => `context-ceiling: not installed in ${d.path} (${d.scope}); nothing changed`,
-  'uninstall.runtime-removed': (d: { dryRun: boolean; files: string; dir: string }) => `${d.dryRun ? 'would remove' : 'removed'} runtime files (${d.files}) from ${d.dir}`,
+  'uninstall.changed': (d: { dryRun: boolean; path: string; scope: string }) =>
+    `context-ceiling: ${d.dryRun ? 'would remove from' : 'removed from'} ${d.path} (${d.scope})`,
+  'uninstall.unchanged': (d: { path: string; scope: string }) =>
+    `context-ceiling: not installed in ${d.path} (${d.scope}); nothing changed`,
+  'uninstall.runtime-removed': (d: { dryRun: boolean; files: string; dir: string }) =>
+    `${d.dryRun ? 'would remove' : 'removed'} runtime files (${d.files}) from ${d.dir}`,
   'uninstall.runtime-kept': (d: { files: string; dir: string }) => `kept (not as install wrote them): ${d.files} in ${d.dir}`,
-  'uninstall.skill-removed': (d: { dryRun: boolean; path: string }) => `${d.dryRun ? 'would remove' : 'removed'} the recovery skill ${d.path}`,
+  'uninstall.skill-removed': (d: { dryRun: boolean; path: string }) =>
+    `${d.dryRun ? 'would remove' : 'removed'} the recovery skill ${d.path}`,
   'uninstall.skill-kept': (d: { path: string }) => `kept ${d.path}: not the skill install wrote`,
 
   // checkpoints
   'checkpoints.show-needs-id': () => 'checkpoints show needs exactly one ID',
   'checkpoints.id-or-all': () => 'give an ID or --all, not both',
   'checkpoints.ack-needs-id': () => 'checkpoints ack needs an ID or --all',
-  'checkpoints.no-such': (d: { id: string; known: string }) => `no checkpoint ${d.id}${d.known ? `; known: ${d.known}` : ' (this project has none)'}`,
-  'checkpoints.ambiguous': (d: { id: string; matches: string }) => `${d.id} is ambiguous: ${d.matches}; give <session>/${d.id} or --session`,
+  'checkpoints.no-such': (d: { id: string; known: string }) =>
+    `no checkpoint ${d.id}${d.known ? `; known: ${d.known}` : ' (this project has none)'}`,
+  'checkpoints.ambiguous': (d: { id: string; matches: string }) =>
+    `${d.id} is ambiguous: ${d.matches}; give <session>/${d.id} or --session`,
   'checkpoints.none': () => 'No checkpoints in this project.',
-  'checkpoints.trigger': (d: { type: string; instructions: string | null | undefined }) => `${d.type}${d.instructions ? ` (instructions: ${d.instructions})` : ''}`,
-  'checkpoints.resumption': (d: { path: string; status: string; error: string | null | undefined }) => `${d.path} (${d.status}${d.error ? `: ${d.error}` : ''})`,
+  'checkpoints.trigger': (d: { type: string; instructions: string | null | undefined }) =>
+    `${d.type}${d.instructions ? ` (instructions: ${d.instructions})` : ''}`,
+  'checkpoints.resumption': (d: { path: string; status: string; error: string | null | undefined }) =>
+    `${d.path} (${d.status}${d.error ? `: ${d.error}` : ''})`,
   'checkpoints.corrupt': () => 'corrupt: not a readable checkpoint (alerts show a generic re-orientation message)',
   'checkpoints.alert-heading': () => "The model's compaction alert for it:",
   'checkpoints.ack-failed': (d: { path: string }) => `cannot write the acknowledgement marker beside ${d.path}`,
@@ -123,22 +155,27 @@ const CLI_MESSAGES = {
   'report.width-invalid': () => '--width takes a number of columns from 10 to 1000',
   'report.cannot-write': (d: { path: string; reason: string }) => `cannot write ${d.path}: ${d.reason}`,
   'report.html-written': (d: { path: string }) => `HTML report written to ${d.path}`,
-  'report.html-is-directory': (d: { path: string; example: string }) => `--html ${d.path} is a directory; give a file name, e.g. ${d.example}`,
+  'report.html-is-directory': (d: { path: string; example: string }) =>
+    `--html ${d.path} is a directory; give a file name, e.g. ${d.example}`,
   'report.html-no-directory': (d: { path: string; dir: string }) => `--html ${d.path}: no such directory ${d.dir}`,
 
   // replay
-  'replay.ceilings-invalid': (d: { got: string }) => `--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(d.got)})`,
+  'replay.ceilings-invalid': (d: { got: string }) =>
+    `--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(d.got)})`,
   'replay.no-such-path': (d: { path: string }) => `${d.path}: no such file or directory`,
   'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>
     `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,
-  'replay.window': (d: { tokens: string; source: string; sessions: string }) => `Window ${d.tokens} tokens (${d.source}). ${d.sessions} made Agent/Task/Skill calls the guard judges.`,
+  'replay.window': (d: { tokens: string; source: string; sessions: string }) =>
+    `Window ${d.tokens} tokens (${d.source}). ${d.sessions} made Agent/Task/Skill calls the guard judges.`,
   'replay.compactions': (d: { count: number; sessions: string }) => `Compactions: ${d.count} in ${d.sessions}.`,
-  'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) => `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
+  'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) =>
+    `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
   'replay.no-measured-sessions': () => 'no measured sessions',
   'replay.overfull': (d: { sessions: string; tokens: string; source: string }) =>
     `Note: ${d.sessions} peaked above 100 % of the ${d.tokens}-token window (${d.source}), ${WINDOW_PROVEN_WRONG} for them; ` +
     'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
-  'replay.corrupt': (d: { files: string; lines: string; oversized: string }) => `Corrupt: ${d.files}, ${d.lines} that did not parse, ${d.oversized} over 64 MiB skipped.`,
+  'replay.corrupt': (d: { files: string; lines: string; oversized: string }) =>
+    `Corrupt: ${d.files}, ${d.lines} that did not parse, ${d.oversized} over 64 MiB skipped.`,
 
   // demo
   'demo.heading': () => 'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
@@ -150,7 +187,8 @@ const CLI_MESSAGES = {
 
   // hook and main
   'hook.unknown-event': (d: { event: string }) => `unknown hook event ${JSON.stringify(d.event)}`,
-  'main.unknown-command': (d: { name: string }) => `context-ceiling: unknown command "${d.name}"\nRun context-ceiling --help for the list of commands.`,
+  'main.unknown-command': (d: { name: string }) =>
+    `context-ceiling: unknown command "${d.name}"\nRun context-ceiling --help for the list of commands.`,
   'main.unexpected-error': (d: { message: string }) => `context-ceiling: unexpected error: ${d.message}`,
 
   // where Claude Code's compaction point was set (doctor and status)

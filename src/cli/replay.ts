@@ -1,9 +1,17 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
-import { readdirSync, statSync } from 'node:fs';
+import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
-import { analyzeSession, recordedTools, summarize, TimelineBuilder, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
+import {
+  analyzeSession,
+  recordedTools,
+  summarize,
+  TimelineBuilder,
+  NEAR_DONE_TURNS,
+  type ReplaySummary,
+  type SessionAnalysis,
+} from '../core/replay.js';
 import { windowFromConfig } from '../core/window.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { loadValidConfig } from './context.js';
@@ -79,7 +87,11 @@ Options:
     const report = {
       window: window.tokens,
       windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source,
-      files: { sessions: sessions.length, subagents: files.filter((f) => f.kind === 'subagent').length, summarisers: files.filter((f) => f.kind === 'summariser').length },
+      files: {
+        sessions: sessions.length,
+        subagents: files.filter((f) => f.kind === 'subagent').length,
+        summarisers: files.filter((f) => f.kind === 'summariser').length,
+      },
       bytes,
       seconds: Math.round(seconds * 1000) / 1000,
       corrupt: { unreadableFiles: unreadable, lines: corruptLines, oversizedLines },
@@ -93,7 +105,8 @@ Options:
 function parseCeilings(raw: string | undefined): number[] {
   if (raw === undefined) return [20, 30, 40, 50, 60];
   const values = raw.split(',').map((v) => v.trim());
-  if (values.some((v) => !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100)) throw new UsageError(cliMessage('replay.ceilings-invalid', { got: raw }), usage);
+  if (values.some((v) => !/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100))
+    throw new UsageError(cliMessage('replay.ceilings-invalid', { got: raw }), usage);
   return [...new Set(values.map(Number))].sort((a, b) => a - b);
 }
 
@@ -123,7 +136,7 @@ function discover(roots: string[]): Found[] {
   };
   const visit = (dir: string, depth: number) => {
     if (depth > 6) return;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {
@@ -136,7 +149,7 @@ function discover(roots: string[]): Found[] {
     }
   };
   for (const root of roots) {
-    let stat;
+    let stat: Stats;
     try {
       stat = statSync(root);
     } catch {
@@ -166,11 +179,15 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
     if (tty) {
       const width = 30;
       const filled = Math.round(fraction * width);
-      io.err(`\rreplay [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${Math.floor(fraction * 100)}% ${files}/${totalFiles} files${final ? '\n' : ''}`);
+      io.err(
+        `\rreplay [${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${Math.floor(fraction * 100)}% ${files}/${totalFiles} files${final ? '\n' : ''}`,
+      );
     } else {
       const decile = Math.floor(fraction * 10);
       if (decile > lastDecile || (final && decile === 0)) {
-        io.err(`replay: ${Math.floor(fraction * 100)}% (${formatBytes(done)} of ${formatBytes(totalBytes)}, ${files} of ${totalFiles} files)\n`);
+        io.err(
+          `replay: ${Math.floor(fraction * 100)}% (${formatBytes(done)} of ${formatBytes(totalBytes)}, ${files} of ${totalFiles} files)\n`,
+        );
         lastDecile = decile;
       }
     }
@@ -191,7 +208,14 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
   };
 }
 
-type Report = { window: number; windowSource: string; files: { sessions: number; subagents: number; summarisers: number }; bytes: number; seconds: number; corrupt: { unreadableFiles: number; lines: number; oversizedLines: number } };
+type Report = {
+  window: number;
+  windowSource: string;
+  files: { sessions: number; subagents: number; summarisers: number };
+  bytes: number;
+  seconds: number;
+  corrupt: { unreadableFiles: number; lines: number; oversizedLines: number };
+};
 
 function renderReport(r: Report, s: ReplaySummary): string {
   const lines: string[] = [];
@@ -206,13 +230,29 @@ function renderReport(r: Report, s: ReplaySummary): string {
       summarisers: formatCount(r.files.summarisers, 'summariser file'),
     }),
   );
-  lines.push(cliMessage('replay.window', { tokens: formatTokens(r.window), source: r.windowSource, sessions: formatCount(s.sessionsWithCalls, 'session') }));
+  lines.push(
+    cliMessage('replay.window', {
+      tokens: formatTokens(r.window),
+      source: r.windowSource,
+      sessions: formatCount(s.sessionsWithCalls, 'session'),
+    }),
+  );
   lines.push(cliMessage('replay.compactions', { count: s.compactions, sessions: formatCount(s.sessionsCompacted, 'session') }));
-  if (s.peak) lines.push(cliMessage('replay.peak', { p50: pct(s.peak.p50), p90: pct(s.peak.p90), p99: pct(s.peak.p99), max: pct(s.peak.max) }));
-  lines.push(`  by band: ${s.peakHistogram.map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`).filter((_, i) => s.peakHistogram[i]! > 0).join(', ') || cliMessage('replay.no-measured-sessions')}`);
+  if (s.peak)
+    lines.push(cliMessage('replay.peak', { p50: pct(s.peak.p50), p90: pct(s.peak.p90), p99: pct(s.peak.p99), max: pct(s.peak.max) }));
+  lines.push(
+    `  by band: ${
+      s.peakHistogram
+        .map((n, i) => `${i === 10 ? '100+' : `${i * 10}-${i * 10 + 9}`}%: ${n}`)
+        .filter((_, i) => s.peakHistogram[i]! > 0)
+        .join(', ') || cliMessage('replay.no-measured-sessions')
+    }`,
+  );
   const overfull = s.peakHistogram[10] ?? 0;
   if (overfull > 0) {
-    lines.push(cliMessage('replay.overfull', { sessions: formatCount(overfull, 'session'), tokens: formatTokens(r.window), source: r.windowSource }));
+    lines.push(
+      cliMessage('replay.overfull', { sessions: formatCount(overfull, 'session'), tokens: formatTokens(r.window), source: r.windowSource }),
+    );
   }
   lines.push('');
   const header = ['ceiling', 'sessions gated', 'first gated (median)', 'gated loads (by tool)', 'near done', 'turns after', 'tokens after'];
@@ -220,13 +260,25 @@ function renderReport(r: Report, s: ReplaySummary): string {
     `${c.ceiling}%`,
     `${c.sessionsGated}${s.sessions ? ` (${Math.round((c.sessionsGated / s.sessions) * 100)}%)` : ''}`,
     c.medianFirstCall === undefined ? '-' : `call #${c.medianFirstCall} at ${pct(c.medianFirstPercent!)}`,
-    `${c.gatedLoads}${c.gatedLoads ? ` (${Object.entries(c.gatedByTool).map(([tool, n]) => `${tool} ${n}`).join(', ')}${c.blockedLoads ? `; ${c.blockedLoads} blocked` : ''})` : ''}`,
+    `${c.gatedLoads}${
+      c.gatedLoads
+        ? ` (${Object.entries(c.gatedByTool)
+            .map(([tool, n]) => `${tool} ${n}`)
+            .join(', ')}${c.blockedLoads ? `; ${c.blockedLoads} blocked` : ''})`
+        : ''
+    }`,
     String(c.nearDone),
     c.medianTurnsAfterFirst === undefined ? '-' : String(c.medianTurnsAfterFirst),
     formatCompact(c.tokensAfterFirst),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  for (const row of [header, ...rows]) lines.push(row.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const row of [header, ...rows])
+    lines.push(
+      row
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    );
   lines.push('');
   lines.push(
     cliMessage('replay.corrupt', {

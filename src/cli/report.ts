@@ -10,7 +10,17 @@ import { windowFromConfig } from '../core/window.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { loadValidConfig } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
-import { CliError, describeFsError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type Command, toJsonOutput } from './io.js';
+import {
+  CliError,
+  describeFsError,
+  isFsError,
+  parseFlags,
+  parseWindowFlag,
+  UsageError,
+  WINDOW_FLAG,
+  type Command,
+  toJsonOutput,
+} from './io.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
@@ -40,7 +50,8 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     if (!transcript) throw new UsageError(cliMessage('report.needs-transcript'), usage);
     if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     const stated = parseWindowFlag(flags.window, usage);
-    if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000)) throw new UsageError(cliMessage('report.width-invalid'), usage);
+    if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000))
+      throw new UsageError(cliMessage('report.width-invalid'), usage);
     if (flags.html) checkWritable(flags.html);
     const config = loadValidConfig(io);
     const { policy } = config;
@@ -52,10 +63,17 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
       if (!isFsError(error)) throw error;
       throw new CliError(cliMessage('cannot-read', { path: transcript, reason: describeFsError(error) }));
     }
-    const window = stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
+    const window =
+      stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
     const report = buildReport(
       timeline.events,
-      { title: `Session ${sanitizeText(basename(transcript, '.jsonl'))}`, window: window.tokens, windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source, ceilingPct: policy.ceilingPct, tiers: policy.tiers },
+      {
+        title: `Session ${sanitizeText(basename(transcript, '.jsonl'))}`,
+        window: window.tokens,
+        windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source,
+        ceilingPct: policy.ceilingPct,
+        tiers: policy.tiers,
+      },
       { policy, window },
     );
     if (flags.html) {
@@ -78,5 +96,6 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
 function checkWritable(path: string): void {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (stat?.isDirectory()) throw new CliError(cliMessage('report.html-is-directory', { path, example: join(path, 'report.html') }));
-  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory()) throw new CliError(cliMessage('report.html-no-directory', { path, dir: dirname(resolve(path)) }));
+  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError(cliMessage('report.html-no-directory', { path, dir: dirname(resolve(path)) }));
 }

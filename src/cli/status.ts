@@ -1,6 +1,12 @@
 /** `context-ceiling status`: the numbers behind the guard, for one transcript. */
 import { judgeCeiling, type Verdict } from '../core/ceiling.js';
-import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact, type AutocompactPoint } from '../core/autocompact.js';
+import {
+  AUTOCOMPACT_PCT_ENV,
+  AUTOCOMPACT_WINDOW_ENV,
+  describeAutocompact,
+  resolveAutocompact,
+  type AutocompactPoint,
+} from '../core/autocompact.js';
 import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
 import { describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
@@ -67,7 +73,8 @@ function locate(transcript: string | undefined, session: string | undefined, io:
   if (transcript) return transcript;
   if (session) {
     const found = findSessionTranscript(io.env, io.home, projectDir, session);
-    if (!found) throw new CliError(cliMessage('no-session-transcript', { session, dir: projectTranscriptDir(io.env, io.home, projectDir) }));
+    if (!found)
+      throw new CliError(cliMessage('no-session-transcript', { session, dir: projectTranscriptDir(io.env, io.home, projectDir) }));
     return found;
   }
   const dir = projectTranscriptDir(io.env, io.home, projectDir);
@@ -137,15 +144,28 @@ function renderStatus(report: StatusReport): string {
   const rows: Array<[string, string]> = [['Transcript', report.transcript]];
   rows.push(['Occupancy', describeOccupancy(occupancy)]);
   const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
-  rows.push(['Window', cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: window.source === 'default' })]);
+  rows.push([
+    'Window',
+    cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: window.source === 'default' }),
+  ]);
   rows.push(['Percent', data.percent === undefined ? 'unknown' : formatPercent(data.percent)]);
   rows.push([
     'Ceiling',
-    cliMessage('status.ceiling', { pct: policy.ceilingPct, pctFrom: describeSource(sources.ceilingPct!), strict: policy.strict, strictFrom: describeSource(sources.strict!), enabled: policy.enabled }),
+    cliMessage('status.ceiling', {
+      pct: policy.ceilingPct,
+      pctFrom: describeSource(sources.ceilingPct!),
+      strict: policy.strict,
+      strictFrom: describeSource(sources.strict!),
+      enabled: policy.enabled,
+    }),
   ]);
   rows.push(['Tier', tier]);
   rows.push(['Guard now', cliMessage('status.guard-now', { agent: verdictWord(verdicts.Agent), skill: verdictWord(verdicts.Skill) })]);
-  if (report.autocompact !== undefined) rows.push(['Autocompact', `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? cliMessage('autocompact-set-in', { origin: report.autocompactFrom }) : ''}`]);
+  if (report.autocompact !== undefined)
+    rows.push([
+      'Autocompact',
+      `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? cliMessage('autocompact-set-in', { origin: report.autocompactFrom }) : ''}`,
+    ]);
   if (verdicts.Agent.messageId === 'window-contradicted') {
     rows.push(['Note', cliMessage('status.window-contradicted')]);
   }
@@ -156,7 +176,9 @@ function renderStatus(report: StatusReport): string {
 function describeOccupancy(occupancy: Occupancy): string {
   switch (occupancy.kind) {
     case 'measured':
-      return cliMessage(occupancy.source === 'usage' ? 'status.occupancy-usage' : 'status.occupancy-compaction', { tokens: formatTokens(occupancy.tokens) });
+      return cliMessage(occupancy.source === 'usage' ? 'status.occupancy-usage' : 'status.occupancy-compaction', {
+        tokens: formatTokens(occupancy.tokens),
+      });
     case 'unknown-since-compaction':
       return cliMessage('status.unknown-since-compaction');
     case 'unavailable':

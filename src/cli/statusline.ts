@@ -32,7 +32,13 @@ Wire it with: context-ceiling install --statusline
   run(args, io) {
     const flags = parseFlags(args, { string: ['wrap'] }, usage);
     if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), usage);
-    const ctx = { ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText, voice: () => GUARD_VOICE }), env: io.env, cwd: io.cwd, home: io.home, writeStderr: io.err };
+    const ctx = {
+      ...processHookContext({ parsePolicy: parsePolicyText, parseYaml: parseYamlText, voice: () => GUARD_VOICE }),
+      env: io.env,
+      cwd: io.cwd,
+      home: io.home,
+      writeStderr: io.err,
+    };
     const output = runStatusLine(io.readStdin(), ctx, { wrap: flags.wrap });
     if (output) io.out(`${output}\n`);
     return 0;

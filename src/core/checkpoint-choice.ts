@@ -28,6 +28,10 @@ export function chooseNewest<T extends { mtime: number }>(candidates: readonly T
  * unread ones too, so none surfaces later; with `olderOnly`, only those before it
  * (a session's own later checkpoints are not yet superseded).
  */
-export function supersededBy<T extends { sequence: number; acknowledged: boolean }>(entries: readonly T[], shown: T, olderOnly = false): T[] {
+export function supersededBy<T extends { sequence: number; acknowledged: boolean }>(
+  entries: readonly T[],
+  shown: T,
+  olderOnly = false,
+): T[] {
   return entries.filter((entry) => !entry.acknowledged && entry !== shown && (!olderOnly || entry.sequence < shown.sequence));
 }

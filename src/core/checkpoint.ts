@@ -89,7 +89,8 @@ export function buildCheckpoint(f: CheckpointFacts): Checkpoint {
     sessionId: f.sessionId,
     trigger: {
       type: triggerOf(f.trigger),
-      customInstructions: typeof f.customInstructions === 'string' && f.customInstructions.length > 0 ? f.customInstructions.slice(0, 4_000) : null,
+      customInstructions:
+        typeof f.customInstructions === 'string' && f.customInstructions.length > 0 ? f.customInstructions.slice(0, 4_000) : null,
     },
     context: {
       occupancy: f.occupancy.kind === 'measured' ? f.occupancy.tokens : null,

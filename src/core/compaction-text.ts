@@ -29,9 +29,11 @@ export function mustKeepItems(orchestration: OrchestrationRecord | undefined): M
   const v = viewResumption(orchestration.resumption, orchestration.header);
   const items: MustKeep[] = [];
   if (v.nextStep) items.push({ kind: 'next-step', text: v.nextStep });
-  if (v.currentPhase) items.push({ kind: 'phase', text: v.currentPhaseName ? `${v.currentPhase} (${v.currentPhaseName})` : v.currentPhase });
+  if (v.currentPhase)
+    items.push({ kind: 'phase', text: v.currentPhaseName ? `${v.currentPhase} (${v.currentPhaseName})` : v.currentPhase });
   if (v.currentActivity) items.push({ kind: 'activity', text: v.currentActivity });
-  for (const d of v.pendingDecisions.slice(0, MAX_LISTED)) items.push({ kind: 'decision', text: `${d.id ? `${d.id}: ` : ''}${d.text}${d.impact ? ` (affects ${d.impact})` : ''}` });
+  for (const d of v.pendingDecisions.slice(0, MAX_LISTED))
+    items.push({ kind: 'decision', text: `${d.id ? `${d.id}: ` : ''}${d.text}${d.impact ? ` (affects ${d.impact})` : ''}` });
   for (const file of v.filesInFlight.slice(0, MAX_LISTED)) items.push({ kind: 'file', text: file });
   return items;
 }
@@ -52,7 +54,23 @@ export function findMissing(items: MustKeep[], summary: string): MustKeep[] {
 }
 
 /** Words that say nothing about whether an item survived. */
-const FILLER = new Set(['the', 'and', 'then', 'with', 'for', 'from', 'that', 'this', 'into', 'when', 'before', 'after', 'are', 'was', 'its']);
+const FILLER = new Set([
+  'the',
+  'and',
+  'then',
+  'with',
+  'for',
+  'from',
+  'that',
+  'this',
+  'into',
+  'when',
+  'before',
+  'after',
+  'are',
+  'was',
+  'its',
+]);
 
 function wordsOf(text: string): string[] {
   return text
@@ -97,7 +115,9 @@ function briefLines(f: BriefFacts, items: MustKeep[], field: number): string[] {
       `Name checkpoint ${id} as the state saved at compaction.`,
     );
   } else {
-    lines.push('The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:');
+    lines.push(
+      'The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:',
+    );
     for (const item of items) lines.push(`- ${LABEL[item.kind]}: ${safeLine(item.text, field)}`);
     lines.push(`Name checkpoint ${id} and the resumption section of ${f.orchestrationFile} as where the full state is kept.`);
   }
@@ -193,7 +213,10 @@ export function renderDroppedNotice(f: { missing: MustKeep[]; checkpointId: stri
 export function keptSummaryLines(kept: KeptSummary, summaryPath: string): string[] {
   const body = cleanMultiline(summaryBody(kept.summary));
   const excerpt = body.length <= KEPT_SUMMARY_EXCERPT_CHARS ? body : `${body.slice(0, KEPT_SUMMARY_EXCERPT_CHARS - 1).trimEnd()}…`;
-  const lines = [`SUMMARY KEPT AT COMPACTION (${safeLine(kept.checkpointId, 40)}, ${kept.summaryChars} characters; full text: ${safeLine(summaryPath, 300)}):`, ...excerpt.split('\n')];
+  const lines = [
+    `SUMMARY KEPT AT COMPACTION (${safeLine(kept.checkpointId, 40)}, ${kept.summaryChars} characters; full text: ${safeLine(summaryPath, 300)}):`,
+    ...excerpt.split('\n'),
+  ];
   return [...lines, ...droppedLead(kept.missing)];
 }
 

@@ -30,7 +30,6 @@ export const ENV = {
 /** Injected-text budgets in tokens, estimated as characters / 4 (design: "Tiers"). */
 export const TOKEN_BUDGET = { monitorCalm: 100, monitorAlarm: 200, compactionAlert: 500, resumptionContext: 1000 } as const;
 
-
 /**
  * Claude Code cuts PreCompact's plain stdout beyond this many characters before
  * handing it to the summariser (2.1.328 binary: "output cut: N characters is over
@@ -46,4 +45,3 @@ export const KEPT_SUMMARY_MAX_CHARS = 48_000;
 
 /** How much of the kept summary a <resumption-context> after /clear quotes (its budget is 4,000 characters). */
 export const KEPT_SUMMARY_EXCERPT_CHARS = 1_400;
-

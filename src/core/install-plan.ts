@@ -131,7 +131,13 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
  * user's own earlier value), and undo what an earlier install set and this one
  * no longer asks for, unless the user has changed it since.
  */
-function planEnv(settings: Record<string, unknown>, env: Record<string, string>, options: InstallOptions, actions: string[], created: Created): EnvChange[] {
+function planEnv(
+  settings: Record<string, unknown>,
+  env: Record<string, string>,
+  options: InstallOptions,
+  actions: string[],
+  created: Created,
+): EnvChange[] {
   const ownedList = options.owned ?? [];
   const owned = new Map(ownedList.map((change) => [change.key, change]));
   const result: EnvChange[] = [];
@@ -252,14 +258,22 @@ function asSettings(input: unknown): Record<string, unknown> {
 
 function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
   const value = parent[key];
-  if (value === undefined) return (parent[key] = {}) as Record<string, unknown>;
+  if (value === undefined) {
+    const created: Record<string, unknown> = {};
+    parent[key] = created;
+    return created;
+  }
   if (!isObject(value)) throw new SettingsShapeError(`"${key}" must be an object`);
   return value;
 }
 
 function arrayAt(parent: Record<string, unknown>, key: string): Entry[] {
   const value = parent[key];
-  if (value === undefined) return (parent[key] = []) as Entry[];
+  if (value === undefined) {
+    const created: Entry[] = [];
+    parent[key] = created;
+    return created;
+  }
   if (!Array.isArray(value)) throw new SettingsShapeError(`"hooks.${key}" must be an array`);
   return value as Entry[];
 }

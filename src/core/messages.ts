@@ -60,7 +60,10 @@ export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
     from: d.window.source,
     call: d.target ? `${sanitizeText(d.tool).slice(0, 80)} "${sanitizeText(d.target).slice(0, 120)}"` : sanitizeText(d.tool).slice(0, 80),
     way: describeWayOut(recoverySkill),
-    held: d.evidenceTokens !== undefined && d.evidenceTokens > (d.occupancy ?? 0) ? `has held ${formatTokens(held)} tokens (before a compaction)` : `holds ${formatTokens(held)} tokens`,
+    held:
+      d.evidenceTokens !== undefined && d.evidenceTokens > (d.occupancy ?? 0)
+        ? `has held ${formatTokens(held)} tokens (before a compaction)`
+        : `holds ${formatTokens(held)} tokens`,
   });
 }
 

@@ -123,7 +123,11 @@ export const POLICY_FIELDS = {
     30,
   ),
   // The status line refreshes every turn and the window changes only with the model, so a day-old record is still right.
-  bridgeMaxAgeMinutes: minutes(ENV.bridgeMaxAgeMinutes, 'How old the window the status line bridge recorded may be and still be used', 1440),
+  bridgeMaxAgeMinutes: minutes(
+    ENV.bridgeMaxAgeMinutes,
+    'How old the window the status line bridge recorded may be and still be used',
+    1440,
+  ),
 } as const satisfies Record<string, PolicyField>;
 
 export type FieldKey = keyof typeof POLICY_FIELDS;
@@ -157,8 +161,13 @@ export function coerceEnvValue(field: PolicyField, raw: string): Coerced {
     case 'text':
       return { value: raw };
     case 'names': {
-      const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
-      return list.length > 0 && list.every((s) => SKILL_NAME.test(s)) ? { value: list } : { why: 'expected a comma-separated list of skill names' };
+      const list = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      return list.length > 0 && list.every((s) => SKILL_NAME.test(s))
+        ? { value: list }
+        : { why: 'expected a comma-separated list of skill names' };
     }
     case 'tools': {
       const tools = coerceToolActions(raw);
@@ -171,7 +180,9 @@ export function coerceEnvValue(field: PolicyField, raw: string): Coerced {
 function coerceInt(field: IntField, raw: string): Coerced {
   const max = field.max ?? Number.MAX_SAFE_INTEGER;
   const value = /^[0-9]+$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
-  return Number.isSafeInteger(value) && value >= field.min && value <= max ? { value } : { why: `expected a whole number from ${field.min} to ${max}` };
+  return Number.isSafeInteger(value) && value >= field.min && value <= max
+    ? { value }
+    : { why: `expected a whole number from ${field.min} to ${max}` };
 }
 
 function coerceToolActions(raw: string): Record<string, ToolAction> | undefined {

@@ -22,7 +22,13 @@ export type LayerRule = (layer: LayerName, values: PolicyValues) => RuleProblem[
 const stateDirFromUserOrEnv: LayerRule = (layer, values) =>
   values.stateDir === undefined || layer === 'user' || layer === 'env'
     ? []
-    : [{ key: 'stateDir', message: `ignored: only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`, values: [values.stateDir] }];
+    : [
+        {
+          key: 'stateDir',
+          message: `ignored: only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`,
+          values: [values.stateDir],
+        },
+      ];
 
 export const LAYER_RULES: readonly LayerRule[] = [stateDirFromUserOrEnv];
 

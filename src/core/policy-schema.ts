@@ -19,7 +19,8 @@ const onOff = (field: PolicyField) => z.boolean().check(describe(field));
  * environment variable. Built on first use: most hook runs find no policy file.
  */
 export function policyFileSchema() {
-  return (cachedSchema ??= buildPolicyFileSchema());
+  cachedSchema ??= buildPolicyFileSchema();
+  return cachedSchema;
 }
 
 let cachedSchema: ReturnType<typeof buildPolicyFileSchema> | undefined;
@@ -35,7 +36,9 @@ function buildPolicyFileSchema() {
     ceilingPct: z.optional(integer(F.ceilingPct)),
     window: z.optional(integer(F.window)),
     tools: z.optional(z.record(z.string().check(z.regex(TOOL_NAME)), z.enum(TOOL_ACTIONS)).check(describe(F.tools))),
-    recoverySkills: z.optional(z.array(z.string().check(z.minLength(1), z.regex(SKILL_NAME))).check(z.minLength(1), describe(F.recoverySkills))),
+    recoverySkills: z.optional(
+      z.array(z.string().check(z.minLength(1), z.regex(SKILL_NAME))).check(z.minLength(1), describe(F.recoverySkills)),
+    ),
     tiers: z.optional(
       z
         .strictObject({

@@ -90,7 +90,9 @@ export function resolvePolicy(layers: readonly Layer[]): ResolvedPolicy {
   const broken = (key: string) => problems.some((problem) => key === problem.key || key.startsWith(`${problem.key}.`));
   const fallback = mergeLayers(layers, broken);
   const warnings = problems.map((problem) => {
-    const defaults = flattenValues(DEFAULT_VALUES).filter(([key]) => broken(key)).map(([, value]) => String(value));
+    const defaults = flattenValues(DEFAULT_VALUES)
+      .filter(([key]) => broken(key))
+      .map(([, value]) => String(value));
     return `${problem.key} ${problem.message} (got ${problem.values.join(', ')}); using the defaults ${defaults.join(', ')}`;
   });
   return { ...fallback, warnings };
@@ -139,7 +141,11 @@ function unflatten(entries: Iterable<[string, unknown]>): PolicyValues {
   for (const [key, value] of entries) {
     const dot = key.indexOf('.');
     if (dot < 0) out[key] = value;
-    else ((out[key.slice(0, dot)] ??= {}) as Record<string, unknown>)[key.slice(dot + 1)] = value;
+    else {
+      const group = key.slice(0, dot);
+      out[group] ??= {};
+      (out[group] as Record<string, unknown>)[key.slice(dot + 1)] = value;
+    }
   }
   return out as PolicyValues;
 }

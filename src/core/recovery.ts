@@ -8,7 +8,8 @@ export function attendanceOf(value: string | undefined): Attendance {
 }
 
 const NEXT_STEP: Record<Attendance, string> = {
-  attended: 'This session is attended: ask the person to run /compact now (or /clear; the next session resumes from the checkpoint). Start nothing new until then.',
+  attended:
+    'This session is attended: ask the person to run /compact now (or /clear; the next session resumes from the checkpoint). Start nothing new until then.',
   unattended:
     'This session is unattended (print mode or SDK): nobody can run /compact. Continue the current task with what is already loaded and load no new agents or skills; Claude Code compacts by itself.',
   unknown: 'If a person is watching, ask them to run /compact (or /clear); otherwise continue with what is loaded and load nothing new.',

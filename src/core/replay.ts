@@ -39,7 +39,10 @@ export class TimelineBuilder {
     // One response split over several lines repeats its usage: one turn, whose calls may sit on any of the lines.
     if (id === undefined || id !== this.lastMessageId) {
       const usage = message.usage as Record<string, unknown>;
-      const output = typeof usage.output_tokens === 'number' && Number.isFinite(usage.output_tokens) && usage.output_tokens > 0 ? usage.output_tokens : 0;
+      const output =
+        typeof usage.output_tokens === 'number' && Number.isFinite(usage.output_tokens) && usage.output_tokens > 0
+          ? usage.output_tokens
+          : 0;
       this.events.push({ kind: 'turn', tokens: evidence.tokens, output });
       this.lastMessageId = id;
     }
@@ -48,7 +51,12 @@ export class TimelineBuilder {
       if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !this.gated.has(block.name)) continue;
       const input = (block.input ?? {}) as Record<string, unknown>;
       const target = block.name === 'Skill' ? input.skill : input.subagent_type;
-      this.events.push({ kind: 'call', tool: block.name, target: typeof target === 'string' ? target : undefined, tokens: evidence.tokens });
+      this.events.push({
+        kind: 'call',
+        tool: block.name,
+        target: typeof target === 'string' ? target : undefined,
+        tokens: evidence.tokens,
+      });
     }
   }
 }
@@ -64,7 +72,13 @@ export function recordedTools(policy: Pick<Policy, 'tools'>): Set<string> {
  */
 export function judgeTimelineCall(call: TimelineCall, policy: Policy, window: ResolvedWindow): Verdict {
   const toolInput = call.tool === 'Skill' ? { skill: call.target } : { subagent_type: call.target };
-  return judgeCeiling({ toolName: call.tool, toolInput, occupancy: { kind: 'measured', tokens: call.tokens, source: 'usage' }, window, policy });
+  return judgeCeiling({
+    toolName: call.tool,
+    toolInput,
+    occupancy: { kind: 'measured', tokens: call.tokens, source: 'usage' },
+    window,
+    policy,
+  });
 }
 
 /** False for calls the guard does not judge at all: disabled, a tool it does not gate, a recovery skill. */
@@ -96,15 +110,23 @@ export type ReplayRules = { window: ResolvedWindow; ceilings: readonly number[];
 
 export function analyzeSession(events: readonly TimelineEvent[], rules: ReplayRules): SessionAnalysis {
   const turns = events.filter((e) => e.kind === 'turn').length;
-  const calls = events.filter((e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, rules.policy, rules.window)));
+  const calls = events.filter(
+    (e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, rules.policy, rules.window)),
+  );
   let peak: number | undefined;
   for (const e of events) if (e.kind === 'turn') peak = Math.max(peak ?? 0, (e.tokens / rules.window.tokens) * 100);
   const byCeiling: Record<number, CeilingOutcome> = {};
-  for (const ceiling of rules.ceilings) byCeiling[ceiling] = outcomeAt(events, new Set<TimelineEvent>(calls), { ...rules.policy, ceilingPct: ceiling }, rules.window);
+  for (const ceiling of rules.ceilings)
+    byCeiling[ceiling] = outcomeAt(events, new Set<TimelineEvent>(calls), { ...rules.policy, ceilingPct: ceiling }, rules.window);
   return { turns, calls: calls.length, compactions: events.filter((e) => e.kind === 'compaction').length, peakPercent: peak, byCeiling };
 }
 
-function outcomeAt(events: readonly TimelineEvent[], counted: ReadonlySet<TimelineEvent>, policy: Policy, window: ResolvedWindow): CeilingOutcome {
+function outcomeAt(
+  events: readonly TimelineEvent[],
+  counted: ReadonlySet<TimelineEvent>,
+  policy: Policy,
+  window: ResolvedWindow,
+): CeilingOutcome {
   const outcome: CeilingOutcome = { first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 };
   let turn = 0;
   let callNumber = 0;
@@ -156,7 +178,10 @@ export type ReplaySummary = {
 };
 
 export function summarize(analyses: readonly SessionAnalysis[], ceilings: readonly number[]): ReplaySummary {
-  const peaks = analyses.map((a) => a.peakPercent).filter((p): p is number => p !== undefined).sort((a, b) => a - b);
+  const peaks = analyses
+    .map((a) => a.peakPercent)
+    .filter((p): p is number => p !== undefined)
+    .sort((a, b) => a - b);
   const histogram = new Array<number>(11).fill(0);
   for (const p of peaks) histogram[Math.min(10, Math.floor(p / 10))]! += 1;
   return {
@@ -164,7 +189,9 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
     sessionsWithCalls: analyses.filter((a) => a.calls > 0).length,
     compactions: analyses.reduce((sum, a) => sum + a.compactions, 0),
     sessionsCompacted: analyses.filter((a) => a.compactions > 0).length,
-    peak: peaks.length ? { p50: quantile(peaks, 0.5), p90: quantile(peaks, 0.9), p99: quantile(peaks, 0.99), max: peaks[peaks.length - 1]! } : undefined,
+    peak: peaks.length
+      ? { p50: quantile(peaks, 0.5), p90: quantile(peaks, 0.9), p99: quantile(peaks, 0.99), max: peaks[peaks.length - 1]! }
+      : undefined,
     peakHistogram: histogram,
     ceilings: ceilings.map((ceiling) => {
       const outcomes = analyses.map((a) => a.byCeiling[ceiling]!).filter((o) => o.first !== undefined);

@@ -78,7 +78,8 @@ function axisParts({ x, y, yMax, turns }: Scale): string[] {
     parts.push(`<text class="tick y-tick" x="${M.left - 8}" y="${f(y(pct) + 4)}" text-anchor="end">${pct}%</text>`);
   }
   const xTicks = [...new Set([1, Math.round(turns / 4), Math.round(turns / 2), Math.round((3 * turns) / 4), turns].filter((t) => t >= 1))];
-  for (const t of xTicks) parts.push(`<text class="tick x-tick" x="${f(x(t))}" y="${M.top + PLOT_H + 18}" text-anchor="middle">${t}</text>`);
+  for (const t of xTicks)
+    parts.push(`<text class="tick x-tick" x="${f(x(t))}" y="${M.top + PLOT_H + 18}" text-anchor="middle">${t}</text>`);
   return parts;
 }
 
@@ -100,7 +101,9 @@ function dataParts(r: ReportData, { x, y, turns }: Scale): string[] {
   const parts: string[] = [];
   for (const turn of r.compactions) {
     const at = x(Math.min(turns, turn + 0.5));
-    parts.push(`<line class="compaction" data-turn="${turn}" x1="${f(at)}" x2="${f(at)}" y1="${M.top}" y2="${M.top + PLOT_H}"><title>compaction after turn ${turn}</title></line>`);
+    parts.push(
+      `<line class="compaction" data-turn="${turn}" x1="${f(at)}" x2="${f(at)}" y1="${M.top}" y2="${M.top + PLOT_H}"><title>compaction after turn ${turn}</title></line>`,
+    );
   }
   if (r.points.length > 0) {
     const points = r.points.map((p) => `${f(x(p.turn))},${f(y(p.percent))}`).join(' ');
@@ -108,7 +111,9 @@ function dataParts(r: ReportData, { x, y, turns }: Scale): string[] {
   }
   for (const c of r.calls) {
     if (c.turn < 1) continue;
-    parts.push(`<circle class="gated-call ${c.over ? 'over' : 'under'}" cx="${f(x(c.turn))}" cy="${f(y(c.percent))}" r="4"><title>${esc(c.tool)} at turn ${c.turn}, ${Math.round(c.percent)}%</title></circle>`);
+    parts.push(
+      `<circle class="gated-call ${c.over ? 'over' : 'under'}" cx="${f(x(c.turn))}" cy="${f(y(c.percent))}" r="4"><title>${esc(c.tool)} at turn ${c.turn}, ${Math.round(c.percent)}%</title></circle>`,
+    );
   }
   return parts;
 }
@@ -128,5 +133,10 @@ function legendItems(r: ReportData): string {
     ['legend-compaction', 'compaction'],
     ['legend-gated', 'gated call over the ceiling'],
   ];
-  return legend.map(([cls, label], i) => `<g class="legend-item ${cls}" transform="translate(${M.left + i * 150} 20)"><rect class="swatch" width="14" height="4" y="-6"/><text x="20" y="0">${esc(label!)}</text></g>`).join('');
+  return legend
+    .map(
+      ([cls, label], i) =>
+        `<g class="legend-item ${cls}" transform="translate(${M.left + i * 150} 20)"><rect class="swatch" width="14" height="4" y="-6"/><text x="20" y="0">${esc(label!)}</text></g>`,
+    )
+    .join('');
 }

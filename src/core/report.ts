@@ -26,7 +26,11 @@ export type ReportData = {
 };
 
 /** The guard's judgement of every call comes from `judgeTimelineCall`, as in replay: a tool turned off is never drawn. */
-export function buildReport(events: readonly TimelineEvent[], base: Omit<ReportData, 'points' | 'compactions' | 'calls'>, guard: { policy: Policy; window: ResolvedWindow }): ReportData {
+export function buildReport(
+  events: readonly TimelineEvent[],
+  base: Omit<ReportData, 'points' | 'compactions' | 'calls'>,
+  guard: { policy: Policy; window: ResolvedWindow },
+): ReportData {
   const points: ReportPoint[] = [];
   const compactions: number[] = [];
   const calls: ReportData['calls'] = [];
@@ -36,7 +40,13 @@ export function buildReport(events: readonly TimelineEvent[], base: Omit<ReportD
     else {
       const verdict = judgeTimelineCall(e, guard.policy, guard.window);
       if (!isJudgedCall(verdict)) continue;
-      calls.push({ turn: points.length, tool: e.tool, percent: (e.tokens / base.window) * 100, over: verdict.kind !== 'allow', verdict: verdict.kind });
+      calls.push({
+        turn: points.length,
+        tool: e.tool,
+        percent: (e.tokens / base.window) * 100,
+        over: verdict.kind !== 'allow',
+        verdict: verdict.kind,
+      });
     }
   }
   return { ...base, points, compactions, calls };
@@ -79,7 +89,11 @@ export function renderTerminalReport(r: ReportData, width = 72): string {
   for (const turn of r.compactions) if (turn > 0) marks[column(Math.min(r.points.length, turn + 1))] = '▲';
   lines.push(`     └${'─'.repeat(columns)}`, `      ${marks.join('')}`);
   const axis = `      turn 1${' '.repeat(Math.max(1, columns - 7 - String(r.points.length).length))}${r.points.length}`;
-  lines.push(axis, '', `Legend: █ occupancy (peak per column, ${per > 1 ? `${per.toFixed(1)} turns` : '1 turn'} each) · ─ ceiling · ··· tier thresholds · ▲ compaction · * gated call over the ceiling`);
+  lines.push(
+    axis,
+    '',
+    `Legend: █ occupancy (peak per column, ${per > 1 ? `${per.toFixed(1)} turns` : '1 turn'} each) · ─ ceiling · ··· tier thresholds · ▲ compaction · * gated call over the ceiling`,
+  );
   return `${lines.join('\n')}\n`;
 }
 

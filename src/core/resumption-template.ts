@@ -2,7 +2,18 @@
 import type { Checkpoint } from './checkpoint.js';
 import { TOKEN_BUDGET } from './constants.js';
 import { hasResumptionState, viewResumption, type ResumptionView } from './resumption.js';
-import { clip, describeDecision, describeFill, describeOrchestration, fitToBudget, hardCut, listLines, pushField, wrap, type Limits } from './template-kit.js';
+import {
+  clip,
+  describeDecision,
+  describeFill,
+  describeOrchestration,
+  fitToBudget,
+  hardCut,
+  listLines,
+  pushField,
+  wrap,
+  type Limits,
+} from './template-kit.js';
 
 export type ResumptionFacts = {
   checkpoint: Checkpoint | undefined;
@@ -55,7 +66,10 @@ function headerLines(r: ResumptionFacts, c: Checkpoint, v: ResumptionView): stri
   const ids = [v.workflowId && `WORKFLOW: ${clip(v.workflowId, 120)}`, v.projectId && `PROJECT: ${clip(v.projectId, 120)}`].filter(Boolean);
   if (ids.length) lines.push(ids.join('  '));
   if (v.planFile) lines.push(`ORCHESTRATION PLAN: ${clip(v.planFile, 300)}`);
-  lines.push(`CHECKPOINT: ${clip(r.checkpointPath, 300)} (${clip(c.timestamp, 40) || 'time unknown'}, ${clip(c.trigger.type, 40)} compaction)`, '');
+  lines.push(
+    `CHECKPOINT: ${clip(r.checkpointPath, 300)} (${clip(c.timestamp, 40) || 'time unknown'}, ${clip(c.trigger.type, 40)} compaction)`,
+    '',
+  );
   return lines;
 }
 
@@ -78,7 +92,8 @@ function trajectoryLines(v: ResumptionView, limit: Limits): string[] {
   const quality = [
     v.gatesCompleted && `- Gates completed: ${f(v.gatesCompleted)}`,
     v.gatesRemaining && `- Gates remaining: ${f(v.gatesRemaining)}`,
-    v.currentGate && `- Current gate: ${clip(v.currentGate, 60)}${v.currentGateIteration ? ` (iteration ${clip(v.currentGateIteration, 20)})` : ''}`,
+    v.currentGate &&
+      `- Current gate: ${clip(v.currentGate, 60)}${v.currentGateIteration ? ` (iteration ${clip(v.currentGateIteration, 20)})` : ''}`,
     v.lastGateScore && `- Last gate score: ${clip(v.lastGateScore, 40)}`,
     v.lowestDimension && `- Recurring weak dimension: ${f(v.lowestDimension)}`,
   ].filter((line): line is string => Boolean(line));
@@ -93,7 +108,8 @@ function trajectoryLines(v: ResumptionView, limit: Limits): string[] {
 function filesToReadLines(r: ResumptionFacts, v: ResumptionView, limit: Limits): string[] {
   const files = v.filesToRead.slice(0, Math.max(1, limit.items));
   const lines = ['', 'READ THESE FILES IN ORDER:'];
-  if (files.length === 0) lines.push(`1. [PRIORITY 1] ${clip(r.orchestrationPath, 300)}`, '   Sections: resumption', '   Purpose: the recorded workflow state');
+  if (files.length === 0)
+    lines.push(`1. [PRIORITY 1] ${clip(r.orchestrationPath, 300)}`, '   Sections: resumption', '   Purpose: the recorded workflow state');
   files.forEach((file, i) => {
     lines.push(`${i + 1}. [PRIORITY ${i + 1}] ${clip(file.path, 300)}`);
     if (file.sections) lines.push(`   Sections: ${clip(file.sections, limit.field)}`);

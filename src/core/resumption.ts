@@ -49,7 +49,9 @@ export function viewResumption(resumption: unknown, header?: unknown): Resumptio
   const h = asRecord(header) ?? {};
   const quality = asRecord(r.quality_trajectory) ?? {};
   const currentGate = text(quality.current_gate);
-  const decisions = list(r.decisions).map(toDecision).filter((d): d is Decision & { applied: boolean } => d !== undefined);
+  const decisions = list(r.decisions)
+    .map(toDecision)
+    .filter((d): d is Decision & { applied: boolean } => d !== undefined);
   return {
     workflowId: text(h.workflow_id) ?? text(r.workflow_id),
     projectId: text(h.project_id) ?? text(r.project_id),
@@ -73,8 +75,12 @@ export function viewResumption(resumption: unknown, header?: unknown): Resumptio
     decisions: decisions.map(stripApplied),
     agentSummaries: summaries(r.agent_summaries),
     defectPatterns: list(asRecord(r.defect_summary)?.recurring_patterns).map(describeItem).filter(isText),
-    filesToRead: list(r.files_to_read).map(toFile).filter((f): f is FileToRead => f !== undefined),
-    filesInFlight: list(r.files_in_flight ?? r.files_in_progress).map((item) => toFile(item)?.path).filter(isText),
+    filesToRead: list(r.files_to_read)
+      .map(toFile)
+      .filter((f): f is FileToRead => f !== undefined),
+    filesInFlight: list(r.files_in_flight ?? r.files_in_progress)
+      .map((item) => toFile(item)?.path)
+      .filter(isText),
     updatedAt: text(r.updated_at),
   };
 }
@@ -94,7 +100,8 @@ export function text(value: unknown): string | undefined {
   else if (typeof value === 'number' && Number.isFinite(value)) out = String(value);
   else if (typeof value === 'boolean') out = String(value);
   else if (value instanceof Date && !Number.isNaN(value.getTime())) out = value.toISOString();
-  else if (Array.isArray(value) && value.length > 0 && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) out = value.slice(0, MAX_ITEMS).join(', ');
+  else if (Array.isArray(value) && value.length > 0 && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
+    out = value.slice(0, MAX_ITEMS).join(', ');
   if (out === undefined) return undefined;
   const clean = sanitizeText(out.length > MAX_FIELD * 4 ? out.slice(0, MAX_FIELD * 4) : out);
   return clean.length === 0 ? undefined : clean.slice(0, MAX_FIELD);

@@ -12,7 +12,6 @@ export type SanitizeOptions = {
 };
 
 /** C0 (but \n, handled apart), DEL, C1, and the line and paragraph separators: shown as a space, so words stay apart. */
-// eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 /**
@@ -21,6 +20,7 @@ const CONTROLS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/g;
  * variation selectors, and Unicode tag characters (invisible ASCII).
  */
 const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: every code point here is listed on purpose, combining ones included
   /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb]|\udb40[\udc00-\udc7f]/g;
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

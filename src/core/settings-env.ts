@@ -36,7 +36,13 @@ export function settingsFactsOf(scope: SettingsScope, label: string, parsed: unk
       else if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') env[name] = String(value);
     }
   }
-  return { scope, label, env, enabledPlugins: isObject(root.enabledPlugins) ? root.enabledPlugins : {}, hookCommands: hookCommandsOf(root.hooks) };
+  return {
+    scope,
+    label,
+    env,
+    enabledPlugins: isObject(root.enabledPlugins) ? root.enabledPlugins : {},
+    hookCommands: hookCommandsOf(root.hooks),
+  };
 }
 
 function hookCommandsOf(hooks: unknown): string[] {

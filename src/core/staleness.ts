@@ -16,9 +16,14 @@ export type WrittenOrchestration = { status: 'missing' | 'unavailable' | 'loaded
 /** The staleness of the orchestration file just written; undefined when it is gone (nothing to warn about). */
 export function judgeWrittenOrchestration(read: WrittenOrchestration, now: Date, staleMinutes: number): StalenessFacts | undefined {
   if (read.status === 'missing') return undefined;
-  if (read.status === 'unavailable') return read.yamlError !== undefined ? { kind: 'unparseable', error: read.yamlError } : { kind: 'no-resumption' };
+  if (read.status === 'unavailable')
+    return read.yamlError !== undefined ? { kind: 'unparseable', error: read.yamlError } : { kind: 'no-resumption' };
   const root = read.document;
-  return judgeStaleness(typeof root === 'object' && root !== null ? (root as Record<string, unknown>).resumption : undefined, now, staleMinutes);
+  return judgeStaleness(
+    typeof root === 'object' && root !== null ? (root as Record<string, unknown>).resumption : undefined,
+    now,
+    staleMinutes,
+  );
 }
 
 /** Judge resumption.updated_at against `now`. Pure: the parsed YAML and the clock come in. */
@@ -51,4 +56,3 @@ export function renderStaleness(s: StalenessFacts, fileName: string): string | u
       return `context-ceiling: ${file} was just written but its resumption section was last updated ${describeAge(s.ageMinutes * 60)} ago (updated_at ${s.updatedAt}; stale after ${s.staleMinutes} min). ${fix}`;
   }
 }
-

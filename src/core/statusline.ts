@@ -43,7 +43,8 @@ export type StatusLineFacts = { usage: number | undefined; window: number; perce
 /** `ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL` (no ANSI colour when `colour` is false). */
 export function renderStatusLine(f: StatusLineFacts): string {
   const paint = (code: string, text: string) => (f.colour ? `\u001b[${code}m${text}\u001b[0m` : text);
-  if (f.usage === undefined || f.percent === undefined) return `ctx –/${formatTokens(f.window)} ${paint(TIER_COLOURS.UNKNOWN, 'no turn yet')}`;
+  if (f.usage === undefined || f.percent === undefined)
+    return `ctx –/${formatTokens(f.window)} ${paint(TIER_COLOURS.UNKNOWN, 'no turn yet')}`;
   const filled = Math.max(0, Math.min(BAR_WIDTH, Math.round((f.percent / 100) * BAR_WIDTH)));
   const bar = `▕${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}▏`;
   return `ctx ${formatPercent(f.percent)} ${paint(TIER_COLOURS[f.tier], bar)} ${formatTokens(f.usage)}/${formatTokens(f.window)} ${paint(TIER_COLOURS[f.tier], f.tier)}`;

@@ -63,23 +63,28 @@ export function describeDecision(d: { id: string | undefined; text: string; impa
 }
 
 export function describeDoing(v: ResumptionView, limit: number): string | undefined {
-  const phase = v.currentPhase ? `Phase ${clip(v.currentPhase, 60)}${v.currentPhaseName ? ` (${clip(v.currentPhaseName, limit)})` : ''}` : undefined;
+  const phase = v.currentPhase
+    ? `Phase ${clip(v.currentPhase, 60)}${v.currentPhaseName ? ` (${clip(v.currentPhaseName, limit)})` : ''}`
+    : undefined;
   const parts = [phase, v.currentActivity && clip(v.currentActivity, limit)].filter(Boolean);
   return parts.length ? parts.join(', ') : undefined;
 }
 
 export function describeFill(c: Checkpoint): string {
   const { occupancy, percent, window, windowSource, state } = c.context;
-  if (occupancy === null || percent === null) return state === 'unknown-since-compaction' ? 'unknown (no turn since the previous compaction)' : 'unknown (not measured)';
+  if (occupancy === null || percent === null)
+    return state === 'unknown-since-compaction' ? 'unknown (no turn since the previous compaction)' : 'unknown (not measured)';
   const source = clip(windowSource, 80);
-  if (occupancy > window) return `${formatTokens(occupancy)} tokens, more than the ${formatTokens(window)}-token window (${source}), ${WINDOW_PROVEN_WRONG}`;
+  if (occupancy > window)
+    return `${formatTokens(occupancy)} tokens, more than the ${formatTokens(window)}-token window (${source}), ${WINDOW_PROVEN_WRONG}`;
   return `${formatPercent(percent)} (${formatTokens(occupancy)} of ${formatTokens(window)} tokens, window: ${source}), tier ${clip(c.context.tier, 20)}`;
 }
 
 export function describeOrchestration(c: Checkpoint): string {
   const file = basename(c.orchestration.path) || 'the orchestration file';
   if (c.orchestration.status === 'missing') return `no ${file} in the project`;
-  if (c.orchestration.status === 'unavailable') return `${file} could not be used: ${clip(flatten(c.orchestration.error ?? 'unknown error'), 160)}`;
+  if (c.orchestration.status === 'unavailable')
+    return `${file} could not be used: ${clip(flatten(c.orchestration.error ?? 'unknown error'), 160)}`;
   return `${file}: ${c.orchestration.error ? clip(c.orchestration.error, 160) : 'its resumption section is empty'}`;
 }
 

@@ -10,7 +10,19 @@ import { TOKEN_BUDGET } from './constants.js';
 import { formatPercent, formatTokens, STATE_THE_WINDOW, WINDOW_PROVEN_WRONG } from './messages.js';
 import type { Occupancy } from './occupancy.js';
 import { viewResumption, hasResumptionState } from './resumption.js';
-import { basename, clip, describeDecision, describeDoing, describeFill, describeOrchestration, fitToBudget, flatten, hardCut, listLines, wrap } from './template-kit.js';
+import {
+  basename,
+  clip,
+  describeDecision,
+  describeDoing,
+  describeFill,
+  describeOrchestration,
+  fitToBudget,
+  flatten,
+  hardCut,
+  listLines,
+  wrap,
+} from './template-kit.js';
 import type { Tier } from './tiers.js';
 import type { ResolvedWindow } from './window.js';
 
@@ -54,15 +66,24 @@ export function renderMonitor(facts: MonitorFacts): string {
   const size = formatTokens(f.window.tokens);
   const lines: string[] = [];
   if (f.occupancy.kind === 'unknown-since-compaction') {
-    lines.push(`Context unknown since compaction: Claude Code compacted this session and no turn has reported usage since. Tier UNKNOWN; ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`);
+    lines.push(
+      `Context unknown since compaction: Claude Code compacted this session and no turn has reported usage since. Tier UNKNOWN; ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`,
+    );
   } else if (f.occupancy.kind === 'unavailable' || f.percent === undefined) {
-    lines.push(`Context not measured yet (no assistant turn with usage in the transcript). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`);
+    lines.push(
+      `Context not measured yet (no assistant turn with usage in the transcript). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`,
+    );
   } else if (f.occupancy.tokens > f.window.tokens) {
-    lines.push(`Context ${formatTokens(f.occupancy.tokens)} tokens exceeds the assumed ${size}-token window (${f.window.source}), ${WINDOW_PROVEN_WRONG} and no tier applies; the user should state it: ${STATE_THE_WINDOW}.`);
+    lines.push(
+      `Context ${formatTokens(f.occupancy.tokens)} tokens exceeds the assumed ${size}-token window (${f.window.source}), ${WINDOW_PROVEN_WRONG} and no tier applies; the user should state it: ${STATE_THE_WINDOW}.`,
+    );
   } else {
     const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${f.window.source}).`;
     if (f.tier === 'NOMINAL') lines.push(`${head} Tier NOMINAL; ceiling ${f.ceilingPct}%.`);
-    else if (f.tier === 'LOW') lines.push(`${head} Tier LOW: over the ${f.ceilingPct}% ceiling. Load no new agents or skills; run /${f.recoverySkill} when the current step is done.`);
+    else if (f.tier === 'LOW')
+      lines.push(
+        `${head} Tier LOW: over the ${f.ceilingPct}% ceiling. Load no new agents or skills; run /${f.recoverySkill} when the current step is done.`,
+      );
     else {
       lines.push(`${head} Tier ${f.tier}${f.tier === 'EMERGENCY' ? ': compaction is imminent' : ''} (ceiling ${f.ceilingPct}%).`);
       lines.push('Recommended actions:', ...(MONITOR_ACTIONS[f.tier]?.(f) ?? []).map((action) => `- ${action}`));
@@ -102,21 +123,32 @@ export function renderCompactionAlert(a: AlertFacts): string {
       ...(a.lead?.length ? ['', ...a.lead] : []),
     ];
     if (a.eventCount > 1) lines.push(`COMPACTION EVENT: ${a.eventNumber} of ${a.eventCount} this session`);
-    lines.push('', `CHECKPOINT: ${clip(a.checkpointPath, 300)}`, `TRIGGER: ${clip(c.trigger.type, 40)} (PreCompact hook)${c.trigger.customInstructions ? `, instructions: ${clip(flatten(c.trigger.customInstructions), limit.field)}` : ''}`);
+    lines.push(
+      '',
+      `CHECKPOINT: ${clip(a.checkpointPath, 300)}`,
+      `TRIGGER: ${clip(c.trigger.type, 40)} (PreCompact hook)${c.trigger.customInstructions ? `, instructions: ${clip(flatten(c.trigger.customInstructions), limit.field)}` : ''}`,
+    );
     lines.push(`PRE-COMPACTION FILL: ${describeFill(c)}`);
     if (hasState) {
       const doing = describeDoing(view, limit.field);
       if (doing) lines.push('', `YOU WERE DOING: ${doing}`);
-      if (view.lastGateScore) lines.push(`LAST SCORE: ${view.lastGateScore}${view.currentGate ? ` (${view.currentGate}${view.currentGateIteration ? `, iteration ${view.currentGateIteration}` : ''})` : ''}`);
+      if (view.lastGateScore)
+        lines.push(
+          `LAST SCORE: ${view.lastGateScore}${view.currentGate ? ` (${view.currentGate}${view.currentGateIteration ? `, iteration ${view.currentGateIteration}` : ''})` : ''}`,
+        );
       if (view.criticalContext) lines.push('', 'CRITICAL CONTEXT:', clip(view.criticalContext, limit.field));
-      if (view.pendingDecisions.length > 0) lines.push('', 'PENDING DECISIONS:', ...listLines(view.pendingDecisions.map(describeDecision), limit));
+      if (view.pendingDecisions.length > 0)
+        lines.push('', 'PENDING DECISIONS:', ...listLines(view.pendingDecisions.map(describeDecision), limit));
     } else {
       lines.push('', `No resumption state was recorded (${describeOrchestration(c)}).`);
     }
     lines.push('', 'IMMEDIATE ACTIONS:', `1. Read checkpoint file: ${clip(a.checkpointPath, 300)}`);
     if (hasState || c.orchestration.status !== 'missing') {
-      lines.push(`2. Read the ${basename(a.orchestrationPath)} resumption section: ${clip(a.orchestrationPath, 300)}`, '3. Merge checkpoint data into the resumption section if the checkpoint is newer');
-      lines.push(`4. Continue from: ${view.nextStep ? clip(view.nextStep, limit.field) : 'the resumption section\'s next_step'}`);
+      lines.push(
+        `2. Read the ${basename(a.orchestrationPath)} resumption section: ${clip(a.orchestrationPath, 300)}`,
+        '3. Merge checkpoint data into the resumption section if the checkpoint is newer',
+      );
+      lines.push(`4. Continue from: ${view.nextStep ? clip(view.nextStep, limit.field) : "the resumption section's next_step"}`);
     } else {
       lines.push('2. Re-read the files you were changing before going on', '3. If the next step is unclear, ask the user');
     }

@@ -45,7 +45,8 @@ export type WindowFacts = {
 export function resolveWindow(facts: WindowFacts): ResolvedWindow {
   if (facts.configured) return { ...facts.configured };
   if (facts.sdk !== undefined) return { tokens: facts.sdk, source: 'sdk' };
-  if (isBridgeUsable(facts)) return { tokens: facts.bridge!.tokens, source: 'bridge', detail: `${describeAge(facts.bridge!.ageSeconds)} old` };
+  if (isBridgeUsable(facts))
+    return { tokens: facts.bridge!.tokens, source: 'bridge', detail: `${describeAge(facts.bridge!.ageSeconds)} old` };
   if (facts.learned && facts.measuredModel !== undefined && facts.learned.modelId === facts.measuredModel) {
     return { tokens: facts.learned.tokens, source: 'learned', detail: facts.learned.modelId };
   }
@@ -86,7 +87,11 @@ export function windowFromConfig(config: Pick<ResolvedPolicy, 'policy' | 'source
   const source = config.sources.window;
   const configured =
     config.policy.window !== undefined && source
-      ? { tokens: config.policy.window, source: source.layer === 'env' ? ('env' as const) : ('policy' as const), detail: source.layer === 'env' ? undefined : source.detail }
+      ? {
+          tokens: config.policy.window,
+          source: source.layer === 'env' ? ('env' as const) : ('policy' as const),
+          detail: source.layer === 'env' ? undefined : source.detail,
+        }
       : undefined;
   return resolveWindow({ configured });
 }

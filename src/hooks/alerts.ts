@@ -8,7 +8,16 @@ import { chooseCompactionAlert, chooseNewest, supersededBy, type PendingFact } f
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
 import { renderResumptionContext } from '../core/resumption-template.js';
 import { renderCompactionAlert } from '../core/templates.js';
-import { acknowledgeCheckpoint, checkpointRoot, isAcknowledged, listCheckpoints, listCheckpointSessions, readCheckpointFile, sessionCheckpointDir, type CheckpointEntry } from '../io/checkpoints.js';
+import {
+  acknowledgeCheckpoint,
+  checkpointRoot,
+  isAcknowledged,
+  listCheckpoints,
+  listCheckpointSessions,
+  readCheckpointFile,
+  sessionCheckpointDir,
+  type CheckpointEntry,
+} from '../io/checkpoints.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from '../io/kept-summary.js';
 import { orchestrationPath } from '../io/orchestration.js';
 import { sanitizeId } from '../io/state.js';
@@ -49,7 +58,12 @@ export function takeCompactionAlert(settings: Settings, sessionId: string): stri
 function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefined {
   const kept = entry && readKeptSummary(entry);
   if (!entry || !kept?.missing.length || claimDroppedNotice(entry) !== 'claimed') return undefined;
-  return renderDroppedNotice({ missing: kept.missing, checkpointId: kept.checkpointId, checkpointPath: entry.path, summaryPath: keptSummaryPath(entry) });
+  return renderDroppedNotice({
+    missing: kept.missing,
+    checkpointId: kept.checkpointId,
+    checkpointPath: entry.path,
+    summaryPath: keptSummaryPath(entry),
+  });
 }
 
 /**
@@ -94,7 +108,12 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
   return resumptionText(settings, newest.entry, newest.checkpoint, chosen.entries.length);
 }
 
-function resumptionText(settings: Settings, entry: CheckpointEntry, checkpoint: ReturnType<typeof readCheckpointFile>, sessionCompactions: number): string {
+function resumptionText(
+  settings: Settings,
+  entry: CheckpointEntry,
+  checkpoint: ReturnType<typeof readCheckpointFile>,
+  sessionCompactions: number,
+): string {
   const kept = checkpoint && readKeptSummary(entry);
   return renderResumptionContext({
     checkpoint,
@@ -121,10 +140,14 @@ const MAX_PENDING_READ = 32;
  */
 function unacknowledged(entries: CheckpointEntry[], settings: Pick<Settings, 'timeUp'>): Pending[] {
   const pending: Pending[] = [];
-  for (const entry of entries.filter((e) => !e.acknowledged).slice(-MAX_PENDING_READ).reverse()) {
+  for (const entry of entries
+    .filter((e) => !e.acknowledged)
+    .slice(-MAX_PENDING_READ)
+    .reverse()) {
     if (settings.timeUp?.()) break;
     const checkpoint = readCheckpointFile(entry.path);
-    if (!isAcknowledged(entry, checkpoint)) pending.unshift({ entry, checkpoint, sequence: entry.sequence, trigger: checkpoint?.trigger.type });
+    if (!isAcknowledged(entry, checkpoint))
+      pending.unshift({ entry, checkpoint, sequence: entry.sequence, trigger: checkpoint?.trigger.type });
   }
   return pending;
 }

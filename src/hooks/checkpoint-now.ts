@@ -14,10 +14,18 @@ export type CheckpointRequest = {
 };
 
 /** The checkpoint and its path; throws when it cannot be written (callers decide what that means). */
-export function writeCheckpointNow(settings: Settings, ctx: HookContext, request: CheckpointRequest): { path: string; checkpoint: Checkpoint } {
+export function writeCheckpointNow(
+  settings: Settings,
+  ctx: HookContext,
+  request: CheckpointRequest,
+): { path: string; checkpoint: Checkpoint } {
   const { policy, projectDir, debug } = settings;
   const reading = readContext(settings, request.transcriptPath, request.sessionId, ctx.now());
-  const { document: _document, yamlError: _yamlError, ...orchestration } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
+  const {
+    document: _document,
+    yamlError: _yamlError,
+    ...orchestration
+  } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
   if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
   return writeNewCheckpoint(sessionCheckpointDir(projectDir, request.sessionId), (sequence) =>
     buildCheckpoint({

@@ -36,7 +36,14 @@ export type HookContext = {
 /** `maxTokens` and `totalTokens` of the SDK's context usage: the window, and the prompt side of the newest turn. */
 export type SdkContextUsage = { windowTokens: number; occupancyTokens: number };
 
-export type Settings = { config: LoadedConfig; policy: Policy; window: ResolvedWindow; debug: Debug; projectDir: string; timeUp?: (() => boolean) | undefined };
+export type Settings = {
+  config: LoadedConfig;
+  policy: Policy;
+  window: ResolvedWindow;
+  debug: Debug;
+  projectDir: string;
+  timeUp?: (() => boolean) | undefined;
+};
 
 /** Resolve config for a hook; broken policy files are skipped (and named in the debug output). */
 export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Settings {
@@ -54,7 +61,13 @@ export type ContextReading = { occupancy: Occupancy; percent: number | undefined
  * status line bridge recorded for this session and model when fresh, else
  * what the status line once reported for the measured model, else the default.
  */
-export function sessionWindow(settings: Pick<Settings, 'window' | 'policy'>, now: Date, sessionId: string, measuredModel: string | undefined, sdkWindow?: number): ResolvedWindow {
+export function sessionWindow(
+  settings: Pick<Settings, 'window' | 'policy'>,
+  now: Date,
+  sessionId: string,
+  measuredModel: string | undefined,
+  sdkWindow?: number,
+): ResolvedWindow {
   if (settings.window.source !== 'default') return settings.window;
   if (sdkWindow !== undefined) return resolveWindow({ sdk: sdkWindow });
   const { policy } = settings;

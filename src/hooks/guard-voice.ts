@@ -37,7 +37,8 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): Wa
     const fileSize = place.fileSize ?? 0;
     const prior = readDedupEpoch(dir);
     const step = planEpoch(prior, fileSize);
-    const next = step.kind === 'decided' ? step.next : epochAfterScan(prior!, findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
+    const next =
+      step.kind === 'decided' ? step.next : epochAfterScan(prior!, findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
     if (shouldWriteEpoch(prior, next)) writeDedupEpoch(dir, next);
     if (prior && next.epoch !== prior.epoch) {
       debug(`compaction or rewrite detected (epoch ${prior.epoch} → ${next.epoch}); dedup reset`);

@@ -13,5 +13,9 @@ export function guarded<T>(part: () => T, debug: (message: string) => void): T |
 
 export function additionalContext(hookEventName: string, parts: string[]): HookOutcome {
   if (parts.length === 0) return SILENT;
-  return { exitCode: 0, stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } })}\n`, stderr: '' };
+  return {
+    exitCode: 0,
+    stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } })}\n`,
+    stderr: '',
+  };
 }

@@ -14,7 +14,8 @@ export function runPostToolUse(stdin: string | undefined, ctx: HookContext): Hoo
   if (!input) return SILENT;
   const tool = stringField(input.raw, 'tool_name', 256);
   const toolInput = input.raw.tool_input;
-  const written = typeof toolInput === 'object' && toolInput !== null ? stringField(toolInput as Record<string, unknown>, 'file_path') : undefined;
+  const written =
+    typeof toolInput === 'object' && toolInput !== null ? stringField(toolInput as Record<string, unknown>, 'file_path') : undefined;
   if (!tool || !WRITING_TOOLS.has(tool) || !written) return SILENT;
   const settings = loadSettings(ctx, input.cwd);
   const { policy, projectDir } = settings;

@@ -26,7 +26,12 @@ export function runPreCompact(stdin: string | undefined, ctx: HookContext): Hook
       cwd: input.cwd ?? ctx.cwd,
     });
     // Plain text, never JSON: Claude Code appends it to the summariser's instructions (JSON is only shown raw).
-    const brief = renderSummariserBrief({ checkpoint, checkpointPath: relative(projectDir, path) || path, orchestrationFile: basename(policy.orchestrationFile), fill: describeFill(checkpoint) });
+    const brief = renderSummariserBrief({
+      checkpoint,
+      checkpointPath: relative(projectDir, path) || path,
+      orchestrationFile: basename(policy.orchestrationFile),
+      fill: describeFill(checkpoint),
+    });
     return { exitCode: 0, stdout: `${brief}\n`, stderr: '' };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);

@@ -11,7 +11,15 @@ import type { WarningClaim } from './guard-voice.js';
 import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
-import { loadSettings, parseJson, sessionWindow, windowEvidence, type HookContext, type SdkContextUsage, type Settings } from './context.js';
+import {
+  loadSettings,
+  parseJson,
+  sessionWindow,
+  windowEvidence,
+  type HookContext,
+  type SdkContextUsage,
+  type Settings,
+} from './context.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
 const CALL_RECORD_WAIT_MS = 500;
@@ -80,24 +88,43 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
   // A verdict that would speak needs the session's window evidence (a state read) and the skill to name;
   // an allowed one only keeps new proof of a wrong window (no I/O unless there is some).
   const verdict = judgeNamingSkill(facts, settings, ctx, (wanted) => windowEvidence(settings, dedupKey, measurement, window, wanted));
-  debug(`${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`);
+  debug(
+    `${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`,
+  );
 
   const texts = verdict.kind === 'allow' ? undefined : ctx.voice().render(verdict);
   if (!texts) return { outcome: 'allow', verdict };
   if (verdict.kind === 'block') return { outcome: 'block', verdict, texts };
-  const place = { stateDir: policy.stateDir ?? defaultStateDir(), key: dedupKey, transcript, fileSize: measurement.fileSize, maxScanBytes: policy.maxScanBytes };
+  const place = {
+    stateDir: policy.stateDir ?? defaultStateDir(),
+    key: dedupKey,
+    transcript,
+    fileSize: measurement.fileSize,
+    maxScanBytes: policy.maxScanBytes,
+  };
   const claim = ctx.voice().claimWarningOnce(verdict, place, debug);
   return { outcome: claim === 'speak' ? 'warn' : claim, verdict, texts };
 }
 
 /** Judge; a verdict that speaks is judged again with the recovery skill installed here (a few stat calls, spent only then). */
-function judgeNamingSkill(facts: GuardFacts, settings: Settings, ctx: HookContext, evidence: (wanted: boolean) => number | undefined): Verdict {
+function judgeNamingSkill(
+  facts: GuardFacts,
+  settings: Settings,
+  ctx: HookContext,
+  evidence: (wanted: boolean) => number | undefined,
+): Verdict {
   const verdict = judgeCeiling(facts);
   if (verdict.kind === 'allow') {
     evidence(false); // e.g. a compaction boundary whose preTokens exceed the window
     return verdict;
   }
-  const recoverySkill = ctx.voice().nameRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: settings.policy.recoverySkills, runtimeDir: ctx.runtimeDir });
+  const recoverySkill = ctx.voice().nameRecoverySkill({
+    projectDir: settings.projectDir,
+    home: ctx.home,
+    env: ctx.env,
+    recoverySkills: settings.policy.recoverySkills,
+    runtimeDir: ctx.runtimeDir,
+  });
   return judgeCeiling({ ...facts, recoverySkill, windowEvidence: evidence(true) });
 }
 
@@ -111,22 +138,37 @@ function parseInput(stdin: string | undefined): PreToolUseInput | undefined {
  * ~35 ms), and would then judge the previous turn: when the newest record
  * does not hold the call's tool_use_id, poll for it within a small budget.
  */
-function measureCallingTurn(transcript: string, input: PreToolUseInput, maxScanBytes: number, timeUp: (() => boolean) | undefined, debug: Debug): Measurement {
+function measureCallingTurn(
+  transcript: string,
+  input: PreToolUseInput,
+  maxScanBytes: number,
+  timeUp: (() => boolean) | undefined,
+  debug: Debug,
+): Measurement {
   const read = () => readOccupancy(transcript, { maxScanBytes, agentId: input.agent_id, callId: input.tool_use_id, timeUp });
   let measurement = read();
-  if (measurement.callSeen === false) debug(`the newest turn does not hold call ${input.tool_use_id}; waiting up to ${CALL_RECORD_WAIT_MS} ms for its record`);
+  if (measurement.callSeen === false)
+    debug(`the newest turn does not hold call ${input.tool_use_id}; waiting up to ${CALL_RECORD_WAIT_MS} ms for its record`);
   const deadline = Date.now() + CALL_RECORD_WAIT_MS;
   while (measurement.callSeen === false && Date.now() < deadline && !timeUp?.()) {
     sleepSync(CALL_RECORD_POLL_MS);
     measurement = read();
   }
-  if (measurement.callSeen === false) debug(`the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`);
+  if (measurement.callSeen === false)
+    debug(
+      `the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`,
+    );
   return measurement;
 }
 
 /** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check). */
 function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measurement {
-  return { ...measurement, occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' }, error: undefined, preTokens: undefined };
+  return {
+    ...measurement,
+    occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' },
+    error: undefined,
+    preTokens: undefined,
+  };
 }
 
 /**

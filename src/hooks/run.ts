@@ -37,7 +37,11 @@ export function inputFor(name: string, read: () => string | undefined = readStdi
 }
 
 /** Run a handler (looked up lazily, so a failing lookup also fails open). */
-export function runHookEvent(lookup: () => HookHandler | undefined, ctx: HookContext, stdin: () => string | undefined = readStdin): HookOutcome {
+export function runHookEvent(
+  lookup: () => HookHandler | undefined,
+  ctx: HookContext,
+  stdin: () => string | undefined = readStdin,
+): HookOutcome {
   try {
     const handler = lookup();
     if (!handler) return SILENT;

@@ -27,7 +27,13 @@ function save(ctx: HookContext): SaveOutcome {
   const { policy, projectDir, debug } = settings;
   if (!policy.enabled) return { kind: 'not-saved', reason: 'context-ceiling is off' };
   try {
-    const { path, checkpoint } = writeCheckpointNow(settings, ctx, { sessionId, transcriptPath: transcript, trigger: 'skill', customInstructions: null, cwd: ctx.cwd });
+    const { path, checkpoint } = writeCheckpointNow(settings, ctx, {
+      sessionId,
+      transcriptPath: transcript,
+      trigger: 'skill',
+      customInstructions: null,
+      cwd: ctx.cwd,
+    });
     return { kind: 'saved', id: checkpoint.id, fill: describeFill(checkpoint), path: relative(projectDir, path) || path };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);

@@ -18,6 +18,9 @@ export function runSessionStart(stdin: string | undefined, ctx: HookContext): Ho
   const source = stringField(input.raw, 'source', 32);
   const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
   if (alert || source === 'compact') return additionalContext('SessionStart', alert ? [alert] : []);
-  const resumption = guarded(() => (source === 'clear' ? takeClearResumption(settings) : takeResumptionContext(settings, input.session_id)), settings.debug);
+  const resumption = guarded(
+    () => (source === 'clear' ? takeClearResumption(settings) : takeResumptionContext(settings, input.session_id)),
+    settings.debug,
+  );
   return additionalContext('SessionStart', resumption ? [resumption] : []);
 }

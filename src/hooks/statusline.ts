@@ -56,6 +56,12 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
 
 /** The user's own status line command, given the same input; its failure leaves only ours. */
 function runWrapped(command: string, stdin: string, ctx: HookContext): string {
-  const result = spawnSync('/bin/sh', ['-c', command], { input: stdin, encoding: 'utf8', timeout: 5_000, env: ctx.env as NodeJS.ProcessEnv, maxBuffer: 1024 * 1024 });
+  const result = spawnSync('/bin/sh', ['-c', command], {
+    input: stdin,
+    encoding: 'utf8',
+    timeout: 5_000,
+    env: ctx.env as NodeJS.ProcessEnv,
+    maxBuffer: 1024 * 1024,
+  });
   return result.status === 0 && typeof result.stdout === 'string' ? result.stdout.replace(/\n+$/, '') : '';
 }

@@ -23,7 +23,14 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
         ...reading,
         ceilingPct: policy.ceilingPct,
         // /compact when no recovery skill is installed: a skill that is not there is a dead end
-        recoverySkill: resolveRecoverySkill({ projectDir: settings.projectDir, home: ctx.home, env: ctx.env, recoverySkills: policy.recoverySkills, runtimeDir: ctx.runtimeDir }) ?? 'compact',
+        recoverySkill:
+          resolveRecoverySkill({
+            projectDir: settings.projectDir,
+            home: ctx.home,
+            env: ctx.env,
+            recoverySkills: policy.recoverySkills,
+            runtimeDir: ctx.runtimeDir,
+          }) ?? 'compact',
         orchestrationFile: basename(policy.orchestrationFile),
         autocompact: resolveAutocompact(ctx.env),
       }),

@@ -34,7 +34,11 @@ export function readBridge(stateDir: string, sessionId: string, now: Date): Brid
     const record = JSON.parse(text) as Partial<BridgeRecord>;
     const updated = typeof record.updatedAt === 'string' ? Date.parse(record.updatedAt) : Number.NaN;
     if (!Number.isSafeInteger(record.windowTokens) || (record.windowTokens as number) < 1000 || !Number.isFinite(updated)) return undefined;
-    return { tokens: record.windowTokens as number, ageSeconds: Math.max(0, (now.getTime() - updated) / 1000), modelId: typeof record.modelId === 'string' ? record.modelId : undefined };
+    return {
+      tokens: record.windowTokens as number,
+      ageSeconds: Math.max(0, (now.getTime() - updated) / 1000),
+      modelId: typeof record.modelId === 'string' ? record.modelId : undefined,
+    };
   } catch {
     return undefined;
   }

@@ -37,7 +37,12 @@ export function listCheckpoints(dir: string): CheckpointEntry[] {
     .map((fileName) => ({ fileName, sequence: sequenceOf(fileName) }))
     .filter((entry): entry is { fileName: string; sequence: number } => entry.sequence !== undefined)
     .sort((a, b) => a.sequence - b.sequence)
-    .map(({ fileName, sequence }) => ({ fileName, sequence, path: join(dir, fileName), acknowledged: present.has(ackMarkerName(fileName)) }));
+    .map(({ fileName, sequence }) => ({
+      fileName,
+      sequence,
+      path: join(dir, fileName),
+      acknowledged: present.has(ackMarkerName(fileName)),
+    }));
 }
 
 /** Session folders under the project's checkpoint root. */
@@ -147,7 +152,13 @@ function ownFolders(dir: string): string[] {
   if (at === -1) return [];
   const folders: string[] = [];
   let path = dir.slice(0, at);
-  for (const segment of dir.slice(at + 1).split('/').filter(Boolean)) folders.push((path = join(path, segment)));
+  for (const segment of dir
+    .slice(at + 1)
+    .split('/')
+    .filter(Boolean)) {
+    path = join(path, segment);
+    folders.push(path);
+  }
   return folders;
 }
 
@@ -163,7 +174,8 @@ export function unsafeCheckpointDir(dir: string): string | undefined {
   for (const path of ownFolders(dir)) {
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (!stat) return undefined;
-    if (stat.isSymbolicLink() || !stat.isDirectory()) return `${path} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'}; refusing to use checkpoints through it`;
+    if (stat.isSymbolicLink() || !stat.isDirectory())
+      return `${path} is ${stat.isSymbolicLink() ? 'a symlink' : 'not a directory'}; refusing to use checkpoints through it`;
   }
   return undefined;
 }
@@ -186,7 +198,8 @@ export function ensureRealDir(dir: string): void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const stat = lstatSync(path);
-    if (stat.isSymbolicLink() || !stat.isDirectory()) throw new Error(`${path} is not a plain directory; refusing to write checkpoints through it`);
+    if (stat.isSymbolicLink() || !stat.isDirectory())
+      throw new Error(`${path} is not a plain directory; refusing to write checkpoints through it`);
   }
 }
 

@@ -7,7 +7,15 @@ import strictSkillsPreset from '../../policies/strict-skills.json' with { type: 
 import { ENV } from '../core/constants.js';
 import { readRegularText } from './read-safe.js';
 import { judgeLayer } from '../core/policy-rules.js';
-import { readEnvLayer, resolvePolicy, type Layer, type LayerName, type PolicyFile, type PresetName, type ResolvedPolicy } from '../core/policy.js';
+import {
+  readEnvLayer,
+  resolvePolicy,
+  type Layer,
+  type LayerName,
+  type PolicyFile,
+  type PresetName,
+  type ResolvedPolicy,
+} from '../core/policy.js';
 
 /** Presets ship inside the bundle so they resolve wherever the package is installed. */
 export const PRESETS: Record<PresetName, unknown> = {

@@ -7,7 +7,10 @@ import { basename, dirname, join } from 'node:path';
  * exclusively (never following a planted symlink) with `mode`.
  */
 export function writeFileAtomic(path: string, content: string | Uint8Array, mode = 0o600): void {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
+  const temp = join(
+    dirname(path),
+    `.${basename(path)}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`,
+  );
   const fd = openSync(temp, 'wx', mode);
   try {
     const bytes = typeof content === 'string' ? Buffer.from(content) : content;

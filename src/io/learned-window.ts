@@ -60,7 +60,8 @@ function readLearnedFile(stateDir: string): LearnedFile | undefined {
   if (!value || typeof value.models !== 'object' || value.models === null || Array.isArray(value.models)) return undefined;
   const models: Record<string, LearnedEntry> = {};
   for (const [model, entry] of Object.entries(value.models as Record<string, Partial<LearnedEntry>>)) {
-    if (entry && isWindowSize(entry.tokens) && typeof entry.updatedAt === 'string') models[model] = { tokens: entry.tokens, updatedAt: entry.updatedAt };
+    if (entry && isWindowSize(entry.tokens) && typeof entry.updatedAt === 'string')
+      models[model] = { tokens: entry.tokens, updatedAt: entry.updatedAt };
   }
   return { models };
 }

@@ -38,7 +38,12 @@ export function newestTranscript(dir: string): string | undefined {
 }
 
 /** `<session>.jsonl` in this project's folder, else in any project folder. */
-export function findSessionTranscript(env: Readonly<Record<string, string | undefined>>, home: string, projectDir: string, sessionId: string): string | undefined {
+export function findSessionTranscript(
+  env: Readonly<Record<string, string | undefined>>,
+  home: string,
+  projectDir: string,
+  sessionId: string,
+): string | undefined {
   const file = `${sessionId}.jsonl`;
   const own = join(projectTranscriptDir(env, home, projectDir), file);
   if (isFile(own)) return own;

@@ -25,7 +25,12 @@ export function readOrchestration(path: string, parseYaml: YamlParser): Orchestr
     text = readRegularText(path, MAX_ORCHESTRATION_BYTES);
     if (text === undefined) return { ...base, status: 'missing' };
   } catch (error) {
-    if (error instanceof UnsafeFileError) return { ...base, status: 'unavailable', error: error.code === 'EFBIG' ? `larger than ${MAX_ORCHESTRATION_BYTES} bytes` : 'not a regular file' };
+    if (error instanceof UnsafeFileError)
+      return {
+        ...base,
+        status: 'unavailable',
+        error: error.code === 'EFBIG' ? `larger than ${MAX_ORCHESTRATION_BYTES} bytes` : 'not a regular file',
+      };
     return { ...base, status: 'unavailable', error: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   }
   const parsed = parseYaml(text);

@@ -45,7 +45,8 @@ export function readRegularFile(path: string, maxBytes: number, options: ReadOpt
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new UnsafeFileError('ENOTREG', path, 'not a regular file');
-    if (options.ownedBy !== undefined && stat.uid !== options.ownedBy) throw new UnsafeFileError('ENOTOURS', path, `owned by uid ${stat.uid}`);
+    if (options.ownedBy !== undefined && stat.uid !== options.ownedBy)
+      throw new UnsafeFileError('ENOTOURS', path, `owned by uid ${stat.uid}`);
     if (stat.size > maxBytes) throw new UnsafeFileError('EFBIG', path, `larger than ${maxBytes} bytes`);
     // One byte more than the cap: a file that grew since fstat is caught rather than truncated.
     const buffer = Buffer.allocUnsafe(Math.min(stat.size, maxBytes) + 1);

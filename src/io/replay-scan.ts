@@ -13,7 +13,11 @@ const MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
 const NEWLINE = 0x0a;
 
 /** Call `onRecord` with every parsed line that may matter, in file order. Throws when the file cannot be read (or `onRecord` throws). */
-export function scanRecords(path: string, onRecord: (record: unknown) => void, options: { chunkBytes?: number; maxLineBytes?: number } = {}): FileScan {
+export function scanRecords(
+  path: string,
+  onRecord: (record: unknown) => void,
+  options: { chunkBytes?: number; maxLineBytes?: number } = {},
+): FileScan {
   const chunkBytes = options.chunkBytes ?? 4 * 1024 * 1024;
   const maxLine = options.maxLineBytes ?? 64 * 1024 * 1024;
   const fd = openRegularFile(path);

@@ -20,7 +20,11 @@ export type SettingsReading = { files: SettingsFacts[]; problems: string[] };
 export function settingsFilePaths(ctx: SettingsContext): SettingsFile[] {
   const userDir = claudeConfigDir(ctx.env, ctx.home);
   return [
-    { scope: 'user', path: join(userDir, 'settings.json'), label: ctx.env.CLAUDE_CONFIG_DIR ? join(userDir, 'settings.json') : '~/.claude/settings.json' },
+    {
+      scope: 'user',
+      path: join(userDir, 'settings.json'),
+      label: ctx.env.CLAUDE_CONFIG_DIR ? join(userDir, 'settings.json') : '~/.claude/settings.json',
+    },
     { scope: 'project', path: join(ctx.projectDir, '.claude', 'settings.json'), label: '.claude/settings.json' },
     { scope: 'local', path: join(ctx.projectDir, '.claude', 'settings.local.json'), label: '.claude/settings.local.json' },
   ];

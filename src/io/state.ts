@@ -25,7 +25,8 @@ export function ensurePrivateDir(dir: string): string {
   if (stat.isSymbolicLink()) throw new Error(`state directory ${dir} is a symlink; refusing to use it`);
   if (!stat.isDirectory()) throw new Error(`state directory ${dir} is not a directory`);
   const uid = process.getuid?.();
-  if (uid !== undefined && stat.uid !== uid) throw new Error(`state directory ${dir} belongs to uid ${stat.uid}, not ${uid}; refusing to use it`);
+  if (uid !== undefined && stat.uid !== uid)
+    throw new Error(`state directory ${dir} belongs to uid ${stat.uid}, not ${uid}; refusing to use it`);
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
   return dir;
 }
@@ -62,7 +63,6 @@ export function sessionStateDir(stateDir: string, key: string): string {
   const sessions = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'sessions'));
   return ensurePrivateDir(join(sessions, sanitizeId(key)));
 }
-
 
 /** epoch.json is one short line. */
 const MAX_EPOCH_BYTES = 4096;

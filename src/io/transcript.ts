@@ -4,7 +4,14 @@
  * record, capped by maxScanBytes, never on the file's size.
  */
 import { closeSync, fstatSync, readSync } from 'node:fs';
-import { classifyRecord, occupancyFromEvidence, RECORD_MARKS, type Occupancy, type OccupancyEvidence, type RecordScope } from '../core/occupancy.js';
+import {
+  classifyRecord,
+  occupancyFromEvidence,
+  RECORD_MARKS,
+  type Occupancy,
+  type OccupancyEvidence,
+  type RecordScope,
+} from '../core/occupancy.js';
 import { describeError } from './debug.js';
 import { MAX_SKETCH_DEPTH, RecordSketch } from '../core/record-sketch.js';
 import { openRegularFile } from './read-safe.js';
@@ -63,7 +70,14 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
     const scan = scanTranscript(path, options);
     const model = scan.evidence?.kind === 'usage' ? scan.evidence.model : undefined;
     const preTokens = scan.evidence?.kind === 'compaction' ? scan.evidence.preTokens : undefined;
-    return { occupancy: occupancyFromEvidence(scan.evidence, scan.capHit), model, preTokens, callSeen: scan.callSeen, fileSize: scan.fileSize, bytesScanned: scan.bytesScanned };
+    return {
+      occupancy: occupancyFromEvidence(scan.evidence, scan.capHit),
+      model,
+      preTokens,
+      callSeen: scan.callSeen,
+      fileSize: scan.fileSize,
+      bytesScanned: scan.bytesScanned,
+    };
   } catch (error) {
     return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: describeError(error) };
   }
@@ -113,7 +127,13 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   };
   let pos = fileSize;
   let scanned = 0;
-  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({ evidence, fileSize, bytesScanned: scanned, capHit, callSeen: line.callSeen });
+  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({
+    evidence,
+    fileSize,
+    bytesScanned: scanned,
+    capHit,
+    callSeen: line.callSeen,
+  });
 
   // One read buffer for the whole scan: a fresh allocation per chunk costs page faults (~3x slower cold).
   const buffer = Buffer.allocUnsafeSlow(Math.min(chunkBytes, Math.max(fileSize, 1)));

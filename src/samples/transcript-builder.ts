@@ -81,7 +81,13 @@ export class TranscriptBuilder {
     };
     const content: unknown[] = [];
     if (spec.text !== undefined) content.push({ type: 'text', text: spec.text });
-    if (spec.toolUse) content.push({ type: 'tool_use', id: spec.toolUse.id ?? `toolu_${this.counter + 1}`, name: spec.toolUse.name, input: spec.toolUse.input });
+    if (spec.toolUse)
+      content.push({
+        type: 'tool_use',
+        id: spec.toolUse.id ?? `toolu_${this.counter + 1}`,
+        name: spec.toolUse.name,
+        input: spec.toolUse.input,
+      });
     if (content.length === 0) content.push({ type: 'text', text: 'done' });
     const model = spec.apiError ? '<synthetic>' : (spec.model ?? 'claude-opus-5-5');
     return this.push(
@@ -122,7 +128,15 @@ export class TranscriptBuilder {
         type: 'agent_progress',
         message: {
           type: 'assistant',
-          message: { role: 'assistant', model: 'claude-opus-5-5', usage: { input_tokens: usage.input ?? 5, cache_read_input_tokens: usage.cacheRead ?? 0, cache_creation_input_tokens: usage.cacheCreation ?? 0 } },
+          message: {
+            role: 'assistant',
+            model: 'claude-opus-5-5',
+            usage: {
+              input_tokens: usage.input ?? 5,
+              cache_read_input_tokens: usage.cacheRead ?? 0,
+              cache_creation_input_tokens: usage.cacheCreation ?? 0,
+            },
+          },
         },
       },
       toolUseID: `toolu_${this.counter}`,
@@ -134,7 +148,15 @@ export class TranscriptBuilder {
   compactBoundary(meta: { trigger?: 'auto' | 'manual'; preTokens?: number; postTokens?: number } = {}): this {
     const compactMetadata: Record<string, unknown> = { trigger: meta.trigger ?? 'auto', preTokens: meta.preTokens ?? 951_011 };
     if (meta.postTokens !== undefined) compactMetadata.postTokens = meta.postTokens;
-    return this.push(this.base('system', { subtype: 'compact_boundary', content: 'Conversation compacted', isMeta: false, level: 'info', compactMetadata }));
+    return this.push(
+      this.base('system', {
+        subtype: 'compact_boundary',
+        content: 'Conversation compacted',
+        isMeta: false,
+        level: 'info',
+        compactMetadata,
+      }),
+    );
   }
 
   /** Bookkeeping records Claude Code interleaves; never measured. */

@@ -9,8 +9,17 @@ import { execa } from 'execa';
 
 const { sandbox, cli, cliOk } = useProjectSandbox();
 const settings = (scope: 'user' | 'project' | 'local', content: unknown) =>
-  sandbox().write(scope === 'user' ? 'home/.claude/settings.json' : `project/.claude/settings${scope === 'local' ? '.local' : ''}.json`, typeof content === 'string' ? content : JSON.stringify(content));
-const transcriptAt = (tokens: number) => sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
+  sandbox().write(
+    scope === 'user' ? 'home/.claude/settings.json' : `project/.claude/settings${scope === 'local' ? '.local' : ''}.json`,
+    typeof content === 'string' ? content : JSON.stringify(content),
+  );
+const transcriptAt = (tokens: number) =>
+  sandbox().write(
+    't.jsonl',
+    aTranscript()
+      .assistant({ cacheRead: tokens - 5 })
+      .toString(),
+  );
 const projectFolder = () => join(sandbox().home, '.claude', 'projects', sandbox().project.replace(/[^a-zA-Z0-9]/g, '-'));
 
 describe('status and config read the settings env as Claude Code applies it over the process env', () => {
@@ -39,9 +48,18 @@ describe('status and config read the settings env as Claude Code applies it over
     settings('user', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '30', DEV_TEAM_CONTEXT_WINDOW: '500000', DEV_TEAM_CONTEXT_STRICT: 'on' } });
     settings('project', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '35', DEV_TEAM_CONTEXT_WINDOW: '800000' } });
     settings('local', { env: { DEV_TEAM_CONTEXT_CEILING_PCT: '45' } });
-    const run = await cliOk(['config', 'show', '--json'], { DEV_TEAM_CONTEXT_STRICT: 'off', DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_MONITOR: 'off' });
+    const run = await cliOk(['config', 'show', '--json'], {
+      DEV_TEAM_CONTEXT_STRICT: 'off',
+      DEV_TEAM_CONTEXT_WINDOW: '200000',
+      DEV_TEAM_CONTEXT_MONITOR: 'off',
+    });
     expect(run.stderr).toBe('');
-    const by = Object.fromEntries((JSON.parse(run.stdout).settings as Array<{ key: string; value: unknown; source: string; detail: string | null }>).map((s) => [s.key, s]));
+    const by = Object.fromEntries(
+      (JSON.parse(run.stdout).settings as Array<{ key: string; value: unknown; source: string; detail: string | null }>).map((s) => [
+        s.key,
+        s,
+      ]),
+    );
     expect(by.ceilingPct).toMatchObject({ value: 45, source: 'env', detail: '.claude/settings.local.json' });
     expect(by.window).toMatchObject({ value: 800_000, source: 'env', detail: '.claude/settings.json' });
     expect(by.strict).toMatchObject({ value: true, source: 'env', detail: '~/.claude/settings.json' });
@@ -50,7 +68,8 @@ describe('status and config read the settings env as Claude Code applies it over
 
   it('config show lists the settings files it read; a malformed value in one is a warning naming the file', async () => {
     settings('project', { env: { DEV_TEAM_CONTEXT_STRICT: 'yes' } });
-    const warning = 'context-ceiling: warning: DEV_TEAM_CONTEXT_STRICT="yes" ignored: only "on" or "off" is recognised (set in .claude/settings.json)\n';
+    const warning =
+      'context-ceiling: warning: DEV_TEAM_CONTEXT_STRICT="yes" ignored: only "on" or "off" is recognised (set in .claude/settings.json)\n';
     const show = await cli(['config', 'show']);
     expect(show.exitCode).toBe(0);
     expect(show.stderr).toBe(warning);
@@ -68,8 +87,12 @@ describe('status and config read the settings env as Claude Code applies it over
     settings('project', { env: { DEV_TEAM_CONTEXT_WINDOW: '1000000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '45' } });
     const run = await cliOk(['status', '--transcript', transcriptAt(300_000)]);
     expect(run.stderr).toBe('');
-    expect(run.stdout).toContain('Autocompact Claude Code auto-compacts at 45% of the effective window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), about 441,000 tokens. Set in .claude/settings.json.\n');
-    const json = JSON.parse((await cliOk(['status', '--transcript', transcriptAt(300_000), '--json'], { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000' })).stdout);
+    expect(run.stdout).toContain(
+      'Autocompact Claude Code auto-compacts at 45% of the effective window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), about 441,000 tokens. Set in .claude/settings.json.\n',
+    );
+    const json = JSON.parse(
+      (await cliOk(['status', '--transcript', transcriptAt(300_000), '--json'], { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000' })).stdout,
+    );
     expect(json).toMatchObject({ autocompactPct: 45, autocompactWindow: 500_000 });
   });
 
@@ -78,7 +101,13 @@ describe('status and config read the settings env as Claude Code applies it over
     execFileSync('mkfifo', [join(sandbox().project, '.claude', 'settings.json')]);
     mkdirSync(join(sandbox().project, '.claude', 'settings.local.json'));
     settings('user', `{"env":{"DEV_TEAM_CONTEXT_STRICT":"on"},"pad":"${'x'.repeat(1024 * 1024)}"}`);
-    const run = await execa(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'config', 'show'], { env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }), extendEnv: false, cwd: sandbox().project, reject: false, timeout: 20_000 });
+    const run = await execa(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'config', 'show'], {
+      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
+      extendEnv: false,
+      cwd: sandbox().project,
+      reject: false,
+      timeout: 20_000,
+    });
     expect(run.timedOut).toBe(false);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toMatch(/^strict +false +default$/m);
@@ -101,7 +130,13 @@ describe('doctor', () => {
     const { run, report, by } = await doctor();
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toBe('');
-    expect(report.checks.filter((c) => c.name === 'hooks')).toEqual([{ name: 'hooks', status: 'ok', detail: 'plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run on every event' }]);
+    expect(report.checks.filter((c) => c.name === 'hooks')).toEqual([
+      {
+        name: 'hooks',
+        status: 'ok',
+        detail: 'plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run on every event',
+      },
+    ]);
     expect(by.window).toEqual({ name: 'window', status: 'ok', detail: '1,000,000 tokens (env (~/.claude/settings.json))' });
   });
 
@@ -110,7 +145,10 @@ describe('doctor', () => {
     settings('project', { enabledPlugins: { 'context-ceiling@m': false } });
     const { run, by } = await doctor();
     expect(run.exitCode).toBe(1);
-    expect(by.hooks).toMatchObject({ status: 'fail', detail: 'no context-ceiling hooks in the project, local or user settings, and no context-ceiling plugin enabled' });
+    expect(by.hooks).toMatchObject({
+      status: 'fail',
+      detail: 'no context-ceiling hooks in the project, local or user settings, and no context-ceiling plugin enabled',
+    });
   });
 
   it('warns about strict mode on an assumed window, and about a block that nothing ends', async () => {
@@ -127,10 +165,18 @@ describe('doctor', () => {
   });
 
   it('shows Claude Code’s compaction point and where it was set', async () => {
-    settings('project', { enabledPlugins: { 'context-ceiling@m': true }, env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '42' } });
+    settings('project', {
+      enabledPlugins: { 'context-ceiling@m': true },
+      env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '42' },
+    });
     const { by } = await doctor();
     expect(by.strict).toBeUndefined();
-    expect(by.compact).toEqual({ name: 'compact', status: 'ok', detail: 'Claude Code auto-compacts at 42% of the effective window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), about 411,600 tokens. Set in .claude/settings.json.' });
+    expect(by.compact).toEqual({
+      name: 'compact',
+      status: 'ok',
+      detail:
+        'Claude Code auto-compacts at 42% of the effective window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), about 411,600 tokens. Set in .claude/settings.json.',
+    });
   });
 
   it('reports the window the hooks use for the newest session: the status line bridge', async () => {
@@ -138,7 +184,10 @@ describe('doctor', () => {
     const input = JSON.parse(readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'));
     const session = input.session_id as string;
     mkdirSync(projectFolder(), { recursive: true });
-    sandbox().write(`${projectFolder().slice(sandbox().root.length + 1)}/${session}.jsonl`, aTranscript(session).assistant({ cacheRead: 100_000, model: input.model.id }).toString());
+    sandbox().write(
+      `${projectFolder().slice(sandbox().root.length + 1)}/${session}.jsonl`,
+      aTranscript(session).assistant({ cacheRead: 100_000, model: input.model.id }).toString(),
+    );
     await runCliOk(sandbox(), ['statusline'], { CLAUDE_PROJECT_DIR: sandbox().project }, JSON.stringify(input));
     const { by } = await doctor();
     expect(by.window).toMatchObject({ status: 'ok' });
@@ -147,7 +196,12 @@ describe('doctor', () => {
 });
 
 describe('human output, byte for byte (explicit env, NO_COLOR=1, COLUMNS=80)', () => {
-  const normalise = (text: string) => text.split(sandbox().root).join('<root>').replace(/Node v[\d.]+/, 'Node v<version>').replace(/context-ceiling-\d+/, 'context-ceiling-<uid>');
+  const normalise = (text: string) =>
+    text
+      .split(sandbox().root)
+      .join('<root>')
+      .replace(/Node v[\d.]+/, 'Node v<version>')
+      .replace(/context-ceiling-\d+/, 'context-ceiling-<uid>');
 
   it('status, config show and doctor after install --strict --window into the project settings', async () => {
     settings('project', {

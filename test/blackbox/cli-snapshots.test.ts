@@ -20,14 +20,41 @@ const normalise = (text: string) => text.split(sandbox.root).join('<root>');
 describe('human output, byte for byte', () => {
   it('checkpoints list: every column, an acknowledged one, an unmeasured one, a corrupt file', async () => {
     const project = { CLAUDE_PROJECT_DIR: sandbox.project };
-    const transcript = sandbox.write('t.jsonl', aTranscript('sess-a').assistant({ cacheRead: 150_000 - 5 }).toString());
+    const transcript = sandbox.write(
+      't.jsonl',
+      aTranscript('sess-a')
+        .assistant({ cacheRead: 150_000 - 5 })
+        .toString(),
+    );
     const unmeasured = sandbox.write('u.jsonl', aTranscript('sess-b').user('hi').toString());
-    await runHook(sandbox, { session_id: 'sess-a', transcript_path: transcript, cwd: sandbox.project, trigger: 'auto' }, project, 'hook', 'pre-compact');
-    await runHook(sandbox, { session_id: 'sess-a', transcript_path: transcript, cwd: sandbox.project, trigger: 'manual' }, project, 'hook', 'pre-compact');
-    await runHook(sandbox, { session_id: 'sess-b', transcript_path: unmeasured, cwd: sandbox.project, trigger: 'auto' }, project, 'hook', 'pre-compact');
+    await runHook(
+      sandbox,
+      { session_id: 'sess-a', transcript_path: transcript, cwd: sandbox.project, trigger: 'auto' },
+      project,
+      'hook',
+      'pre-compact',
+    );
+    await runHook(
+      sandbox,
+      { session_id: 'sess-a', transcript_path: transcript, cwd: sandbox.project, trigger: 'manual' },
+      project,
+      'hook',
+      'pre-compact',
+    );
+    await runHook(
+      sandbox,
+      { session_id: 'sess-b', transcript_path: unmeasured, cwd: sandbox.project, trigger: 'auto' },
+      project,
+      'hook',
+      'pre-compact',
+    );
     const dir = (session: string) => join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints', session);
     // The hook stamps its own clock; fixed times keep the bytes stable.
-    for (const [session, id, time] of [['sess-a', 'cx-001', '2026-11-22T03:00:00.000Z'], ['sess-a', 'cx-002', '2026-11-22T04:30:00.000Z'], ['sess-b', 'cx-001', '2026-11-22T05:00:00.000Z']] as const) {
+    for (const [session, id, time] of [
+      ['sess-a', 'cx-001', '2026-11-22T03:00:00.000Z'],
+      ['sess-a', 'cx-002', '2026-11-22T04:30:00.000Z'],
+      ['sess-b', 'cx-001', '2026-11-22T05:00:00.000Z'],
+    ] as const) {
       const file = join(dir(session), `${id}-checkpoint.json`);
       writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), timestamp: time }, null, 2));
     }
@@ -51,7 +78,11 @@ describe('human output, byte for byte', () => {
     );
     sandbox.write(
       `${project}/s2.jsonl`,
-      aTranscript('s2').assistant({ cacheRead: 150_000 - 5 }).compactBoundary({ postTokens: 3_000 }).assistant({ cacheRead: 110_000 - 5, toolUse: { name: 'Task', input: { subagent_type: 'general' } } }).toString(),
+      aTranscript('s2')
+        .assistant({ cacheRead: 150_000 - 5 })
+        .compactBoundary({ postTokens: 3_000 })
+        .assistant({ cacheRead: 110_000 - 5, toolUse: { name: 'Task', input: { subagent_type: 'general' } } })
+        .toString(),
     );
     sandbox.write(`${project}/s1/subagents/agent-a1.jsonl`, aTranscript('s1').assistant({ agentId: 'a1', cacheRead: 190_000 }).toString());
     const run = await runCli(sandbox, ['replay', '--ceilings', '30,40,50'], ENV);
@@ -59,6 +90,8 @@ describe('human output, byte for byte', () => {
     // Not a terminal: progress is plain lines on stderr, and nothing else is there.
     expect(run.stderr.replace(/^replay: \d+% \(.*\)\n/gm, '')).toBe('');
     // Throughput is the one line that depends on the machine.
-    await expect(normalise(run.stdout).replace(/ in \d+\.\d s \([\d.]+ [KMG]?i?B\/s\)/, ' in <seconds> (<throughput>)')).toMatchFileSnapshot('../golden/cli-replay.txt');
+    await expect(
+      normalise(run.stdout).replace(/ in \d+\.\d s \([\d.]+ [KMG]?i?B\/s\)/, ' in <seconds> (<throughput>)'),
+    ).toMatchFileSnapshot('../golden/cli-replay.txt');
   });
 });

@@ -52,7 +52,9 @@ describe('help and errors', () => {
 
 describe('status', () => {
   it('--transcript --json: occupancy, window and source, percent, tier, verdicts', async () => {
-    const run = await runCliOk(sandbox, ['status', '--transcript', join(FIXTURES, 'auto-compact.jsonl'), '--json'], { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    const run = await runCliOk(sandbox, ['status', '--transcript', join(FIXTURES, 'auto-compact.jsonl'), '--json'], {
+      DEV_TEAM_CONTEXT_WINDOW: '1000000',
+    });
     expect(run.exitCode).toBe(0);
     const status = JSON.parse(run.stdout);
     expect(status).toMatchObject({
@@ -67,19 +69,56 @@ describe('status', () => {
   });
 
   it('strict mode on the assumed default window shows warn verdicts, and names the window as default', async () => {
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
-    const status = JSON.parse((await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout);
-    expect(status).toMatchObject({ occupancy: 100_000, window: 200_000, windowSource: 'default', percent: 50, tier: 'LOW', strict: true, verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } } });
+    const transcript = sandbox.write(
+      't.jsonl',
+      aTranscript()
+        .assistant({ cacheRead: 100_000 - 5 })
+        .toString(),
+    );
+    const status = JSON.parse(
+      (await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout,
+    );
+    expect(status).toMatchObject({
+      occupancy: 100_000,
+      window: 200_000,
+      windowSource: 'default',
+      percent: 50,
+      tier: 'LOW',
+      strict: true,
+      verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } },
+    });
   });
 
   it('strict mode on a stated window shows block verdicts', async () => {
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
-    const status = JSON.parse((await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'], { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' })).stdout);
-    expect(status).toMatchObject({ window: 200_000, windowSource: 'env', strict: true, verdicts: { Agent: { kind: 'block' }, Skill: { kind: 'block' } } });
+    const transcript = sandbox.write(
+      't.jsonl',
+      aTranscript()
+        .assistant({ cacheRead: 100_000 - 5 })
+        .toString(),
+    );
+    const status = JSON.parse(
+      (
+        await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'], {
+          DEV_TEAM_CONTEXT_STRICT: 'on',
+          DEV_TEAM_CONTEXT_WINDOW: '200000',
+        })
+      ).stdout,
+    );
+    expect(status).toMatchObject({
+      window: 200_000,
+      windowSource: 'env',
+      strict: true,
+      verdicts: { Agent: { kind: 'block' }, Skill: { kind: 'block' } },
+    });
   });
 
   it('human output names every number and what the guard would do', async () => {
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
+    const transcript = sandbox.write(
+      't.jsonl',
+      aTranscript()
+        .assistant({ cacheRead: 100_000 - 5 })
+        .toString(),
+    );
     const run = await runCliOk(sandbox, ['status', '--transcript', transcript]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('100,000 tokens (latest main-thread turn)');
@@ -93,7 +132,10 @@ describe('status', () => {
   it('after a compaction without a new turn it says so plainly', async () => {
     const run = await runCliOk(sandbox, ['status', '--transcript', join(FIXTURES, 'skill-then-manual-compact.jsonl'), '--json']);
     expect(JSON.parse(run.stdout)).toMatchObject({ occupancy: 2_595, occupancySource: 'compaction', tier: 'NOMINAL' });
-    const unknown = sandbox.write('u.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).compactBoundary({ trigger: 'manual' }).toString());
+    const unknown = sandbox.write(
+      'u.jsonl',
+      aTranscript().assistant({ cacheRead: 100_000 }).compactBoundary({ trigger: 'manual' }).toString(),
+    );
     const human = await runCliOk(sandbox, ['status', '--transcript', unknown]);
     expect(human.stdout).toContain('unknown since compaction');
     expect(human.stdout).toMatch(/Tier\s+UNKNOWN/);
@@ -105,7 +147,12 @@ describe('status', () => {
     const old = join(folder, 'old-session.jsonl');
     copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), old);
     utimesSync(old, new Date('2026-01-01'), new Date('2026-01-01'));
-    sandbox.write(`home/.claude/projects/${folder.split('/').pop()}/new-session.jsonl`, aTranscript().assistant({ cacheRead: 30_000 - 5 }).toString());
+    sandbox.write(
+      `home/.claude/projects/${folder.split('/').pop()}/new-session.jsonl`,
+      aTranscript()
+        .assistant({ cacheRead: 30_000 - 5 })
+        .toString(),
+    );
     const status = JSON.parse((await runCliOk(sandbox, ['status', '--json'])).stdout);
     expect(status.transcript).toBe(join(folder, 'new-session.jsonl'));
     expect(status.occupancy).toBe(30_000);
@@ -122,7 +169,9 @@ describe('status', () => {
   it('no transcript anywhere: a clear error, exit 1', async () => {
     const run = await runCli(sandbox, ['status']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toMatch(/^context-ceiling: no transcript found in .*; run inside a Claude Code project or pass --transcript FILE\n$/);
+    expect(run.stderr).toMatch(
+      /^context-ceiling: no transcript found in .*; run inside a Claude Code project or pass --transcript FILE\n$/,
+    );
   });
 
   it('an unreadable --transcript: a clear error, exit 1', async () => {
@@ -160,13 +209,24 @@ describe('config', () => {
   it('show reports ignored malformed env values as warnings on stderr', async () => {
     const run = await runCli(sandbox, ['config', 'show'], { DEV_TEAM_CONTEXT_WINDOW: 'huge' });
     expect(run.exitCode).toBe(0);
-    expect(run.stderr).toBe('context-ceiling: warning: DEV_TEAM_CONTEXT_WINDOW="huge" ignored: expected a whole number from 1000 to 100000000\n');
+    expect(run.stderr).toBe(
+      'context-ceiling: warning: DEV_TEAM_CONTEXT_WINDOW="huge" ignored: expected a whole number from 1000 to 100000000\n',
+    );
   });
 
   it('get KEY: value and source; --json', async () => {
-    expect((await runCliOk(sandbox, ['config', 'get', 'ceilingPct'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' })).stdout).toBe('ceilingPct = 25  (env)\n');
-    expect(JSON.parse((await runCliOk(sandbox, ['config', 'get', 'strict', '--json'])).stdout)).toEqual({ key: 'strict', value: false, source: 'default', detail: null });
-    expect((await runCliOk(sandbox, ['config', 'get', 'tools'])).stdout).toBe('tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\n');
+    expect((await runCliOk(sandbox, ['config', 'get', 'ceilingPct'], { DEV_TEAM_CONTEXT_CEILING_PCT: '25' })).stdout).toBe(
+      'ceilingPct = 25  (env)\n',
+    );
+    expect(JSON.parse((await runCliOk(sandbox, ['config', 'get', 'strict', '--json'])).stdout)).toEqual({
+      key: 'strict',
+      value: false,
+      source: 'default',
+      detail: null,
+    });
+    expect((await runCliOk(sandbox, ['config', 'get', 'tools'])).stdout).toBe(
+      'tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\n',
+    );
   });
 
   it('validate FILE: ok, or path: key: message lines and exit 1', async () => {
@@ -176,7 +236,11 @@ describe('config', () => {
     const run = await runCli(sandbox, ['config', 'validate', bad]);
     expect(run.exitCode).toBe(1);
     expect(run.stderr.trim().split('\n').sort()).toEqual(
-      [`context-ceiling: ${bad}: strict: must be a boolean`, `context-ceiling: ${bad}: tools.Skill: must be one of "auto", "warn", "block", "off"`, `context-ceiling: ${bad}: unknown key "ceilingPC"`].sort(),
+      [
+        `context-ceiling: ${bad}: strict: must be a boolean`,
+        `context-ceiling: ${bad}: tools.Skill: must be one of "auto", "warn", "block", "off"`,
+        `context-ceiling: ${bad}: unknown key "ceilingPC"`,
+      ].sort(),
     );
   });
 
@@ -201,7 +265,12 @@ describe('demo (the README’s first command)', () => {
   it('shows allow, warn, dedup, block and recovery on built-in data, with no Claude Code present', async () => {
     const run = await runCliOk(sandbox, ['demo', '--json']);
     expect(run.exitCode).toBe(0);
-    const runs = JSON.parse(run.stdout) as Array<{ title: string; exitCode: number; stdout: null | { hookSpecificOutput?: { additionalContext: string } }; stderr: string }>;
+    const runs = JSON.parse(run.stdout) as Array<{
+      title: string;
+      exitCode: number;
+      stdout: null | { hookSpecificOutput?: { additionalContext: string } };
+      stderr: string;
+    }>;
     expect(runs.map((r) => [r.exitCode, r.stderr === '' ? 'silent' : r.exitCode === 2 ? 'blocked' : 'warned'])).toEqual([
       [0, 'silent'],
       [0, 'warned'],

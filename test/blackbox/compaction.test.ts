@@ -16,14 +16,32 @@ afterEach(() => sandbox.cleanup());
 const SESSION = '5b0c7e7e-1d2f-4c1a-9f0e-3c2b1a000001';
 const hook = (event: string, input: Record<string, unknown>) =>
   runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, { CLAUDE_PROJECT_DIR: sandbox.project }, 'hook', event);
-const context = (run: HookRun) => (run.stdout ? (JSON.parse(run.stdout).hookSpecificOutput?.additionalContext as string | undefined) : undefined);
+const context = (run: HookRun) =>
+  run.stdout ? (JSON.parse(run.stdout).hookSpecificOutput?.additionalContext as string | undefined) : undefined;
 const dir = (session = SESSION) => join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints', session);
-const transcript = (tokens: number, name = 'main.jsonl') => sandbox.write(`claude/${name}`, aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
+const transcript = (tokens: number, name = 'main.jsonl') =>
+  sandbox.write(
+    `claude/${name}`,
+    aTranscript()
+      .user('go')
+      .assistant({ cacheRead: tokens - 5 })
+      .toString(),
+  );
 
-const preCompact = (session = SESSION) => hook('pre-compact', { session_id: session, transcript_path: transcript(150_000), trigger: 'manual', custom_instructions: null });
-const postCompact = (summary: unknown = SUMMARY, session = SESSION) => hook('post-compact', { session_id: session, transcript_path: transcript(3_000), hook_event_name: 'PostCompact', trigger: 'manual', compact_summary: summary });
-const sessionStart = (source: string, session = SESSION) => hook('session-start', { session_id: session, transcript_path: transcript(3_000, `${session}.jsonl`), source });
-const prompt = (session = SESSION) => hook('user-prompt-submit', { session_id: session, transcript_path: transcript(3_000), prompt: 'go on' });
+const preCompact = (session = SESSION) =>
+  hook('pre-compact', { session_id: session, transcript_path: transcript(150_000), trigger: 'manual', custom_instructions: null });
+const postCompact = (summary: unknown = SUMMARY, session = SESSION) =>
+  hook('post-compact', {
+    session_id: session,
+    transcript_path: transcript(3_000),
+    hook_event_name: 'PostCompact',
+    trigger: 'manual',
+    compact_summary: summary,
+  });
+const sessionStart = (source: string, session = SESSION) =>
+  hook('session-start', { session_id: session, transcript_path: transcript(3_000, `${session}.jsonl`), source });
+const prompt = (session = SESSION) =>
+  hook('user-prompt-submit', { session_id: session, transcript_path: transcript(3_000), prompt: 'go on' });
 
 describe('PreCompact tells the summariser what must survive', () => {
   it('plain text with the next step, decisions and files in flight, and the checkpoint', async () => {
@@ -54,7 +72,14 @@ describe('PostCompact keeps the summary', () => {
     expect(readFileSync(join(dir(), 'cx-002-checkpoint.json'), 'utf8')).toBe(checkpoint);
     expect(readdirSync(dir()).sort()).toEqual(['cx-001-checkpoint.json', 'cx-002-checkpoint.json', 'cx-002-summary.json']);
     const kept = JSON.parse(readFileSync(join(dir(), 'cx-002-summary.json'), 'utf8'));
-    expect(kept).toMatchObject({ schema: 'context-ceiling.summary/1', checkpointId: 'cx-002', sessionId: SESSION, trigger: 'manual', summary: SUMMARY, truncated: false });
+    expect(kept).toMatchObject({
+      schema: 'context-ceiling.summary/1',
+      checkpointId: 'cx-002',
+      sessionId: SESSION,
+      trigger: 'manual',
+      summary: SUMMARY,
+      truncated: false,
+    });
     expect(kept.missing).toEqual([
       { kind: 'next-step', text: 'Register post-compact in hooks.json and run the e2e suite' },
       { kind: 'file', text: 'src/hooks/post-compact.ts' },
@@ -96,7 +121,7 @@ describe('the alert leads with what the summary dropped', () => {
     expect(alert).not.toContain('THE SUMMARY DROPPED');
     await postCompact();
     const next = context(await prompt())!;
-    expect(next).toContain('<compaction-alert>\nClaude Code\'s summary of the last compaction (checkpoint cx-001) left out');
+    expect(next).toContain("<compaction-alert>\nClaude Code's summary of the last compaction (checkpoint cx-001) left out");
     expect(next).toContain('- Next step: Register post-compact in hooks.json and run the e2e suite');
     expect(next).toContain('- File in flight: src/hooks/post-compact.ts');
     expect(context(await prompt())).not.toContain('<compaction-alert>');
@@ -144,7 +169,8 @@ describe('SessionStart clear continues the work', () => {
   it('startup and resume keep today’s rule: an acknowledged checkpoint is not offered', async () => {
     await preCompact();
     await sessionStart('compact');
-    for (const source of ['startup', 'resume']) expect(await sessionStart(source, `new-${source}`)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    for (const source of ['startup', 'resume'])
+      expect(await sessionStart(source, `new-${source}`)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(context(await sessionStart('clear', 'new-clear'))).toContain('<resumption-context>');
   });
 
@@ -164,7 +190,10 @@ describe('SessionStart clear continues the work', () => {
     expect(fifo).toContain('<resumption-context>');
     expect(fifo).not.toContain('SUMMARY KEPT');
     rmSync(join(dir(), 'cx-001-summary.json'));
-    writeFileSync(join(dir(), 'cx-001-summary.json'), JSON.stringify({ checkpointId: 'cx-001', summary: `OVERSIZED ${'x'.repeat(600 * 1024)}` }));
+    writeFileSync(
+      join(dir(), 'cx-001-summary.json'),
+      JSON.stringify({ checkpointId: 'cx-001', summary: `OVERSIZED ${'x'.repeat(600 * 1024)}` }),
+    );
     expect(context(await sessionStart('clear', 'c-2'))).not.toContain('SUMMARY KEPT');
   });
 });

@@ -32,7 +32,10 @@ describeEachEntry((h) => {
     });
 
     it('unknown since compaction (boundary without postTokens): silent even strict', async () => {
-      const transcript = h.sandbox.write('claude/c.jsonl', aTranscript().assistant({ cacheRead: 190_000 }).compactBoundary({ trigger: 'manual' }).toString());
+      const transcript = h.sandbox.write(
+        'claude/c.jsonl',
+        aTranscript().assistant({ cacheRead: 190_000 }).compactBoundary({ trigger: 'manual' }).toString(),
+      );
       expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
     });
 
@@ -51,7 +54,14 @@ describeEachEntry((h) => {
 
     it('a block does not need state: strict still blocks with an unusable state directory', async () => {
       const file = h.sandbox.write('not-a-dir', 'x');
-      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { ...STRICT, DEV_TEAM_CONTEXT_STATE_DIR: join(file, 'state') })).exitCode).toBe(2);
+      expect(
+        (
+          await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), {
+            ...STRICT,
+            DEV_TEAM_CONTEXT_STATE_DIR: join(file, 'state'),
+          })
+        ).exitCode,
+      ).toBe(2);
     });
 
     it('debug mode says what happened, on stderr', async () => {
@@ -65,7 +75,14 @@ describeEachEntry((h) => {
   describe('dedup', () => {
     it('same 5-point bucket is silent on the second call; a higher bucket warns again; a lower one stays silent', async () => {
       const path = join(h.sandbox.root, 'claude', 'grow.jsonl');
-      const write = (tokens: number) => h.sandbox.write('claude/grow.jsonl', aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
+      const write = (tokens: number) =>
+        h.sandbox.write(
+          'claude/grow.jsonl',
+          aTranscript()
+            .user('go')
+            .assistant({ cacheRead: tokens - 5 })
+            .toString(),
+        );
       write(82_000);
       expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('41%');
       write(88_000);
@@ -92,12 +109,18 @@ describeEachEntry((h) => {
     });
 
     it('a compaction resets dedup: the first re-crossing after it warns again', async () => {
-      const before = aTranscript().user('go').assistant({ cacheRead: 100_000 - 5 });
+      const before = aTranscript()
+        .user('go')
+        .assistant({ cacheRead: 100_000 - 5 });
       const path = h.sandbox.write('claude/s.jsonl', before.toString());
       expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('50%');
       expectSilent(await guard(preToolUse(path, 'Agent')));
       // compaction, then growth back over the ceiling into the same bucket
-      before.compactBoundary({ postTokens: 3_000 }).user('continue').assistant({ cacheRead: 60_000 }).assistant({ cacheRead: 100_000 - 5 });
+      before
+        .compactBoundary({ postTokens: 3_000 })
+        .user('continue')
+        .assistant({ cacheRead: 60_000 })
+        .assistant({ cacheRead: 100_000 - 5 });
       h.sandbox.write('claude/s.jsonl', before.toString());
       expect((await guard(preToolUse(path, 'Agent'))).stderr).toContain('50%');
       expectSilent(await guard(preToolUse(path, 'Agent')));

@@ -13,18 +13,30 @@ describeEachEntry((h) => {
     it('isSidechain and synthetic records never decide the verdict', async () => {
       const transcript = h.sandbox.write(
         'claude/decoys.jsonl',
-        aTranscript().user('go').assistant({ cacheRead: 20_000 }).sidechain({ cacheRead: 190_000 }).apiError().assistant({ model: '<synthetic>', cacheRead: 190_000 }).toString(),
+        aTranscript()
+          .user('go')
+          .assistant({ cacheRead: 20_000 })
+          .sidechain({ cacheRead: 190_000 })
+          .apiError()
+          .assistant({ model: '<synthetic>', cacheRead: 190_000 })
+          .toString(),
       );
       expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT));
     });
 
     it('a newer low sidechain turn cannot hide a high main-thread occupancy', async () => {
-      const transcript = h.sandbox.write('claude/hide.jsonl', aTranscript().assistant({ cacheRead: 180_000 }).sidechain({ cacheRead: 1_000 }).apiError().toString());
+      const transcript = h.sandbox.write(
+        'claude/hide.jsonl',
+        aTranscript().assistant({ cacheRead: 180_000 }).sidechain({ cacheRead: 1_000 }).apiError().toString(),
+      );
       expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT)).exitCode).toBe(2);
     });
 
     it('progress / agent_progress records are never counted', async () => {
-      const transcript = h.sandbox.write('claude/progress.jsonl', aTranscript().assistant({ cacheRead: 20_000 }).progress({ cacheRead: 190_000 }).progress({ cacheRead: 190_000 }).toString());
+      const transcript = h.sandbox.write(
+        'claude/progress.jsonl',
+        aTranscript().assistant({ cacheRead: 20_000 }).progress({ cacheRead: 190_000 }).progress({ cacheRead: 190_000 }).toString(),
+      );
       expectSilent(await guard(preToolUse(transcript, 'Agent'), STRICT));
     });
 
@@ -33,12 +45,17 @@ describeEachEntry((h) => {
       copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), copy);
       const run = await guard(preToolUse(copy, 'Skill', { skill: 'deep-dive' }), STRICT);
       expect(run.exitCode).toBe(0);
-      expect(run.stderr).toContain('holds 951,005 tokens, more than the 200,000-token window (env), so that window is wrong and nothing was blocked');
+      expect(run.stderr).toContain(
+        'holds 951,005 tokens, more than the 200,000-token window (env), so that window is wrong and nothing was blocked',
+      );
       expect(JSON.parse(run.stdout)).toEqual({ systemMessage: expect.stringContaining('DEV_TEAM_CONTEXT_WINDOW') });
     });
 
     it('real transcript, auto-compact.jsonl with the 1M window: 95% blocks in strict mode', async () => {
-      const run = await guard(preToolUse(join(FIXTURES, 'auto-compact.jsonl'), 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+      const run = await guard(preToolUse(join(FIXTURES, 'auto-compact.jsonl'), 'Skill', { skill: 'deep-dive' }), {
+        ...STRICT,
+        DEV_TEAM_CONTEXT_WINDOW: '1000000',
+      });
       expect(run.exitCode).toBe(2);
       expect(run.stderr).toContain('95% (951,005 of 1,000,000 tokens, window: env)');
     });
@@ -56,7 +73,13 @@ describeEachEntry((h) => {
   describe('inside a subagent', () => {
     const mainAt = (tokens: number) => transcriptAt(tokens, 'main.jsonl');
     const subagentFile = (agentId: string, tokens: number) =>
-      h.sandbox.write(`claude/main/subagents/agent-${agentId}.jsonl`, aTranscript().user('task').assistant({ agentId, cacheRead: tokens - 5 }).toString());
+      h.sandbox.write(
+        `claude/main/subagents/agent-${agentId}.jsonl`,
+        aTranscript()
+          .user('task')
+          .assistant({ agentId, cacheRead: tokens - 5 })
+          .toString(),
+      );
 
     it('judged by the subagent’s own transcript, not the main one', async () => {
       const main = mainAt(180_000);

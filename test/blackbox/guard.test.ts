@@ -9,7 +9,8 @@ describeEachEntry((h) => {
   const { guard, transcriptAt } = h;
 
   describe('the recovery skill a message names is one that is installed, under the name it is invoked by', () => {
-    const blocked = async (env: Record<string, string> = {}) => (await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), { ...STRICT, ...env })).stderr;
+    const blocked = async (env: Record<string, string> = {}) =>
+      (await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), { ...STRICT, ...env })).stderr;
     const removeUserSkill = () => rmSync(join(h.sandbox.home, '.claude', 'skills'), { recursive: true });
 
     it('none installed: the way out is /compact and no skill is named', async () => {
@@ -19,19 +20,23 @@ describeEachEntry((h) => {
       expect(stderr).not.toContain('context-summarization');
     });
 
-    it('run from the plugin (CLAUDE_PLUGIN_ROOT is the bundle\'s parent, which ships the skill): plugin-qualified', async () => {
+    it("run from the plugin (CLAUDE_PLUGIN_ROOT is the bundle's parent, which ships the skill): plugin-qualified", async () => {
       removeUserSkill();
       expect(await blocked({ CLAUDE_PLUGIN_ROOT: ROOT })).toContain('run the /context-ceiling:context-summarization skill');
       expect(await blocked({ CLAUDE_PLUGIN_ROOT: h.sandbox.root })).toContain('(/compact)'); // another plugin's root says nothing about us
     });
 
-    it('installed in the project (bare name), and a team\'s own configured skill wins when it exists', async () => {
+    it("installed in the project (bare name), and a team's own configured skill wins when it exists", async () => {
       removeUserSkill();
       h.sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
       expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project })).toContain('run the /context-summarization skill');
       h.sandbox.write('project/.claude/skills/wrap-up/SKILL.md', '---\nname: wrap-up\ndescription: d\n---\n');
-      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up,context-summarization' })).toContain('run the /wrap-up skill');
-      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'not-there,context-summarization' })).toContain('run the /context-summarization skill');
+      expect(
+        await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up,context-summarization' }),
+      ).toContain('run the /wrap-up skill');
+      expect(
+        await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'not-there,context-summarization' }),
+      ).toContain('run the /context-summarization skill');
     });
   });
 
@@ -55,7 +60,6 @@ describeEachEntry((h) => {
       expect(Object.keys(output).sort()).toEqual(['hookSpecificOutput', 'systemMessage']);
     });
 
-
     it('strict on Skill: blocks with exit 2 and "blocked" on stderr, nothing on stdout', async () => {
       const run = await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'deep-dive' }), STRICT);
       expect(run.exitCode).toBe(2);
@@ -70,12 +74,16 @@ describeEachEntry((h) => {
       for (let i = 0; i < 3; i++) expect((await guard(input, STRICT)).exitCode).toBe(2);
     });
 
-    it.each(['context-summarization', 'dev-team:context-summarization', 'any-plugin:continue', 'context-loading-protocol', 'review-summary', 'session-review'])(
-      'recovery skill %s is never gated, even strict at 90 percent',
-      async (skill) => {
-        expectSilent(await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill }), STRICT));
-      },
-    );
+    it.each([
+      'context-summarization',
+      'dev-team:context-summarization',
+      'any-plugin:continue',
+      'context-loading-protocol',
+      'review-summary',
+      'session-review',
+    ])('recovery skill %s is never gated, even strict at 90 percent', async (skill) => {
+      expectSilent(await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill }), STRICT));
+    });
 
     it.each(['Read', 'Bash', 'Write', 'Grep'])('%s is ignored, even strict at 90 percent', async (tool) => {
       expectSilent(await guard(preToolUse(transcriptAt(180_000), tool, { file_path: 'x' }), STRICT));
@@ -92,7 +100,9 @@ describeEachEntry((h) => {
     });
 
     it.each(['OFF', 'false', '0', 'no', ' off'])('DEV_TEAM_CONTEXT_CEILING=%j does not disable (strict literals)', async (value) => {
-      expect((await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_CEILING: value, ...STRICT })).exitCode).toBe(2);
+      expect(
+        (await guard(preToolUse(transcriptAt(180_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_CEILING: value, ...STRICT })).exitCode,
+      ).toBe(2);
     });
 
     it.each(['ON', 'true', '1', 'yes'])('DEV_TEAM_CONTEXT_STRICT=%j does not make strict (strict literals)', async (value) => {
@@ -138,7 +148,10 @@ describeEachEntry((h) => {
     it('per-tool actions: Skill blocks, Agent only warns, without strict mode', async () => {
       h.sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ tools: { Skill: 'block', Agent: 'warn' } }));
       const transcript = transcriptAt(100_000);
-      expect((await guard(preToolUse(transcript, 'Skill', { skill: 'x' }, { cwd: h.sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
+      expect(
+        (await guard(preToolUse(transcript, 'Skill', { skill: 'x' }, { cwd: h.sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' }))
+          .exitCode,
+      ).toBe(2);
       const agent = await guard(preToolUse(transcript, 'Agent', {}, { cwd: h.sandbox.project }), { DEV_TEAM_CONTEXT_WINDOW: '200000' });
       expect(agent.exitCode).toBe(0);
       expect(agent.stderr).toContain('50%');
@@ -146,7 +159,14 @@ describeEachEntry((h) => {
 
     it('CLAUDE_PROJECT_DIR locates the project policy', async () => {
       h.sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ extends: 'strict-ci' }));
-      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_WINDOW: '200000' })).exitCode).toBe(2);
+      expect(
+        (
+          await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), {
+            CLAUDE_PROJECT_DIR: h.sandbox.project,
+            DEV_TEAM_CONTEXT_WINDOW: '200000',
+          })
+        ).exitCode,
+      ).toBe(2);
     });
 
     it('a policy window is named as the source', async () => {
@@ -157,7 +177,9 @@ describeEachEntry((h) => {
 
     it('env wins over the policy file', async () => {
       h.sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ strict: true }));
-      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'off' })).exitCode).toBe(0);
+      expect((await guard(preToolUse(transcriptAt(100_000), 'Skill', { skill: 'x' }), { DEV_TEAM_CONTEXT_STRICT: 'off' })).exitCode).toBe(
+        0,
+      );
     });
   });
 });

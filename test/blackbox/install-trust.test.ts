@@ -16,20 +16,29 @@ describe('install --strict --window', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     // 40 % of 200,000 = 80,000; Claude Code's percent is of 180,000 (window minus its 20,000 reserve): 45 % = 81,000
     expect(env()).toEqual({ DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '45' });
-    expect(run.stdout).toContain('Claude Code compacts at CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=45 of its effective 180,000-token window, just above the 40% ceiling (80,000 of 200,000 tokens)');
+    expect(run.stdout).toContain(
+      'Claude Code compacts at CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=45 of its effective 180,000-token window, just above the 40% ceiling (80,000 of 200,000 tokens)',
+    );
   });
 
   it.each(['abc', '999', '0', '-5', '1.5', '1e6', '200k'])('--window %j is a one-line usage error and changes nothing', async (value) => {
     const run = await cli(['install', `--window=${value}`]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr.split('\n')[0]).toBe(`context-ceiling: --window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(value)})`);
+    expect(run.stderr.split('\n')[0]).toBe(
+      `context-ceiling: --window takes a whole number of tokens, at least 1000 (got ${JSON.stringify(value)})`,
+    );
     expect(existsSync(join(sandbox().project, '.claude'))).toBe(false);
   });
 
-  it('re-running with other flags converges: what install added goes, the user\'s own earlier value comes back', async () => {
+  it("re-running with other flags converges: what install added goes, the user's own earlier value comes back", async () => {
     sandbox().write('project/.claude/settings.json', JSON.stringify({ env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90', FOO: 'bar' } }));
     await cliOk(['install', '--strict', '--window', '1000000']);
-    expect(env()).toEqual({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41', FOO: 'bar', DEV_TEAM_CONTEXT_WINDOW: '1000000', DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(env()).toEqual({
+      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41',
+      FOO: 'bar',
+      DEV_TEAM_CONTEXT_WINDOW: '1000000',
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+    });
     await cliOk(['install', '--strict', '--window', '200000']);
     expect(env()).toMatchObject({ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '45', DEV_TEAM_CONTEXT_WINDOW: '200000' });
     const plain = await cliOk(['install']);
@@ -53,7 +62,7 @@ describe('install --strict --window', () => {
 });
 
 describe('the recovery skill install copies', () => {
-  it('lands in the scope\'s skills folder, runs the runtime copy from its own folder, and uninstall removes it', async () => {
+  it("lands in the scope's skills folder, runs the runtime copy from its own folder, and uninstall removes it", async () => {
     expect((await cliOk(['install'])).exitCode).toBe(0);
     const text = readFileSync(skillPath(), 'utf8');
     expect(text).toContain('name: context-summarization');
@@ -65,12 +74,17 @@ describe('the recovery skill install copies', () => {
 
   it('--user: ~/.claude/skills, same relative route to ~/.claude/context-ceiling/runtime', async () => {
     await cliOk(['install', '--user']);
-    expect(readFileSync(skillPath(join(sandbox().home, '.claude')), 'utf8')).toContain('"${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs"');
+    expect(readFileSync(skillPath(join(sandbox().home, '.claude')), 'utf8')).toContain(
+      '"${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs"',
+    );
     expect(existsSync(join(sandbox().project, '.claude'))).toBe(false);
   });
 
   it('a different skill of that name is left alone and reported, and uninstall never touches it; an edited copy is kept too', async () => {
-    const theirs = sandbox().write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: the team\'s own\n---\n');
+    const theirs = sandbox().write(
+      'project/.claude/skills/context-summarization/SKILL.md',
+      "---\nname: context-summarization\ndescription: the team's own\n---\n",
+    );
     const run = await cliOk(['install']);
     expect(run.stdout).toContain(`left alone: ${theirs} is a different skill named context-summarization`);
     await cliOk(['uninstall']);
@@ -97,7 +111,9 @@ describe('a hostile repository', () => {
     symlinkSync(outside, join(sandbox().project, '.claude'));
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe(`context-ceiling: ${join(sandbox().project, '.claude')} leads out of the project (to ${outside}); install writes only inside the project; nothing was changed\n`);
+    expect(run.stderr).toBe(
+      `context-ceiling: ${join(sandbox().project, '.claude')} leads out of the project (to ${outside}); install writes only inside the project; nothing was changed\n`,
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 
@@ -133,16 +149,22 @@ describe('a hostile repository', () => {
   it.each([
     ['duplicate keys', '{"env": {"A": "1"}, "env": {"B": "2"}}', 'the key "env" appears twice in one object'],
     ['a __proto__ key', '{"__proto__": {"x": 1}}', 'a "__proto__" key'],
-    ['a number JavaScript cannot keep', '{"cleanupPeriodDays": 12345678901234567890}', 'the number 12345678901234567890 cannot be kept exactly'],
+    [
+      'a number JavaScript cannot keep',
+      '{"cleanupPeriodDays": 12345678901234567890}',
+      'the number 12345678901234567890 cannot be kept exactly',
+    ],
   ])('settings with %s are refused with one line and left byte for byte', async (_name, text, why) => {
     sandbox().write('project/.claude/settings.json', text);
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe(`context-ceiling: ${settingsPath()}: ${why}, which rewriting would lose; fix that first; the file was left unchanged\n`);
+    expect(run.stderr).toBe(
+      `context-ceiling: ${settingsPath()}: ${why}, which rewriting would lose; fix that first; the file was left unchanged\n`,
+    );
     expect(readFileSync(settingsPath(), 'utf8')).toBe(text);
   });
 
-  it('keeps the settings file\'s mode (a private file stays private)', async () => {
+  it("keeps the settings file's mode (a private file stays private)", async () => {
     sandbox().write('project/.claude/settings.json', '{"model": "opus"}');
     chmodSync(settingsPath(), 0o600);
     await cliOk(['install']);

@@ -100,7 +100,9 @@ describe('install', () => {
   it('--user writes ~/.claude/settings.json with an absolute runtime path', async () => {
     expect((await cliOk(['install', '--user'])).exitCode).toBe(0);
     const settings = JSON.parse(read(join(sandbox().home, '.claude', 'settings.json')));
-    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(`node "${join(sandbox().home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`);
+    expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(
+      `node "${join(sandbox().home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`,
+    );
     expect(existsSync(join(sandbox().home, '.claude', 'context-ceiling', 'runtime', 'hook.cjs'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);
     expect((await cliOk(['uninstall', '--user'])).exitCode).toBe(0);
@@ -145,7 +147,14 @@ describe('doctor', () => {
     expect(run.exitCode).toBe(1);
     const report = JSON.parse(run.stdout) as { ok: boolean; checks: Array<{ name: string; status: string; fix?: string }> };
     expect(report.ok).toBe(false);
-    expect(Object.fromEntries(report.checks.map((c) => [c.name, c.status]))).toEqual({ node: 'ok', hooks: 'fail', config: 'ok', window: 'warn', compact: 'ok', state: 'ok' });
+    expect(Object.fromEntries(report.checks.map((c) => [c.name, c.status]))).toEqual({
+      node: 'ok',
+      hooks: 'fail',
+      config: 'ok',
+      window: 'warn',
+      compact: 'ok',
+      state: 'ok',
+    });
     expect(report.checks.find((c) => c.name === 'hooks')!.fix).toContain('context-ceiling install');
   });
 
@@ -186,7 +195,9 @@ describe('install into a symlinked settings file', () => {
     symlinkSync(target, settingsPath());
     const run = await cli(['install']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toBe(`context-ceiling: ${settingsPath()} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed\n`);
+    expect(run.stderr).toBe(
+      `context-ceiling: ${settingsPath()} is a symlink; install does not write through it (edit its target yourself, or replace the link with a file); nothing was changed\n`,
+    );
     expect(lstatSync(settingsPath()).isSymbolicLink()).toBe(true);
     expect(read(target)).toBe('{"model": "opus"}\n');
     expect(readdirSync(join(sandbox().project, '.claude'))).toEqual(['settings.json']);

@@ -10,12 +10,22 @@ import { ROOT } from '../helpers/sandbox.js';
 const work = mkdtempSync(join(tmpdir(), 'cc-pack-'));
 let tarball = '';
 let files: string[] = [];
-const env = { PATH: process.env.PATH ?? '', HOME: join(work, 'home'), TMPDIR: join(work, 'tmp'), npm_config_cache: join(work, 'npm-cache'), NO_COLOR: '1' };
+const env = {
+  PATH: process.env.PATH ?? '',
+  HOME: join(work, 'home'),
+  TMPDIR: join(work, 'tmp'),
+  npm_config_cache: join(work, 'npm-cache'),
+  NO_COLOR: '1',
+};
 
 beforeAll(async () => {
   for (const dir of ['home', 'tmp', 'out', 'app']) mkdirSync(join(work, dir), { recursive: true });
   // --ignore-scripts: the build already ran (pretest); prepack would rebuild dist under the other test workers' feet.
-  const pack = await execa('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(work, 'out')], { cwd: ROOT, env, extendEnv: false });
+  const pack = await execa('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', join(work, 'out')], {
+    cwd: ROOT,
+    env,
+    extendEnv: false,
+  });
   const [info] = JSON.parse(String(pack.stdout)) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarball = join(work, 'out', info!.filename);
   files = info!.files.map((f) => f.path).sort();
@@ -24,9 +34,28 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('npm pack', () => {
   it('contains exactly what a user needs: dist, hooks, skills, policies, docs, README, CLAUDE.md.snippet, LICENSE', () => {
-    const allowed = /^(dist\/[^/]+\.(c?js|d\.ts)|hooks\/hooks\.json|skills\/[a-z-]+\/SKILL\.md|policies\/[a-z-]+\.json|docs\/([a-z-]+\.md|img\/[a-z-]+\.png)|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
+    const allowed =
+      /^(dist\/[^/]+\.(c?js|d\.ts)|hooks\/hooks\.json|skills\/[a-z-]+\/SKILL\.md|policies\/[a-z-]+\.json|docs\/([a-z-]+\.md|img\/[a-z-]+\.png)|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
-    for (const needed of ['dist/cli.js', 'dist/index.js', 'dist/index.d.ts', 'dist/statusline.cjs', 'dist/hook.cjs', 'dist/hook-events.cjs', 'dist/policy-parse.cjs', 'dist/yaml-parse.cjs', 'hooks/hooks.json', 'skills/context-summarization/SKILL.md', 'policies/schema.json', 'policies/strict-ci.json', 'docs/configuration.md', 'docs/hooks.md', 'README.md', 'CLAUDE.md.snippet', 'LICENSE']) {
+    for (const needed of [
+      'dist/cli.js',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/statusline.cjs',
+      'dist/hook.cjs',
+      'dist/hook-events.cjs',
+      'dist/policy-parse.cjs',
+      'dist/yaml-parse.cjs',
+      'hooks/hooks.json',
+      'skills/context-summarization/SKILL.md',
+      'policies/schema.json',
+      'policies/strict-ci.json',
+      'docs/configuration.md',
+      'docs/hooks.md',
+      'README.md',
+      'CLAUDE.md.snippet',
+      'LICENSE',
+    ]) {
       expect(files).toContain(needed);
     }
   });
@@ -41,11 +70,25 @@ describe('npm pack', () => {
     const transcript = join(work, 't.jsonl');
     writeFileSync(transcript, aTranscript().assistant({ cacheRead: 150_000 }).toString());
     const input = JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } });
-    const guard = await execa(bin, ['hook', 'pre-tool-use'], { cwd: app, env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' }, extendEnv: false, input, reject: false });
+    const guard = await execa(bin, ['hook', 'pre-tool-use'], {
+      cwd: app,
+      env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' },
+      extendEnv: false,
+      input,
+      reject: false,
+    });
     expect(guard.exitCode).toBe(2);
     expect(guard.stderr).toContain('context-ceiling: blocked Skill "deep-dive"');
     // The library entry loads without the (optional, peer) Agent SDK installed.
-    const lib = await execa(process.execPath, ['--input-type=module', '-e', "const m = await import('context-ceiling'); console.log(typeof m.createCeilingGuard, m.createCeilingGuard().matcher)"], { cwd: app, env, extendEnv: false });
+    const lib = await execa(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        "const m = await import('context-ceiling'); console.log(typeof m.createCeilingGuard, m.createCeilingGuard().matcher)",
+      ],
+      { cwd: app, env, extendEnv: false },
+    );
     expect(lib.stdout).toBe('function Agent|Task|Skill');
     // As a project dependency, install points the hooks at node_modules instead of copying the runtime.
     const install = await execa(bin, ['install'], { cwd: app, env: { ...env, CLAUDE_PROJECT_DIR: app }, extendEnv: false });

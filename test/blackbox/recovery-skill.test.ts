@@ -17,11 +17,22 @@ const SESSION = 'b2c4e6f8-0000-4000-8000-000000000001';
 /** Claude Code's transcript for the project, at `tokens` of occupancy. */
 function transcriptAt(tokens: number): void {
   const folder = sandbox.project.replace(/[^a-zA-Z0-9]/g, '-');
-  sandbox.write(`home/.claude/projects/${folder}/${SESSION}.jsonl`, aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
+  sandbox.write(
+    `home/.claude/projects/${folder}/${SESSION}.jsonl`,
+    aTranscript()
+      .assistant({ cacheRead: tokens - 5 })
+      .toString(),
+  );
 }
 
 async function save(env: Record<string, string>, cwd = sandbox.project) {
-  const run = await execa(process.execPath, [HOOK_BIN, 'save-checkpoint'], { env: sandbox.env(env), extendEnv: false, cwd, reject: false, stripFinalNewline: false });
+  const run = await execa(process.execPath, [HOOK_BIN, 'save-checkpoint'], {
+    env: sandbox.env(env),
+    extendEnv: false,
+    cwd,
+    reject: false,
+    stripFinalNewline: false,
+  });
   return { exitCode: run.exitCode, stdout: String(run.stdout), stderr: String(run.stderr) };
 }
 
@@ -32,7 +43,10 @@ describe('save-checkpoint', () => {
     transcriptAt(90_000);
     const below = join(sandbox.project, 'src', 'deep');
     mkdirSync(below, { recursive: true });
-    const run = await save({ CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_CODE_SESSION_ATTENDED: '0', DEV_TEAM_CONTEXT_WINDOW: '200000' }, below);
+    const run = await save(
+      { CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_CODE_SESSION_ATTENDED: '0', DEV_TEAM_CONTEXT_WINDOW: '200000' },
+      below,
+    );
     expect(run).toEqual({
       exitCode: 0,
       stdout:
@@ -41,7 +55,13 @@ describe('save-checkpoint', () => {
       stderr: '',
     });
     const checkpoint = JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8'));
-    expect(checkpoint).toMatchObject({ id: 'cx-001', sessionId: SESSION, trigger: { type: 'skill' }, context: { occupancy: 90_000, windowSource: 'env' }, session: { projectDir: sandbox.project } });
+    expect(checkpoint).toMatchObject({
+      id: 'cx-001',
+      sessionId: SESSION,
+      trigger: { type: 'skill' },
+      context: { occupancy: 90_000, windowSource: 'env' },
+      session: { projectDir: sandbox.project },
+    });
     const listed = await runCliOk(sandbox, ['checkpoints', 'list', '--json'], { CLAUDE_PROJECT_DIR: sandbox.project });
     expect(listed.stdout).toContain('"trigger": "skill"');
   });
@@ -66,20 +86,33 @@ describe('save-checkpoint', () => {
 describe('a skill checkpoint is no compaction', () => {
   const prompt = (env: Record<string, string> = {}) =>
     execa(process.execPath, [HOOK_BIN, 'user-prompt-submit'], {
-      input: JSON.stringify({ session_id: SESSION, transcript_path: '/nonexistent.jsonl', cwd: sandbox.project, hook_event_name: 'UserPromptSubmit', prompt: 'go on' }),
+      input: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: '/nonexistent.jsonl',
+        cwd: sandbox.project,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'go on',
+      }),
       env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_MONITOR: 'off', ...env }),
       extendEnv: false,
       reject: false,
     });
 
-  it('the next prompt shows no compaction alert for it; a later compaction\'s alert acknowledges it', async () => {
+  it("the next prompt shows no compaction alert for it; a later compaction's alert acknowledges it", async () => {
     transcriptAt(90_000);
     await save({ CLAUDE_CODE_SESSION_ID: SESSION });
     expect((await prompt()).stdout).toBe('');
     expect(readdirSync(checkpointDir())).toEqual(['cx-001-checkpoint.json']);
     const compaction = JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8'));
-    sandbox.write(`project/.claude/context-ceiling/checkpoints/${SESSION}/cx-002-checkpoint.json`, JSON.stringify({ ...compaction, id: 'cx-002', sequence: 2, trigger: { type: 'auto', customInstructions: null } }));
+    sandbox.write(
+      `project/.claude/context-ceiling/checkpoints/${SESSION}/cx-002-checkpoint.json`,
+      JSON.stringify({ ...compaction, id: 'cx-002', sequence: 2, trigger: { type: 'auto', customInstructions: null } }),
+    );
     expect((await prompt()).stdout).toContain('<compaction-alert>');
-    expect(readdirSync(checkpointDir()).filter((name) => name.endsWith('.acknowledged')).sort()).toEqual(['cx-001-checkpoint.acknowledged', 'cx-002-checkpoint.acknowledged']);
+    expect(
+      readdirSync(checkpointDir())
+        .filter((name) => name.endsWith('.acknowledged'))
+        .sort(),
+    ).toEqual(['cx-001-checkpoint.acknowledged', 'cx-002-checkpoint.acknowledged']);
   });
 });

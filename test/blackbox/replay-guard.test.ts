@@ -32,31 +32,49 @@ function hookKind(run: { exitCode: number; stdout: string; stderr: string }): Ki
   return run.stderr !== '' || run.stdout.includes('additionalContext') ? 'warn' : 'allow';
 }
 
-describe.each(TOOL_ACTIONS.flatMap((action) => [false, true].map((strict) => [action, strict] as const)))('every gated tool "%s", strict %s', (action, strict) => {
-  it('the hook and replay judge each call alike', async () => {
-    const name = `${action}-${strict}`;
-    const project = join(sandbox.root, name, 'project');
-    sandbox.write(`${name}/project/.claude/context-ceiling.json`, JSON.stringify({ strict, tools: { Agent: action, Task: action, Skill: action, WebFetch: action } }));
-    const transcripts = CALLS.map((call, i) =>
-      sandbox.write(`${name}/sessions/s${i}.jsonl`, aTranscript(`s${i}`).assistant({ cacheRead: 500_000 - 5, toolUse: { name: call.tool, input: call.input } }).toString()),
-    );
-    const env = { ...ENV, CLAUDE_PROJECT_DIR: project };
-    const hookRuns = await Promise.all(CALLS.map((call, i) => runHook(sandbox, preToolUse(transcripts[i]!, call.tool, call.input, { session_id: `${name}-s${i}`, cwd: project }), env)));
-    const kinds = hookRuns.map(hookKind);
-    const replay = await runCli(sandbox, ['replay', join(sandbox.root, name, 'sessions'), '--ceilings', '40', '--json'], env);
-    expect(replay.exitCode, replay.stderr).toBe(0);
-    const outcome = JSON.parse(replay.stdout).ceilings[0] as { gatedByTool: Record<string, number>; blockedByTool: Record<string, number> };
-    const count = (wanted: (kind: Kind) => boolean) => {
-      const byTool: Record<string, number> = {};
-      CALLS.forEach((call, i) => {
-        if (wanted(kinds[i]!)) byTool[call.tool] = (byTool[call.tool] ?? 0) + 1;
-      });
-      return byTool;
-    };
-    expect(outcome.gatedByTool).toEqual(count((kind) => kind !== 'allow'));
-    expect(outcome.blockedByTool).toEqual(count((kind) => kind === 'block'));
-    // And the sweep is not vacuous: what the guard does here is what the policy says.
-    const expected: Kind = action === 'off' ? 'allow' : action === 'auto' ? (strict ? 'block' : 'warn') : action;
-    expect(kinds).toEqual([expected, expected, expected, 'allow', expected]);
-  });
-});
+describe.each(TOOL_ACTIONS.flatMap((action) => [false, true].map((strict) => [action, strict] as const)))(
+  'every gated tool "%s", strict %s',
+  (action, strict) => {
+    it('the hook and replay judge each call alike', async () => {
+      const name = `${action}-${strict}`;
+      const project = join(sandbox.root, name, 'project');
+      sandbox.write(
+        `${name}/project/.claude/context-ceiling.json`,
+        JSON.stringify({ strict, tools: { Agent: action, Task: action, Skill: action, WebFetch: action } }),
+      );
+      const transcripts = CALLS.map((call, i) =>
+        sandbox.write(
+          `${name}/sessions/s${i}.jsonl`,
+          aTranscript(`s${i}`)
+            .assistant({ cacheRead: 500_000 - 5, toolUse: { name: call.tool, input: call.input } })
+            .toString(),
+        ),
+      );
+      const env = { ...ENV, CLAUDE_PROJECT_DIR: project };
+      const hookRuns = await Promise.all(
+        CALLS.map((call, i) =>
+          runHook(sandbox, preToolUse(transcripts[i]!, call.tool, call.input, { session_id: `${name}-s${i}`, cwd: project }), env),
+        ),
+      );
+      const kinds = hookRuns.map(hookKind);
+      const replay = await runCli(sandbox, ['replay', join(sandbox.root, name, 'sessions'), '--ceilings', '40', '--json'], env);
+      expect(replay.exitCode, replay.stderr).toBe(0);
+      const outcome = JSON.parse(replay.stdout).ceilings[0] as {
+        gatedByTool: Record<string, number>;
+        blockedByTool: Record<string, number>;
+      };
+      const count = (wanted: (kind: Kind) => boolean) => {
+        const byTool: Record<string, number> = {};
+        CALLS.forEach((call, i) => {
+          if (wanted(kinds[i]!)) byTool[call.tool] = (byTool[call.tool] ?? 0) + 1;
+        });
+        return byTool;
+      };
+      expect(outcome.gatedByTool).toEqual(count((kind) => kind !== 'allow'));
+      expect(outcome.blockedByTool).toEqual(count((kind) => kind === 'block'));
+      // And the sweep is not vacuous: what the guard does here is what the policy says.
+      const expected: Kind = action === 'off' ? 'allow' : action === 'auto' ? (strict ? 'block' : 'warn') : action;
+      expect(kinds).toEqual([expected, expected, expected, 'allow', expected]);
+    });
+  },
+);

@@ -33,7 +33,12 @@ beforeEach(() => {
       .toString(),
   );
   // a subagent of s1 and the compaction summariser: never sessions, whatever their usage
-  sandbox.write(`${project}/s1/subagents/agent-a1.jsonl`, aTranscript('s1').assistant({ agentId: 'a1', cacheRead: 190_000, toolUse: { name: 'Skill', input: { skill: 'x' } } }).toString());
+  sandbox.write(
+    `${project}/s1/subagents/agent-a1.jsonl`,
+    aTranscript('s1')
+      .assistant({ agentId: 'a1', cacheRead: 190_000, toolUse: { name: 'Skill', input: { skill: 'x' } } })
+      .toString(),
+  );
   sandbox.write(`${project}/agent-acompact-9.jsonl`, aTranscript('s2').assistant({ cacheRead: 173_514 }).toString());
   symlinkSync(join(sandbox.root, 'nowhere.jsonl'), join(sandbox.root, project, 'dangling.jsonl'));
 });
@@ -56,9 +61,20 @@ describe('replay', () => {
       peak: { max: 75 },
     });
     const byCeiling = Object.fromEntries(report.ceilings.map((c: { ceiling: number }) => [c.ceiling, c]));
-    expect(byCeiling[20]).toMatchObject({ sessionsGated: 2, gatedLoads: 3, gatedByTool: { Skill: 1, Agent: 1, Task: 1 }, medianFirstCall: 1 });
+    expect(byCeiling[20]).toMatchObject({
+      sessionsGated: 2,
+      gatedLoads: 3,
+      gatedByTool: { Skill: 1, Agent: 1, Task: 1 },
+      medianFirstCall: 1,
+    });
     expect(byCeiling[40]).toMatchObject({ sessionsGated: 2, gatedLoads: 2, gatedByTool: { Agent: 1, Task: 1 } });
-    expect(byCeiling[50]).toMatchObject({ sessionsGated: 1, gatedLoads: 1, gatedByTool: { Task: 1 }, nearDone: 1, medianTurnsAfterFirst: 0 });
+    expect(byCeiling[50]).toMatchObject({
+      sessionsGated: 1,
+      gatedLoads: 1,
+      gatedByTool: { Task: 1 },
+      nearDone: 1,
+      medianTurnsAfterFirst: 0,
+    });
   });
 
   it('the table, and plain progress lines on stderr when not a terminal', async () => {
@@ -75,7 +91,11 @@ describe('replay', () => {
     const { execa } = await import('execa');
     const { CLI_BIN } = await import('../helpers/sandbox.js');
     // `script` gives the CLI a real pseudo-terminal, as a user's shell would.
-    const run = await execa('script', ['-qc', `"${process.execPath}" "${CLI_BIN}" replay "${join(sandbox.home, '.claude', 'projects')}"`, '/dev/null'], { env: sandbox.env(), extendEnv: false });
+    const run = await execa(
+      'script',
+      ['-qc', `"${process.execPath}" "${CLI_BIN}" replay "${join(sandbox.home, '.claude', 'projects')}"`, '/dev/null'],
+      { env: sandbox.env(), extendEnv: false },
+    );
     expect(String(run.stdout)).toMatch(/\rreplay \[#+\] 100% 3\/3 files/);
     expect(String(run.stdout)).toContain('Replayed 2 sessions');
   });

@@ -17,7 +17,10 @@ function session(): string {
   const t = aTranscript('demo-session');
   let pct = 5;
   for (let turn = 1; turn <= 40; turn++) {
-    t.assistant({ cacheRead: pct * 2_000 - 5, toolUse: turn % 5 === 0 ? { name: 'Skill', input: { skill: 'deep-dive' } } : { name: 'Read', input: { file_path: 'x' } } });
+    t.assistant({
+      cacheRead: pct * 2_000 - 5,
+      toolUse: turn % 5 === 0 ? { name: 'Skill', input: { skill: 'deep-dive' } } : { name: 'Read', input: { file_path: 'x' } },
+    });
     pct += 2.5;
     if (turn === 20 || turn === 35) {
       t.compactBoundary({ postTokens: 4_000 });
@@ -33,7 +36,9 @@ describe('report in the terminal', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('Session demo-session');
-    expect(lines[1]).toBe('40 turns · peak 53% (105,000 tokens, turn 20) · 2 compactions · 8 gated calls, 2 over the 40% ceiling · window 200,000 (default)');
+    expect(lines[1]).toBe(
+      '40 turns · peak 53% (105,000 tokens, turn 20) · 2 compactions · 8 gated calls, 2 over the 40% ceiling · window 200,000 (default)',
+    );
     expect(lines.find((l) => l.endsWith(' ceiling 40%'))).toMatch(/^ 40% ┤[─█▁-▇]{40} ceiling 40%$/);
     for (const tier of ['WARNING 70%', 'CRITICAL 80%', 'EMERGENCY 88%']) expect(run.stdout).toContain(tier);
     const markers = lines[lines.findIndex((l) => l.startsWith('     └')) + 1]!;
@@ -53,7 +58,14 @@ describe('report --html in headless Chromium', () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -110,12 +122,27 @@ describe('report --html in headless Chromium', () => {
     for (const b of await over.evaluateAll((els) => els.map((e) => e.getBoundingClientRect().y))) expect(b).toBeLessThan(ceilingY);
 
     // Axes and legend are rendered text, visible.
-    for (const text of ['turn', 'occupancy per turn', 'ceiling (40%)', 'tier thresholds', 'compaction', 'gated call over the ceiling', 'ceiling 40%', 'EMERGENCY 88%', '100%', '0%']) {
+    for (const text of [
+      'turn',
+      'occupancy per turn',
+      'ceiling (40%)',
+      'tier thresholds',
+      'compaction',
+      'gated call over the ceiling',
+      'ceiling 40%',
+      'EMERGENCY 88%',
+      '100%',
+      '0%',
+    ]) {
       await expect(page.getByText(text, { exact: true }).first().isVisible(), text).resolves.toBe(true);
     }
     expect(await page.locator('text.axis-label').nth(1).textContent()).toBe('occupancy, % of 200,000-token window (default)');
     // Threshold labels are plain filled text: the line's dashed stroke must not outline them.
-    expect(await page.locator('text.threshold-label').evaluateAll((els) => els.map((e) => e.ownerDocument.defaultView!.getComputedStyle(e).stroke))).toEqual(['none', 'none', 'none', 'none']);
+    expect(
+      await page
+        .locator('text.threshold-label')
+        .evaluateAll((els) => els.map((e) => e.ownerDocument.defaultView!.getComputedStyle(e).stroke)),
+    ).toEqual(['none', 'none', 'none', 'none']);
 
     // And the picture is not blank: the line's colour is on screen.
     const png = await page.screenshot({ clip: { x: line.x, y: line.y, width: line.width, height: line.height } });

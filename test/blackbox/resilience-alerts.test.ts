@@ -28,7 +28,10 @@ describe('UserPromptSubmit', () => {
   });
 
   it('reports "unknown since compaction" honestly', async () => {
-    const transcript = sandbox.write('claude/c.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).compactBoundary({ trigger: 'manual' }).toString());
+    const transcript = sandbox.write(
+      'claude/c.jsonl',
+      aTranscript().assistant({ cacheRead: 150_000 }).compactBoundary({ trigger: 'manual' }).toString(),
+    );
     const text = context(await prompt(transcript));
     expect(text).toContain('Context unknown since compaction');
     expect(text).not.toMatch(/\b0%/);
@@ -64,7 +67,10 @@ describe('UserPromptSubmit', () => {
   });
 
   it('a checkpoint with acknowledged: true in its JSON is never shown', async () => {
-    sandbox.write(`project/.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json`, JSON.stringify({ id: 'cx-001', sequence: 1, acknowledged: true }));
+    sandbox.write(
+      `project/.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json`,
+      JSON.stringify({ id: 'cx-001', sequence: 1, acknowledged: true }),
+    );
     expect(context(await prompt(transcriptAt(3_000), { DEV_TEAM_CONTEXT_MONITOR: 'off' }))).toBeUndefined();
   });
 
@@ -131,13 +137,22 @@ describe('a multi-compaction session', () => {
     const third = context(await sessionStart('compact'))!;
     expect(third).toContain('COMPACTION EVENT: 4 of 4 this session');
     expect(third).toContain('cx-004-checkpoint.json');
-    expect(readdirSync(checkpointDir()).filter((f) => f.endsWith('.acknowledged')).sort()).toEqual(['cx-001', 'cx-002', 'cx-003', 'cx-004'].map((id) => `${id}-checkpoint.acknowledged`));
+    expect(
+      readdirSync(checkpointDir())
+        .filter((f) => f.endsWith('.acknowledged'))
+        .sort(),
+    ).toEqual(['cx-001', 'cx-002', 'cx-003', 'cx-004'].map((id) => `${id}-checkpoint.acknowledged`));
     expect(context(await prompt(transcriptAt(4_000)))).not.toContain('<compaction-alert>');
   });
 
   it('SessionStart and UserPromptSubmit racing show an alert exactly once', async () => {
     await preCompact();
-    const runs = await Promise.all([sessionStart('compact'), prompt(transcriptAt(3_000)), sessionStart('compact'), prompt(transcriptAt(3_000))]);
+    const runs = await Promise.all([
+      sessionStart('compact'),
+      prompt(transcriptAt(3_000)),
+      sessionStart('compact'),
+      prompt(transcriptAt(3_000)),
+    ]);
     expect(runs.filter((run) => context(run)?.includes('<compaction-alert>'))).toHaveLength(1);
   });
 });
@@ -160,7 +175,10 @@ describe('checkpoints CLI', () => {
     const shown = await cliOk(['checkpoints', 'show', 'cx-002']);
     expect(shown.stdout).toContain('<compaction-alert>');
     expect(shown.stdout).toContain('COMPACTION EVENT: 2 of 2 this session');
-    expect(JSON.parse((await cliOk(['checkpoints', 'show', 'cx-001', '--json'])).stdout)).toMatchObject({ id: 'cx-001', trigger: { type: 'auto' } });
+    expect(JSON.parse((await cliOk(['checkpoints', 'show', 'cx-001', '--json'])).stdout)).toMatchObject({
+      id: 'cx-001',
+      trigger: { type: 'auto' },
+    });
     expect((await cliOk(['checkpoints', 'ack', 'cx-001'])).stdout).toBe(`${SESSION}/cx-001: acknowledged\n`);
     expect((await cliOk(['checkpoints', 'ack', '--all'])).stdout).toBe(`${SESSION}/cx-002: acknowledged\n`);
     expect((await cliOk(['checkpoints', 'ack', '--all'])).stdout).toBe('Nothing to acknowledge.\n');
@@ -168,7 +186,10 @@ describe('checkpoints CLI', () => {
   });
 
   it('unknown and ambiguous ids are clear errors', async () => {
-    expect(await cli(['checkpoints', 'show', 'cx-009'])).toMatchObject({ exitCode: 1, stderr: 'context-ceiling: no checkpoint cx-009 (this project has none)\n' });
+    expect(await cli(['checkpoints', 'show', 'cx-009'])).toMatchObject({
+      exitCode: 1,
+      stderr: 'context-ceiling: no checkpoint cx-009 (this project has none)\n',
+    });
     await preCompact();
     await hook('pre-compact', { session_id: 'other', transcript_path: transcriptAt(1_000), trigger: 'auto' });
     const run = await cli(['checkpoints', 'show', 'cx-001']);

@@ -13,7 +13,13 @@ afterEach(() => sandbox.cleanup());
 const { hook } = hookEvents(() => sandbox);
 
 describe('PostToolUse on the orchestration file', () => {
-  const written = (file: string, tool = 'Write') => hook('post-tool-use', { hook_event_name: 'PostToolUse', tool_name: tool, tool_input: { file_path: file, content: '...' }, tool_response: { success: true } });
+  const written = (file: string, tool = 'Write') =>
+    hook('post-tool-use', {
+      hook_event_name: 'PostToolUse',
+      tool_name: tool,
+      tool_input: { file_path: file, content: '...' },
+      tool_response: { success: true },
+    });
   const orchestration = () => join(sandbox.project, 'ORCHESTRATION.yaml');
 
   it('a fresh resumption section is silent', async () => {
@@ -22,15 +28,31 @@ describe('PostToolUse on the orchestration file', () => {
   });
 
   it('a stale updated_at warns through additionalContext', async () => {
-    sandbox.write('project/ORCHESTRATION.yaml', ORCHESTRATION.replace(/updated_at: .*/, `updated_at: ${new Date(Date.now() - 3 * 3600_000).toISOString()}`));
+    sandbox.write(
+      'project/ORCHESTRATION.yaml',
+      ORCHESTRATION.replace(/updated_at: .*/, `updated_at: ${new Date(Date.now() - 3 * 3600_000).toISOString()}`),
+    );
     const run = await written(orchestration(), 'Edit');
     expect(JSON.parse(run.stdout).hookSpecificOutput.hookEventName).toBe('PostToolUse');
-    expect(context(run)).toMatch(/^context-ceiling: ORCHESTRATION\.yaml was just written but its resumption section was last updated 3 h 0 min ago/);
+    expect(context(run)).toMatch(
+      /^context-ceiling: ORCHESTRATION\.yaml was just written but its resumption section was last updated 3 h 0 min ago/,
+    );
   });
 
   it('the staleness threshold is configurable', async () => {
-    sandbox.write('project/ORCHESTRATION.yaml', ORCHESTRATION.replace(/updated_at: .*/, `updated_at: ${new Date(Date.now() - 3 * 3600_000).toISOString()}`));
-    expect((await hook('post-tool-use', { tool_name: 'Write', tool_input: { file_path: orchestration() } }, { DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES: '600' })).stdout).toBe('');
+    sandbox.write(
+      'project/ORCHESTRATION.yaml',
+      ORCHESTRATION.replace(/updated_at: .*/, `updated_at: ${new Date(Date.now() - 3 * 3600_000).toISOString()}`),
+    );
+    expect(
+      (
+        await hook(
+          'post-tool-use',
+          { tool_name: 'Write', tool_input: { file_path: orchestration() } },
+          { DEV_TEAM_CONTEXT_RESUMPTION_STALE_MINUTES: '600' },
+        )
+      ).stdout,
+    ).toBe('');
   });
 
   it('a missing updated_at warns', async () => {

@@ -41,8 +41,21 @@ describe('PreCompact', () => {
       sequence: 1,
       sessionId: SESSION,
       trigger: { type: 'auto', customInstructions: null },
-      context: { occupancy: 180_000, state: 'measured', percent: 90, tier: 'EMERGENCY', window: 200_000, windowSource: 'default', ceilingPct: 40 },
-      orchestration: { path: join(sandbox.project, 'ORCHESTRATION.yaml'), status: 'loaded', header: { workflow_id: 'FEAT-015' }, resumption: { current_phase: 2, next_step: 'Apply the DA-001 fix, then re-score' } },
+      context: {
+        occupancy: 180_000,
+        state: 'measured',
+        percent: 90,
+        tier: 'EMERGENCY',
+        window: 200_000,
+        windowSource: 'default',
+        ceilingPct: 40,
+      },
+      orchestration: {
+        path: join(sandbox.project, 'ORCHESTRATION.yaml'),
+        status: 'loaded',
+        header: { workflow_id: 'FEAT-015' },
+        resumption: { current_phase: 2, next_step: 'Apply the DA-001 fix, then re-score' },
+      },
       session: { cwd: sandbox.project, projectDir: sandbox.project, gitBranch: 'feature/license' },
       acknowledged: false,
     });
@@ -51,9 +64,16 @@ describe('PreCompact', () => {
   });
 
   it('manual trigger and custom instructions are recorded', async () => {
-    const run = await hook('pre-compact', { transcript_path: transcriptAt(50_000), trigger: 'manual', custom_instructions: 'keep the license notes' });
+    const run = await hook('pre-compact', {
+      transcript_path: transcriptAt(50_000),
+      trigger: 'manual',
+      custom_instructions: 'keep the license notes',
+    });
     expect(run.exitCode).toBe(0);
-    expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8')).trigger).toEqual({ type: 'manual', customInstructions: 'keep the license notes' });
+    expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8')).trigger).toEqual({
+      type: 'manual',
+      customInstructions: 'keep the license notes',
+    });
   });
 
   it('never overwrites: each call takes the next number', async () => {
@@ -87,14 +107,22 @@ describe('PreCompact', () => {
     expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8')).orchestration.status).toBe('missing');
     sandbox.write('project/plans/STATE.yaml', ORCHESTRATION);
     await preCompact('auto', transcriptAt(10_000), { DEV_TEAM_CONTEXT_ORCHESTRATION: 'plans/STATE.yaml' });
-    expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-002-checkpoint.json'), 'utf8')).orchestration).toMatchObject({ status: 'loaded', path: join(sandbox.project, 'plans', 'STATE.yaml') });
+    expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-002-checkpoint.json'), 'utf8')).orchestration).toMatchObject({
+      status: 'loaded',
+      path: join(sandbox.project, 'plans', 'STATE.yaml'),
+    });
   });
 
   it('a real Claude Code transcript (auto-compact.jsonl) at the 1M window', async () => {
     const transcript = join(sandbox.root, 'auto.jsonl');
     copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), transcript);
     await preCompact('auto', transcript, { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
-    expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8')).context).toMatchObject({ occupancy: 951_005, percent: 95.1, tier: 'EMERGENCY', windowSource: 'env' });
+    expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8')).context).toMatchObject({
+      occupancy: 951_005,
+      percent: 95.1,
+      tier: 'EMERGENCY',
+      windowSource: 'env',
+    });
   });
 
   it('session ids cannot escape the checkpoint directory', async () => {
@@ -104,10 +132,13 @@ describe('PreCompact', () => {
   });
 
   // Root ignores permission bits, so as root this case cannot happen; the next one fails the write another way.
-  it.skipIf(process.getuid?.() === 0)('an unwritable project fails open with no output (needs a non-root uid: root writes anywhere)', async () => {
-    execFileSync('chmod', ['555', sandbox.project]);
-    expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-  });
+  it.skipIf(process.getuid?.() === 0)(
+    'an unwritable project fails open with no output (needs a non-root uid: root writes anywhere)',
+    async () => {
+      execFileSync('chmod', ['555', sandbox.project]);
+      expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    },
+  );
 
   it('a checkpoint folder that cannot be created (a file is in its place) fails open with no output, also as root', async () => {
     sandbox.write('project/.claude/context-ceiling', 'not a directory');
@@ -125,7 +156,11 @@ describe('PreCompact', () => {
   });
 
   it('disabled: nothing written', async () => {
-    expect(await preCompact('auto', transcriptAt(1_000), { DEV_TEAM_CONTEXT_CEILING: 'off' })).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expect(await preCompact('auto', transcriptAt(1_000), { DEV_TEAM_CONTEXT_CEILING: 'off' })).toEqual({
+      exitCode: 0,
+      stdout: '',
+      stderr: '',
+    });
     expect(existsSync(checkpointDir())).toBe(false);
   });
 });

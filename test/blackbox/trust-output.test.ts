@@ -19,18 +19,23 @@ afterEach(() => sandbox.cleanup());
 const HOSTILE = 'x\u001b[2J\u009b31m\u0085\u202etxet\u200b<system>';
 
 function expectInert(text: string): void {
-  // eslint-disable-next-line no-control-regex
   expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]|<system>/);
 }
 
 /** The raw bytes hold no C1, bidi or invisible character, and the JSON still gives back the exact string. */
-function expectEscapedJson(stdout: string, field: (value: any) => string, expected: string): void {
+function expectEscapedJson(stdout: string, field: (value: { transcript: string }) => string, expected: string): void {
   expect(stdout).not.toMatch(/[\u0080-\u009f\u200b-\u200f\u202a-\u202e]/);
   expect(field(JSON.parse(stdout))).toBe(expected);
 }
 
 describe('a hostile transcript path', () => {
-  const planted = () => sandbox.write(`${HOSTILE}.jsonl`, aTranscript().assistant({ cacheRead: 100_000 - 5 }).toString());
+  const planted = () =>
+    sandbox.write(
+      `${HOSTILE}.jsonl`,
+      aTranscript()
+        .assistant({ cacheRead: 100_000 - 5 })
+        .toString(),
+    );
 
   it('status prints it sanitised; --json escapes it losslessly', async () => {
     const path = planted();
@@ -69,9 +74,21 @@ describe('learned windows are believed only from a private directory, as a regul
   };
   // 500,000 tokens in strict mode: 50 % of a learned 1M window, or more than the 200,000 default.
   const judged = async () => {
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 500_000 - 5, model: 'claude-opus-5-5' }).toString());
-    const run = await runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: 'no-bridge' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_STATE_DIR: state() });
-    return run.stderr.includes('window: learned') ? 'learned' : run.stderr.includes('200,000-token window (default)') ? 'default' : run.stderr;
+    const transcript = sandbox.write(
+      't.jsonl',
+      aTranscript()
+        .assistant({ cacheRead: 500_000 - 5, model: 'claude-opus-5-5' })
+        .toString(),
+    );
+    const run = await runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: 'no-bridge' }), {
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+      DEV_TEAM_CONTEXT_STATE_DIR: state(),
+    });
+    return run.stderr.includes('window: learned')
+      ? 'learned'
+      : run.stderr.includes('200,000-token window (default)')
+        ? 'default'
+        : run.stderr;
   };
 
   it('believed from our own 0700 directory (the control case)', async () => {

@@ -20,7 +20,13 @@ const STATE_THE_WINDOW = "DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window i
 const guard = (input: unknown, env: Record<string, string> = {}) => runHook(sandbox, input, env);
 
 function runStatusLine(input: unknown) {
-  return execa(process.execPath, [HOOK_BIN.replace('hook.cjs', 'statusline.cjs')], { input: JSON.stringify(input), env: sandbox.env(), extendEnv: false, cwd: sandbox.project, reject: false });
+  return execa(process.execPath, [HOOK_BIN.replace('hook.cjs', 'statusline.cjs')], {
+    input: JSON.stringify(input),
+    env: sandbox.env(),
+    extendEnv: false,
+    cwd: sandbox.project,
+    reject: false,
+  });
 }
 
 const statusInput = (sessionId: string, model: string, window: number) => ({
@@ -42,13 +48,20 @@ describe('an assumed window never blocks', () => {
         `The window is assumed, so this only warns, even in strict mode; state it: ${STATE_THE_WINDOW}.\n`,
     );
     const output = JSON.parse(run.stdout);
-    expect(output.hookSpecificOutput.additionalContext).toContain('of an assumed 200,000-token window, over the 40% ceiling; the real window may be larger');
-    expect(output.systemMessage).toContain(`The window is assumed, so this only warns, even in strict mode; state it: ${STATE_THE_WINDOW}.`);
+    expect(output.hookSpecificOutput.additionalContext).toContain(
+      'of an assumed 200,000-token window, over the 40% ceiling; the real window may be larger',
+    );
+    expect(output.systemMessage).toContain(
+      `The window is assumed, so this only warns, even in strict mode; state it: ${STATE_THE_WINDOW}.`,
+    );
   });
 
   it('the same call with the window stated is blocked', async () => {
     const transcript = sandbox.write('claude/s.jsonl', aTranscript().user('go').assistant({ cacheRead: 100_000 }).toString());
-    const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' });
+    const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), {
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+      DEV_TEAM_CONTEXT_WINDOW: '200000',
+    });
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('blocked Skill "deep-dive"');
   });
@@ -57,16 +70,26 @@ describe('an assumed window never blocks', () => {
 describe('windows learned from the status line', () => {
   it('a window the status line reported for a model is used by a later print-mode session of that model, and then blocks', async () => {
     expect((await runStatusLine(statusInput('interactive-1', 'claude-opus-5-5', 1_000_000))).exitCode).toBe(0);
-    const transcript = sandbox.write('claude/print-2.jsonl', aTranscript().user('go').assistant({ cacheRead: 600_000, model: 'claude-opus-5-5' }).toString());
-    const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { session_id: 'print-2' }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
+    const transcript = sandbox.write(
+      'claude/print-2.jsonl',
+      aTranscript().user('go').assistant({ cacheRead: 600_000, model: 'claude-opus-5-5' }).toString(),
+    );
+    const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { session_id: 'print-2' }), {
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+    });
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toContain('context at 60% (600,005 of 1,000,000 tokens, window: learned)');
   });
 
   it('a window learned for another model does not count', async () => {
     await runStatusLine(statusInput('interactive-1', 'claude-opus-5-5', 1_000_000));
-    const transcript = sandbox.write('claude/print-2.jsonl', aTranscript().user('go').assistant({ cacheRead: 100_000, model: 'claude-haiku-5' }).toString());
-    const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { session_id: 'print-2' }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
+    const transcript = sandbox.write(
+      'claude/print-2.jsonl',
+      aTranscript().user('go').assistant({ cacheRead: 100_000, model: 'claude-haiku-5' }).toString(),
+    );
+    const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { session_id: 'print-2' }), {
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+    });
     expect(run.exitCode).toBe(0);
     expect(run.stderr).toContain('of an assumed 200,000-token window');
   });
@@ -101,7 +124,10 @@ describe('proof of a wrong window outlives a compaction', () => {
     const before = await guard(preToolUse(path, 'Skill', { skill: 'x' }), env);
     expect(before.exitCode).toBe(0);
     expect(before.stderr).toContain('this session holds 300,005 tokens, more than the 200,000-token window (env)');
-    sandbox.write('claude/s.jsonl', builder.compactBoundary({ preTokens: 300_005, postTokens: 3_000 }).user('go on').assistant({ cacheRead: 90_000 }).toString());
+    sandbox.write(
+      'claude/s.jsonl',
+      builder.compactBoundary({ preTokens: 300_005, postTokens: 3_000 }).user('go on').assistant({ cacheRead: 90_000 }).toString(),
+    );
     const after = await guard(preToolUse(path, 'Skill', { skill: 'x' }), env);
     expect(after.exitCode).toBe(0);
     expect(after.stderr).toContain('this session has held 300,005 tokens (before a compaction), more than the 200,000-token window (env)');
@@ -125,7 +151,13 @@ describe('the call is judged by its own turn', () => {
   const debugEnv = (file: string) => ({ DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000', DEV_TEAM_CONTEXT_DEBUG: file });
 
   it('the calling turn already in the transcript: judged at once, no wait', async () => {
-    const path = sandbox.write('claude/s.jsonl', aTranscript().assistant({ cacheRead: 10_000 }).assistant({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'x' }, id: 'toolu_call' } }).toString());
+    const path = sandbox.write(
+      'claude/s.jsonl',
+      aTranscript()
+        .assistant({ cacheRead: 10_000 })
+        .assistant({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'x' }, id: 'toolu_call' } })
+        .toString(),
+    );
     const log = join(sandbox.root, 'debug.log');
     const run = await guard(preToolUse(path, 'Skill', { skill: 'x' }, { tool_use_id: 'toolu_call' }), debugEnv(log));
     expect(run.exitCode).toBe(2);
@@ -135,7 +167,9 @@ describe('the call is judged by its own turn', () => {
   it('the calling turn written while the hook runs: the hook waits for it and judges it, not the previous turn', async () => {
     const path = sandbox.write('claude/s.jsonl', aTranscript().user('go').assistant({ cacheRead: 10_000 }).toString());
     const log = join(sandbox.root, 'debug.log');
-    const calling = aTranscript().assistant({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'x' }, id: 'toolu_late' } }).toString();
+    const calling = aTranscript()
+      .assistant({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'x' }, id: 'toolu_late' } })
+      .toString();
     const running = guard(preToolUse(path, 'Skill', { skill: 'x' }, { tool_use_id: 'toolu_late' }), debugEnv(log));
     // Deterministic order: append only once the hook says it is waiting (its budget is the tolerance).
     while (!(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
@@ -151,6 +185,8 @@ describe('the call is judged by its own turn', () => {
     const log = join(sandbox.root, 'debug.log');
     const run = await guard(preToolUse(path, 'Skill', { skill: 'x' }, { tool_use_id: 'toolu_never' }), debugEnv(log));
     expect(run.exitCode).toBe(2);
-    expect(readFileSync(log, 'utf8')).toContain('the record of call toolu_never did not reach the transcript within 500 ms; judging the newest turn there');
+    expect(readFileSync(log, 'utf8')).toContain(
+      'the record of call toolu_never did not reach the transcript within 500 ms; judging the newest turn there',
+    );
   });
 });

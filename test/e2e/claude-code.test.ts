@@ -17,7 +17,7 @@ let world: World | undefined;
 stopWorldsAfterEach();
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
-const after = (requests: RecordedRequest[], index: number) => requests.filter((request) => request.index > index);
+const turnsAfter = (requests: RecordedRequest[], index: number) => requests.filter((request) => request.index > index);
 
 describe('the guard in the real client', () => {
   it('1. below the ceiling a Skill call passes and nothing about the ceiling reaches the model', async () => {
@@ -29,7 +29,7 @@ describe('the guard in the real client', () => {
     world.reply({ cacheRead: 41_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 42_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
     expect(run.exitCode, run.stderr).toBe(0);
-    const [, afterTool] = after(world.api.conversation, mark);
+    const [, afterTool] = turnsAfter(world.api.conversation, mark);
     expect(afterTool!.text).toContain('You are running the deep-dive skill');
     expect(afterTool!.text).not.toContain('PreToolUse:Skill hook');
     expect(afterTool!.text).not.toContain('Context ceiling warning');
@@ -45,7 +45,7 @@ describe('the guard in the real client', () => {
     world.reply({ cacheRead: 101_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 102_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: session });
     expect(run.exitCode, run.stderr).toBe(0);
-    const [, afterTool] = after(world.api.conversation, mark);
+    const [, afterTool] = turnsAfter(world.api.conversation, mark);
     expect(afterTool!.text).toContain('You are running the deep-dive skill'); // the skill ran
     // The guard waits for the calling turn's record (101,005), never judging the previous turn (100,000).
     expect(afterTool!.text).toContain(
@@ -54,7 +54,7 @@ describe('the guard in the real client', () => {
     expect(afterTool!.text).toContain('/context-summarization');
   });
 
-  it('2b. install --strict with nothing else configured: 100,005 tokens (10 % of the default model\'s 1M window) is not blocked', async () => {
+  it("2b. install --strict with nothing else configured: 100,005 tokens (10 % of the default model's 1M window) is not blocked", async () => {
     world = new World();
     world.skill('deep-dive');
     await world.start(['--strict']);
@@ -65,7 +65,7 @@ describe('the guard in the real client', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.json?.permission_denials).toEqual([]);
     expect(JSON.stringify(run.json?.modelUsage)).toContain('"contextWindow":1000000');
-    const [, afterTool] = after(world.api.conversation, mark);
+    const [, afterTool] = turnsAfter(world.api.conversation, mark);
     expect(afterTool!.text).toContain('You are running the deep-dive skill');
     expect(afterTool!.text).not.toContain('PreToolUse:Skill hook error');
     expect(afterTool!.text).toContain('of an assumed 200,000-token window');
@@ -85,7 +85,7 @@ describe('the guard in the real client', () => {
     );
     const run = await world.claude('use the deep-dive skill', { resume: session });
     expect(run.exitCode, run.stderr).toBe(0);
-    const [, refused, recovered] = after(world.api.conversation, mark);
+    const [, refused, recovered] = turnsAfter(world.api.conversation, mark);
     const toolResult = JSON.stringify(refused!.body.messages?.at(-1));
     expect(toolResult).toContain('"is_error":true');
     expect(refused!.text).toContain('PreToolUse:Skill hook error');
@@ -105,8 +105,10 @@ describe('the monitor in the real client', () => {
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 151_000, text: 'ok' });
     await world.claude('next step please', { resume: session });
-    const [request] = after(world.api.conversation, mark);
-    expect(request!.text).toContain('UserPromptSubmit hook additional context: <context-monitor>\nContext 75% (150,000 of 200,000 tokens, window: default). Tier WARNING (ceiling 40%).');
+    const [request] = turnsAfter(world.api.conversation, mark);
+    expect(request!.text).toContain(
+      'UserPromptSubmit hook additional context: <context-monitor>\nContext 75% (150,000 of 200,000 tokens, window: default). Tier WARNING (ceiling 40%).',
+    );
     expect(request!.text).toContain('Recommended actions:');
   });
 });
@@ -136,7 +138,11 @@ describe('compaction in the real client', () => {
     }
     const checkpoints = world.checkpoints(session);
     expect(checkpoints.length).toBeGreaterThanOrEqual(1);
-    expect(checkpoints[0]!.json).toMatchObject({ trigger: { type: 'auto' }, context: { occupancy: 951_005, windowSource: 'env' }, orchestration: { status: 'loaded' } });
+    expect(checkpoints[0]!.json).toMatchObject({
+      trigger: { type: 'auto' },
+      context: { occupancy: 951_005, windowSource: 'env' },
+      orchestration: { status: 'loaded' },
+    });
     // one more turn, so a repeated injection would show
     world.reply({ cacheRead: 4_000, text: 'still going' });
     await world.claude('and now?', { resume: session });
@@ -195,7 +201,7 @@ describe('the plugin route', () => {
     world.reply({ cacheRead: 501_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 502_000, text: 'done' });
     const run = await world.claude('use the deep-dive skill', { resume: sessionId });
     expect(run.exitCode, run.stderr).toBe(0);
-    const [, afterTool] = after(world.api.conversation, mark);
+    const [, afterTool] = turnsAfter(world.api.conversation, mark);
     expect(afterTool!.text).toMatch(/Context ceiling warning: context is at 50% \(501,005 of 1,000,000 tokens; window: bridge\)/);
   }, 90_000);
 });

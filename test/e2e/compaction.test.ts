@@ -27,7 +27,9 @@ describe('compaction that keeps what matters, in the real client', () => {
     const summaries = world.api.requests.filter((request) => request.isSummary);
     expect(summaries.length).toBeGreaterThanOrEqual(1);
     const instructions = summaries[0]!.text;
-    expect(instructions).toContain('Additional Instructions:\nkeep the parser notes\n\ncontext-ceiling: this compaction is checkpointed as cx-001');
+    expect(instructions).toContain(
+      'Additional Instructions:\nkeep the parser notes\n\ncontext-ceiling: this compaction is checkpointed as cx-001',
+    );
     expect(instructions).toContain(`- Next step: ${NEXT_STEP}`);
     expect(instructions).toContain('- File in flight: src/hooks/post-compact.ts');
     expect(instructions).not.toContain('systemMessage');

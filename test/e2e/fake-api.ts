@@ -56,7 +56,9 @@ export class FakeAnthropic {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
       return;
     }
     let body: RecordedRequest['body'] = {};
@@ -66,7 +68,13 @@ export class FakeAnthropic {
       // recorded as empty
     }
     const text = readableText(body);
-    const request: RecordedRequest = { index: this.requests.length, path: req.url, body, text, isSummary: lastUserText(body).startsWith('CRITICAL: Respond with TEXT ONLY') };
+    const request: RecordedRequest = {
+      index: this.requests.length,
+      path: req.url,
+      body,
+      text,
+      isSummary: lastUserText(body).startsWith('CRITICAL: Respond with TEXT ONLY'),
+    };
     this.requests.push(request);
     const turn = request.isSummary ? { text: this.summaryText, cacheRead: 2_000 } : this.script(request);
     if (body.stream === false) {
@@ -77,14 +85,26 @@ export class FakeAnthropic {
     const event = (name: string, data: unknown) => res.write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
     event('message_start', { type: 'message_start', message: message(request, turn, false) });
     if (turn.toolUse) {
-      event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: `toolu_${request.index}`, name: turn.toolUse.name, input: {} } });
-      event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(turn.toolUse.input) } });
+      event('content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'tool_use', id: `toolu_${request.index}`, name: turn.toolUse.name, input: {} },
+      });
+      event('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(turn.toolUse.input) },
+      });
     } else {
       event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
       event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: turn.text ?? 'done' } });
     }
     event('content_block_stop', { type: 'content_block_stop', index: 0 });
-    event('message_delta', { type: 'message_delta', delta: { stop_reason: turn.toolUse ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: turn.output ?? 5 } });
+    event('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: turn.toolUse ? 'tool_use' : 'end_turn', stop_sequence: null },
+      usage: { output_tokens: turn.output ?? 5 },
+    });
     event('message_stop', { type: 'message_stop' });
     res.end();
   }
@@ -96,10 +116,21 @@ function message(request: RecordedRequest, turn: Turn, complete: boolean) {
     type: 'message',
     role: 'assistant',
     model: request.body.model ?? 'claude-opus-5-5',
-    content: complete ? [turn.toolUse ? { type: 'tool_use', id: `toolu_${request.index}`, name: turn.toolUse.name, input: turn.toolUse.input } : { type: 'text', text: turn.text ?? 'done' }] : [],
+    content: complete
+      ? [
+          turn.toolUse
+            ? { type: 'tool_use', id: `toolu_${request.index}`, name: turn.toolUse.name, input: turn.toolUse.input }
+            : { type: 'text', text: turn.text ?? 'done' },
+        ]
+      : [],
     stop_reason: complete ? (turn.toolUse ? 'tool_use' : 'end_turn') : null,
     stop_sequence: null,
-    usage: { input_tokens: turn.input ?? 5, cache_creation_input_tokens: turn.cacheCreation ?? 0, cache_read_input_tokens: turn.cacheRead ?? 0, output_tokens: complete ? (turn.output ?? 5) : 1 },
+    usage: {
+      input_tokens: turn.input ?? 5,
+      cache_creation_input_tokens: turn.cacheCreation ?? 0,
+      cache_read_input_tokens: turn.cacheRead ?? 0,
+      output_tokens: complete ? (turn.output ?? 5) : 1,
+    },
   };
 }
 

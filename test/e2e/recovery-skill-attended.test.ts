@@ -26,16 +26,24 @@ it('attended: the warning → the skill it names → the skill asks for /compact
   try {
     await terminal.waitFor(/no turn yet/, 'the prompt is ready');
     terminal.type('get ready');
-    await terminal.waitFor(() => /ready/.test(terminal.pane()) && world!.api.conversation.length >= 1 && /ctx 45%/.test(terminal.pane()), 'the first turn');
+    await terminal.waitFor(
+      () => /ready/.test(terminal.pane()) && world!.api.conversation.length >= 1 && /ctx 45%/.test(terminal.pane()),
+      'the first turn',
+    );
     terminal.type('use the deep-dive skill');
-    await terminal.waitFor(() => world!.api.conversation.some((r) => r.text.includes('Back under the context ceiling')), 'the warning, then the skill it names, reach the model');
+    await terminal.waitFor(
+      () => world!.api.conversation.some((r) => r.text.includes('Back under the context ceiling')),
+      'the warning, then the skill it names, reach the model',
+    );
     const warned = world.api.conversation.find((r) => r.text.includes('You are running the deep-dive skill'))!;
     expect(warned.text).toContain(
       'PreToolUse:Skill hook additional context: Context ceiling warning: context is at 45% (450,505 of 1,000,000 tokens; window: env), over the 40% ceiling. ' +
         'The Skill "deep-dive" call proceeds, but load no further agents or skills until you have brought context back under the ceiling: run the /context-summarization skill.',
     );
     const withSkill = world.api.conversation.find((r) => r.text.includes('Back under the context ceiling'))!;
-    expect(withSkill.text).toMatch(/context-ceiling: checkpoint cx-001 saved at context fill 45% \(451,005 of 1,000,000 tokens, window: env\)/);
+    expect(withSkill.text).toMatch(
+      /context-ceiling: checkpoint cx-001 saved at context fill 45% \(451,005 of 1,000,000 tokens, window: env\)/,
+    );
     expect(withSkill.text).toContain('This session is attended: ask the person to run /compact now');
     await terminal.waitFor(/Please run \/compact now/, 'the model asks for /compact');
     terminal.type('/compact');

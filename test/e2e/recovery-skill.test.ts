@@ -36,7 +36,10 @@ describe('the recovery skill in the real client', () => {
   it('as a plugin: the block names /context-ceiling:context-summarization, which loads and saves a checkpoint', async () => {
     world = new World();
     await world.start(null);
-    const { session, afterBlock, afterSkill } = await blockThenRecover(world, 'context-ceiling:context-summarization', ['--plugin-dir', ROOT]);
+    const { session, afterBlock, afterSkill } = await blockThenRecover(world, 'context-ceiling:context-summarization', [
+      '--plugin-dir',
+      ROOT,
+    ]);
     expect(afterBlock).toContain('blocked Skill "deep-dive": context at 45% (90,005 of 200,000 tokens, window: env)');
     expect(afterBlock).toContain('run the /context-ceiling:context-summarization skill');
     expect(afterSkill).not.toContain('Unknown skill');
@@ -44,7 +47,12 @@ describe('the recovery skill in the real client', () => {
     expect(afterSkill).toMatch(/context-ceiling: checkpoint cx-001 saved at context fill 45% \(90,505 of 200,000 tokens, window: env\)/);
     expect(afterSkill).toContain('This session is unattended (print mode or SDK)');
     const [checkpoint] = world.checkpoints(session);
-    expect(checkpoint?.json).toMatchObject({ id: 'cx-001', sessionId: session, trigger: { type: 'skill' }, session: { projectDir: world.project } });
+    expect(checkpoint?.json).toMatchObject({
+      id: 'cx-001',
+      sessionId: session,
+      trigger: { type: 'skill' },
+      session: { projectDir: world.project },
+    });
   });
 
   it('installed by `install`: the block names /context-summarization, the copied skill loads and saves through the runtime copy', async () => {

@@ -33,7 +33,12 @@ describe('createCeilingGuard', () => {
   // No recovery skill is installed in this world, so the way out named is Claude Code's own /compact.
   it('denies over the ceiling in strict mode, with the reason the model receives', async () => {
     world = new World();
-    const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 600_000 - 5 }).toString());
+    const transcript = world.write(
+      't.jsonl',
+      aTranscript()
+        .assistant({ cacheRead: 600_000 - 5 })
+        .toString(),
+    );
     const decisions: CeilingDecision[] = [];
     const guard = createCeilingGuard({ strict: true, window: 1_000_000, stateDir: world.tmp, onDecision: (d) => decisions.push(d) });
     const output = await guard.hooks[0]!(input(transcript, 'Skill', { skill: 'deep-dive' }), 'toolu_1', { signal: signal() });
@@ -54,9 +59,14 @@ describe('createCeilingGuard', () => {
     const low = world.write('low.jsonl', aTranscript().assistant({ cacheRead: 10_000 }).toString());
     const guard = createCeilingGuard({ stateDir: world.tmp, env: {} });
     const warned = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() });
-    expect(warned).toMatchObject({ systemMessage: expect.stringContaining('50%'), hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringContaining('Context ceiling warning') } });
+    expect(warned).toMatchObject({
+      systemMessage: expect.stringContaining('50%'),
+      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringContaining('Context ceiling warning') },
+    });
     const strict = createCeilingGuard({ strict: true, stateDir: world.tmp, env: {} });
-    expect(await strict.hooks[0]!(input(high, 'Skill', { skill: 'plugin:context-summarization' }), 'toolu_2', { signal: signal() })).toEqual({});
+    expect(
+      await strict.hooks[0]!(input(high, 'Skill', { skill: 'plugin:context-summarization' }), 'toolu_2', { signal: signal() }),
+    ).toEqual({});
     expect(await strict.hooks[0]!(input(low, 'Skill', { skill: 'deep-dive' }), 'toolu_3', { signal: signal() })).toEqual({});
   });
 
@@ -86,7 +96,8 @@ describe('createCeilingGuard', () => {
       {
         toolName: 'Agent',
         outcome: 'silenced',
-        message: 'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
+        message:
+          'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
       },
     ]);
   });
@@ -99,15 +110,33 @@ describe('createCeilingGuard', () => {
     expect(output).not.toHaveProperty('hookSpecificOutput.permissionDecision');
   });
 
-  it('contextUsage: Claude Code\'s own window and occupancy decide (provenance sdk); a failing answer falls back to the transcript', async () => {
+  it("contextUsage: Claude Code's own window and occupancy decide (provenance sdk); a failing answer falls back to the transcript", async () => {
     world = new World();
     const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
-    const strictWith = (contextUsage: () => Promise<{ maxTokens: number; totalTokens: number }>) => createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage });
-    const denied = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 450_000 })).hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_1', { signal: signal() });
-    expect(denied).toMatchObject({ hookSpecificOutput: { permissionDecision: 'deny', permissionDecisionReason: expect.stringContaining('45% (450,000 of 1,000,000 tokens, window: sdk)') } });
-    const allowed = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 100_005 })).hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_2', { signal: signal() });
+    const strictWith = (contextUsage: () => Promise<{ maxTokens: number; totalTokens: number }>) =>
+      createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage });
+    const denied = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 450_000 })).hooks[0]!(
+      input(transcript, 'Skill', { skill: 'x' }),
+      'toolu_1',
+      { signal: signal() },
+    );
+    expect(denied).toMatchObject({
+      hookSpecificOutput: {
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringContaining('45% (450,000 of 1,000,000 tokens, window: sdk)'),
+      },
+    });
+    const allowed = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 100_005 })).hooks[0]!(
+      input(transcript, 'Skill', { skill: 'x' }),
+      'toolu_2',
+      { signal: signal() },
+    );
     expect(allowed).toEqual({});
-    const failing = await strictWith(async () => Promise.reject(new Error('closed'))).hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_3', { signal: signal() });
+    const failing = await strictWith(async () => Promise.reject(new Error('closed'))).hooks[0]!(
+      input(transcript, 'Skill', { skill: 'x' }),
+      'toolu_3',
+      { signal: signal() },
+    );
     expect(failing).toMatchObject({ systemMessage: expect.stringContaining('of an assumed 200,000-token window') });
   });
 
@@ -115,12 +144,34 @@ describe('createCeilingGuard', () => {
     world = new World();
     world.skill('deep-dive');
     await world.start(['--dry-run']); // only the fake API: the hook comes from the SDK options
-    const env = { PATH: process.env.PATH ?? '', HOME: world.home, TMPDIR: world.tmp, ANTHROPIC_BASE_URL: world.apiUrl, ANTHROPIC_API_KEY: 'sk-ant-e2e-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: world.home,
+      TMPDIR: world.tmp,
+      ANTHROPIC_BASE_URL: world.apiUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-e2e-test',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    };
     const decisions: CeilingDecision[] = [];
     const run = async (prompt: string) => {
-      let q: Query | undefined = undefined;
-      const guard = createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage: () => q!.getContextUsage({ detail: 'summary' }), onDecision: (d) => decisions.push(d) });
-      q = query({ prompt, options: { cwd: world!.project, env, pathToClaudeCodeExecutable: CLAUDE_BIN, allowedTools: ['Skill'], hooks: { PreToolUse: [guard] } } });
+      let q: Query | undefined;
+      const guard = createCeilingGuard({
+        strict: true,
+        stateDir: world!.tmp,
+        env: {},
+        contextUsage: () => q!.getContextUsage({ detail: 'summary' }),
+        onDecision: (d) => decisions.push(d),
+      });
+      q = query({
+        prompt,
+        options: {
+          cwd: world!.project,
+          env,
+          pathToClaudeCodeExecutable: CLAUDE_BIN,
+          allowedTools: ['Skill'],
+          hooks: { PreToolUse: [guard] },
+        },
+      });
       for await (const _message of q) {
         // drain
       }
@@ -134,7 +185,9 @@ describe('createCeilingGuard', () => {
     world.reply({ cacheRead: 450_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 451_000, text: 'ok' });
     await run('use the deep-dive skill');
     const [, refused] = world.api.conversation.filter((r) => r.index >= mark);
-    expect(refused!.text).toContain('context-ceiling: blocked Skill "deep-dive": context at 45% (450,005 of 1,000,000 tokens, window: sdk)');
+    expect(refused!.text).toContain(
+      'context-ceiling: blocked Skill "deep-dive": context at 45% (450,005 of 1,000,000 tokens, window: sdk)',
+    );
     expect(refused!.text).not.toContain('You are running the deep-dive skill');
     expect(decisions.map((d) => d.outcome)).toEqual(['allow', 'block']);
   }, 120_000);

@@ -16,7 +16,16 @@ import { CLAUDE_BIN, World, stopWorldsAfterEach } from './world.js';
 let world: World | undefined;
 stopWorldsAfterEach();
 
-const PROBED = ['PROBE_USER', 'PROBE_PROJECT', 'PROBE_LOCAL', 'PROBE_PROCESS', 'PROBE_SHELL', 'DEV_TEAM_CONTEXT_STRICT', 'DEV_TEAM_CONTEXT_WINDOW', 'DEV_TEAM_CONTEXT_CEILING_PCT'];
+const PROBED = [
+  'PROBE_USER',
+  'PROBE_PROJECT',
+  'PROBE_LOCAL',
+  'PROBE_PROCESS',
+  'PROBE_SHELL',
+  'DEV_TEAM_CONTEXT_STRICT',
+  'DEV_TEAM_CONTEXT_WINDOW',
+  'DEV_TEAM_CONTEXT_CEILING_PCT',
+];
 
 describe('settings env, as hooks see it', () => {
   it('local > project > user, each over the process env; config show reports the same values', async () => {
@@ -27,10 +36,23 @@ describe('settings env, as hooks see it', () => {
     const settingsPath = join(world.project, '.claude', 'settings.json');
     const settings = JSON.parse(readFileSync(settingsPath, 'utf8'));
     settings.hooks.SessionStart = [...(settings.hooks.SessionStart ?? []), { hooks: [{ type: 'command', command: probe }] }];
-    settings.env = { PROBE_PROJECT: 'project', PROBE_USER: 'project', PROBE_PROCESS: 'project', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '800000', DEV_TEAM_CONTEXT_CEILING_PCT: '35' };
+    settings.env = {
+      PROBE_PROJECT: 'project',
+      PROBE_USER: 'project',
+      PROBE_PROCESS: 'project',
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+      DEV_TEAM_CONTEXT_WINDOW: '800000',
+      DEV_TEAM_CONTEXT_CEILING_PCT: '35',
+    };
     world.write('project/.claude/settings.json', JSON.stringify(settings));
-    world.write('project/.claude/settings.local.json', JSON.stringify({ env: { PROBE_LOCAL: 'local', PROBE_PROJECT: 'local', DEV_TEAM_CONTEXT_CEILING_PCT: '45' } }));
-    world.write('home/.claude/settings.json', JSON.stringify({ env: { PROBE_USER: 'user', PROBE_LOCAL: 'user', DEV_TEAM_CONTEXT_WINDOW: '900000' } }));
+    world.write(
+      'project/.claude/settings.local.json',
+      JSON.stringify({ env: { PROBE_LOCAL: 'local', PROBE_PROJECT: 'local', DEV_TEAM_CONTEXT_CEILING_PCT: '45' } }),
+    );
+    world.write(
+      'home/.claude/settings.json',
+      JSON.stringify({ env: { PROBE_USER: 'user', PROBE_LOCAL: 'user', DEV_TEAM_CONTEXT_WINDOW: '900000' } }),
+    );
     const processEnv = { PROBE_PROCESS: 'process', PROBE_SHELL: 'process', DEV_TEAM_CONTEXT_STRICT: 'off' };
 
     world.reply({ cacheRead: 10_000, text: 'ok' });
@@ -40,15 +62,36 @@ describe('settings env, as hooks see it', () => {
 
     const cli = await execa(process.execPath, [CLI_BIN, 'config', 'show', '--json'], {
       cwd: world.project,
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: world.home, TMPDIR: world.tmp, NO_COLOR: '1', CLAUDE_PROJECT_DIR: world.project, ...processEnv },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: world.home,
+        TMPDIR: world.tmp,
+        NO_COLOR: '1',
+        CLAUDE_PROJECT_DIR: world.project,
+        ...processEnv,
+      },
       extendEnv: false,
       reject: false,
     });
     expect(cli.exitCode, cli.stderr).toBe(0);
     expect(cli.stderr).toBe('');
-    const shown = Object.fromEntries((JSON.parse(cli.stdout).settings as Array<{ key: string; value: unknown; source: string; detail: string | null }>).map((s) => [s.key, s]));
+    const shown = Object.fromEntries(
+      (JSON.parse(cli.stdout).settings as Array<{ key: string; value: unknown; source: string; detail: string | null }>).map((s) => [
+        s.key,
+        s,
+      ]),
+    );
     expect({ seen, shown: { strict: shown.strict, window: shown.window, ceilingPct: shown.ceilingPct } }).toEqual({
-      seen: { PROBE_USER: 'project', PROBE_PROJECT: 'local', PROBE_LOCAL: 'local', PROBE_PROCESS: 'project', PROBE_SHELL: 'process', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '800000', DEV_TEAM_CONTEXT_CEILING_PCT: '45' },
+      seen: {
+        PROBE_USER: 'project',
+        PROBE_PROJECT: 'local',
+        PROBE_LOCAL: 'local',
+        PROBE_PROCESS: 'project',
+        PROBE_SHELL: 'process',
+        DEV_TEAM_CONTEXT_STRICT: 'on',
+        DEV_TEAM_CONTEXT_WINDOW: '800000',
+        DEV_TEAM_CONTEXT_CEILING_PCT: '45',
+      },
       shown: {
         strict: { key: 'strict', value: true, source: 'env', detail: '.claude/settings.json' },
         window: { key: 'window', value: 800_000, source: 'env', detail: '.claude/settings.json' },
@@ -63,17 +106,48 @@ describe('doctor and a plugin the real client installed', () => {
     world = new World();
     const plugin = join(world.root, 'plugin');
     execFileSync('git', ['clone', '-q', '--no-hardlinks', ROOT, plugin]);
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: world.home, TMPDIR: world.tmp, NO_COLOR: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
-    for (const args of [['plugin', 'marketplace', 'add', plugin], ['plugin', 'install', 'context-ceiling@context-ceiling']]) {
-      const run = await execa(CLAUDE_BIN, args, { cwd: world.project, env, extendEnv: false, reject: false, timeout: 60_000, stdin: 'ignore' });
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: world.home,
+      TMPDIR: world.tmp,
+      NO_COLOR: '1',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    };
+    for (const args of [
+      ['plugin', 'marketplace', 'add', plugin],
+      ['plugin', 'install', 'context-ceiling@context-ceiling'],
+    ]) {
+      const run = await execa(CLAUDE_BIN, args, {
+        cwd: world.project,
+        env,
+        extendEnv: false,
+        reject: false,
+        timeout: 60_000,
+        stdin: 'ignore',
+      });
       expect(run.exitCode, `${run.stdout}${run.stderr}`).toBe(0);
     }
     // What the client wrote, which doctor reads: enabledPlugins in ~/.claude/settings.json.
-    expect(JSON.parse(readFileSync(join(world.home, '.claude', 'settings.json'), 'utf8')).enabledPlugins).toEqual({ 'context-ceiling@context-ceiling': true });
-    const doctor = await execa(process.execPath, [CLI_BIN, 'doctor', '--json'], { cwd: world.project, env, extendEnv: false, reject: false });
+    expect(JSON.parse(readFileSync(join(world.home, '.claude', 'settings.json'), 'utf8')).enabledPlugins).toEqual({
+      'context-ceiling@context-ceiling': true,
+    });
+    const doctor = await execa(process.execPath, [CLI_BIN, 'doctor', '--json'], {
+      cwd: world.project,
+      env,
+      extendEnv: false,
+      reject: false,
+    });
     expect(doctor.exitCode, doctor.stdout).toBe(0);
     expect(doctor.stderr).toBe('');
-    const hooks = (JSON.parse(doctor.stdout).checks as Array<{ name: string; status: string; detail: string }>).filter((c) => c.name === 'hooks');
-    expect(hooks).toEqual([{ name: 'hooks', status: 'ok', detail: 'plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run on every event' }]);
+    const hooks = (JSON.parse(doctor.stdout).checks as Array<{ name: string; status: string; detail: string }>).filter(
+      (c) => c.name === 'hooks',
+    );
+    expect(hooks).toEqual([
+      {
+        name: 'hooks',
+        status: 'ok',
+        detail: 'plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run on every event',
+      },
+    ]);
   });
 });

@@ -18,10 +18,40 @@ export class Terminal {
   /** `claude <args>` in the world's project, on a 160×40 pane, against the world's fake API (start the world first). */
   static open(world: World, args: string[] = [], env: Record<string, string> = {}): Terminal {
     // Interactive mode against the fake API needs onboarding marked done and the project trusted (CLAUDE-CODE-FACTS.md).
-    writeFileSync(join(world.home, '.claude.json'), JSON.stringify({ hasCompletedOnboarding: true, customApiKeyResponses: { approved: ['sk-ant-e2e-test'.slice(-20)], rejected: [] }, projects: { [world.project]: { hasTrustDialogAccepted: true } } }));
+    writeFileSync(
+      join(world.home, '.claude.json'),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        customApiKeyResponses: { approved: ['sk-ant-e2e-test'.slice(-20)], rejected: [] },
+        projects: { [world.project]: { hasTrustDialogAccepted: true } },
+      }),
+    );
     const terminal = new Terminal(`cc-e2e-${process.pid}-${++opened}`);
-    const full = { HOME: world.home, TMPDIR: world.tmp, ANTHROPIC_BASE_URL: world.apiUrl, ANTHROPIC_API_KEY: 'sk-ant-e2e-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', PATH: process.env.PATH ?? '', ...env };
-    execFileSync('tmux', ['new-session', '-d', '-s', terminal.name, '-x', '160', '-y', '40', '-c', world.project, 'env', ...Object.entries(full).map(([k, v]) => `${k}=${v}`), CLAUDE_BIN, ...args]);
+    const full = {
+      HOME: world.home,
+      TMPDIR: world.tmp,
+      ANTHROPIC_BASE_URL: world.apiUrl,
+      ANTHROPIC_API_KEY: 'sk-ant-e2e-test',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      PATH: process.env.PATH ?? '',
+      ...env,
+    };
+    execFileSync('tmux', [
+      'new-session',
+      '-d',
+      '-s',
+      terminal.name,
+      '-x',
+      '160',
+      '-y',
+      '40',
+      '-c',
+      world.project,
+      'env',
+      ...Object.entries(full).map(([k, v]) => `${k}=${v}`),
+      CLAUDE_BIN,
+      ...args,
+    ]);
     // `env` execs the client, so the pane's process is the client itself.
     terminal.pid = Number(execFileSync('tmux', ['display-message', '-p', '-t', terminal.name, '#{pane_pid}']).toString());
     if (!(terminal.pid > 0)) throw new Error(`tmux gave no pane pid for ${terminal.name}`);

@@ -26,8 +26,21 @@ describe('a hostile repository in the real client', () => {
         timestamp: HOSTILE,
         sessionId: 'earlier',
         trigger: { type: 'auto', customInstructions: HOSTILE },
-        context: { occupancy: 90_000, state: 'measured', percent: 45, tier: HOSTILE, window: 200_000, windowSource: HOSTILE, ceilingPct: 40 },
-        orchestration: { path: `/p/${HOSTILE}.yaml`, status: 'loaded', header: { workflow_id: HOSTILE }, resumption: { next_step: `RESUME-MARK ${HOSTILE}`, decisions: [HOSTILE] } },
+        context: {
+          occupancy: 90_000,
+          state: 'measured',
+          percent: 45,
+          tier: HOSTILE,
+          window: 200_000,
+          windowSource: HOSTILE,
+          ceilingPct: 40,
+        },
+        orchestration: {
+          path: `/p/${HOSTILE}.yaml`,
+          status: 'loaded',
+          header: { workflow_id: HOSTILE },
+          resumption: { next_step: `RESUME-MARK ${HOSTILE}`, decisions: [HOSTILE] },
+        },
         session: { cwd: '/p', projectDir: '/p', gitBranch: HOSTILE, transcriptPath: null },
       }),
     );
@@ -36,12 +49,14 @@ describe('a hostile repository in the real client', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const seen = world.api.requests.map((request) => request.text).find((text) => text.includes('RESUME-MARK'));
     expect(seen, 'the resumption context never reached the model').toBeDefined();
-    const body = seen!.slice(seen!.indexOf('<resumption-context>'), seen!.indexOf('</resumption-context>') + '</resumption-context>'.length);
+    const body = seen!.slice(
+      seen!.indexOf('<resumption-context>'),
+      seen!.indexOf('</resumption-context>') + '</resumption-context>'.length,
+    );
     expect(body).toContain('RESUME-MARK');
     expect(seen!.split('<resumption-context>')).toHaveLength(2);
     expect(seen!.split('</resumption-context>')).toHaveLength(2);
     const inner = body.slice('<resumption-context>'.length, -'</resumption-context>'.length);
-    // eslint-disable-next-line no-control-regex
     expect(inner).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e<\uff1c\uff1e]|resumption-context/);
   });
 

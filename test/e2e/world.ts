@@ -14,7 +14,13 @@ import { FakeAnthropic, type Script, type Turn } from './fake-api.js';
 
 export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
 
-export type ClaudeResult = { exitCode: number; stdout: string; stderr: string; json: Record<string, unknown> | undefined; sessionId: string | undefined };
+export type ClaudeResult = {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown> | undefined;
+  sessionId: string | undefined;
+};
 
 /** Worlds not yet stopped: a failing test must not leave its fake API listening or its temp tree behind. */
 const live = new Set<World>();
@@ -39,7 +45,10 @@ export class World {
   private lastUsage = 5_000;
 
   /** Without a script, the model answers from the queue `reply()` fills, then with plain text at the last usage. */
-  constructor(script?: Script, private readonly env: Record<string, string> = {}) {
+  constructor(
+    script?: Script,
+    private readonly env: Record<string, string> = {},
+  ) {
     this.api = new FakeAnthropic(script ?? (() => this.nextTurn()));
     for (const dir of [this.home, this.project, this.tmp]) mkdirSync(dir, { recursive: true });
     execFileSync('git', ['init', '-q'], { cwd: this.project });
@@ -50,7 +59,12 @@ export class World {
   async start(installArgs: string[] | null = []): Promise<void> {
     this.url = await this.api.start();
     if (installArgs === null) return;
-    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs], { cwd: this.project, env: this.baseEnv(), extendEnv: false, reject: false });
+    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs], {
+      cwd: this.project,
+      env: this.baseEnv(),
+      extendEnv: false,
+      reject: false,
+    });
     if (install.exitCode !== 0) throw new Error(`install failed: ${install.stderr}`);
   }
 
@@ -77,7 +91,10 @@ export class World {
 
   /** A real skill, so the Skill tool's own validation passes and PreToolUse fires. */
   skill(name: string, body = `You are running the ${name} skill. Reply with one line.`): void {
-    this.write(`project/.claude/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: ${name} for the end-to-end test\n---\n\n${body}\n`);
+    this.write(
+      `project/.claude/skills/${name}/SKILL.md`,
+      `---\nname: ${name}\ndescription: ${name} for the end-to-end test\n---\n\n${body}\n`,
+    );
   }
 
   write(relative: string, content: string): string {
@@ -107,7 +124,13 @@ export class World {
     } catch {
       json = undefined;
     }
-    return { exitCode: run.exitCode ?? -1, stdout: String(run.stdout), stderr: String(run.stderr), json, sessionId: typeof json?.session_id === 'string' ? json.session_id : undefined };
+    return {
+      exitCode: run.exitCode ?? -1,
+      stdout: String(run.stdout),
+      stderr: String(run.stderr),
+      json,
+      sessionId: typeof json?.session_id === 'string' ? json.session_id : undefined,
+    };
   }
 
   /** A first run whose only turn reports `tokens` of occupancy (the fake API adds 5 input tokens); returns the session id. */
@@ -135,7 +158,9 @@ export class World {
 
   /** Claude Code wrote a compact_boundary into the session's transcript. */
   compacted(sessionId: string): boolean {
-    return existsSync(this.transcript(sessionId)) && readFileSync(this.transcript(sessionId), 'utf8').includes('"subtype":"compact_boundary"');
+    return (
+      existsSync(this.transcript(sessionId)) && readFileSync(this.transcript(sessionId), 'utf8').includes('"subtype":"compact_boundary"')
+    );
   }
 
   checkpoints(sessionId: string): Array<{ name: string; json: Record<string, unknown> }> {
@@ -150,7 +175,11 @@ export class World {
   /** Acknowledged checkpoints (not the markers of kept summaries' notices). */
   acknowledged(sessionId: string): string[] {
     const dir = join(this.project, '.claude', 'context-ceiling', 'checkpoints', sessionId);
-    return existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('-checkpoint.acknowledged')).sort() : [];
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((name) => name.endsWith('-checkpoint.acknowledged'))
+          .sort()
+      : [];
   }
 
   private baseEnv(): Record<string, string> {

@@ -17,9 +17,18 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'race-session';
-const transcriptAt = (tokens: number) => sandbox.write('claude/race.jsonl', aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
-const hook = (event: string, input: Record<string, unknown>) => runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, { CLAUDE_PROJECT_DIR: sandbox.project }, 'hook', event);
-const alertOf = (stdout: string) => (stdout.startsWith('{') ? /CHECKPOINT: (\S+)/.exec(JSON.parse(stdout).hookSpecificOutput?.additionalContext ?? '')?.[1] : undefined);
+const transcriptAt = (tokens: number) =>
+  sandbox.write(
+    'claude/race.jsonl',
+    aTranscript()
+      .user('go')
+      .assistant({ cacheRead: tokens - 5 })
+      .toString(),
+  );
+const hook = (event: string, input: Record<string, unknown>) =>
+  runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, { CLAUDE_PROJECT_DIR: sandbox.project }, 'hook', event);
+const alertOf = (stdout: string) =>
+  stdout.startsWith('{') ? /CHECKPOINT: (\S+)/.exec(JSON.parse(stdout).hookSpecificOutput?.additionalContext ?? '')?.[1] : undefined;
 
 describe('concurrency', () => {
   it('50 parallel guard calls for one session warn exactly once per 5-point bucket', async () => {
@@ -64,7 +73,9 @@ describe('concurrency', () => {
       // The next prompt is the fallback channel: whatever this round left pending is shown now.
       const drain = alertOf((await hook('user-prompt-submit', { transcript_path: transcript, prompt: 'next' })).stdout);
       if (drain) shown.push(drain);
-      const checkpoints = readdirSync(dir).filter((f) => f.endsWith('-checkpoint.json')).sort();
+      const checkpoints = readdirSync(dir)
+        .filter((f) => f.endsWith('-checkpoint.json'))
+        .sort();
       const newest = join(dir, checkpoints[checkpoints.length - 1]!);
       expect(shown, `round ${round}: the newest checkpoint must have been shown`).toContain(newest);
       expect(readdirSync(dir).filter((f) => f.endsWith('.acknowledged'))).toHaveLength(checkpoints.length);

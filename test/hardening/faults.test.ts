@@ -36,7 +36,13 @@ const SESSION = 'fault-session';
 const debugLog = () => join(sandbox.root, 'debug.log');
 const readDebug = () => (existsSync(debugLog()) ? readFileSync(debugLog(), 'utf8') : '');
 const hook = (event: string, input: Record<string, unknown>, project = sandbox.project, env: Record<string, string> = {}) =>
-  runHook(sandbox, { session_id: SESSION, cwd: project, ...input }, { CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_DEBUG: debugLog(), ...env }, 'hook', event);
+  runHook(
+    sandbox,
+    { session_id: SESSION, cwd: project, ...input },
+    { CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_DEBUG: debugLog(), ...env },
+    'hook',
+    event,
+  );
 
 describe('faults', () => {
   it.skipIf(!isRoot)('a read-only project: PreCompact fails open, the earlier checkpoint stays intact, the log says EROFS', async () => {
@@ -86,7 +92,11 @@ describe('faults', () => {
     const warn = await hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: SESSION }), sandbox.project, stateEnv);
     expect(warn).toEqual({ exitCode: 0, stdout: '', stderr: '' });
     expect(readDebug()).toMatch(/state unavailable \(ENOSPC/);
-    const block = await hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, { ...stateEnv, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' });
+    const block = await hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, {
+      ...stateEnv,
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+      DEV_TEAM_CONTEXT_WINDOW: '200000',
+    });
     expect(block.exitCode).toBe(2);
   });
 
@@ -111,7 +121,11 @@ describe('faults', () => {
       }
     })();
     const runs = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: `${SESSION}-${i % 3}` }), sandbox.project, { DEV_TEAM_CONTEXT_STATE_DIR: state })),
+      Array.from({ length: 30 }, (_, i) =>
+        hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: `${SESSION}-${i % 3}` }), sandbox.project, {
+          DEV_TEAM_CONTEXT_STATE_DIR: state,
+        }),
+      ),
     );
     deleting = false;
     await deleter;
@@ -134,7 +148,13 @@ describe('faults', () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
     })();
-    const runs = await Promise.all(Array.from({ length: 30 }, () => hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, { DEV_TEAM_CONTEXT_STRICT: 'on' })));
+    const runs = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, {
+          DEV_TEAM_CONTEXT_STRICT: 'on',
+        }),
+      ),
+    );
     churning = false;
     await churn;
     for (const run of runs) expectWellBehaved('pre-tool-use', { ...run, stderr: run.stderr.replace(/^context-ceiling debug:.*\n/gm, '') });

@@ -29,21 +29,42 @@ const hostileNumber = fc.oneof(
   fc.constantFrom(-1, 0, 1e308, -1e308, Number.MAX_SAFE_INTEGER, 2 ** 53 + 1, 1.5),
   fc.constantFrom('5', '', 'NaN', '1e9', null, true, [], {}),
 );
-const usage = fc.record({ input_tokens: hostileNumber, cache_read_input_tokens: hostileNumber, cache_creation_input_tokens: hostileNumber, output_tokens: hostileNumber }, { requiredKeys: [] });
+const usage = fc.record(
+  {
+    input_tokens: hostileNumber,
+    cache_read_input_tokens: hostileNumber,
+    cache_creation_input_tokens: hostileNumber,
+    output_tokens: hostileNumber,
+  },
+  { requiredKeys: [] },
+);
 const safeText = fc.string({ maxLength: 40 }).filter((s) => !/undefined|NaN|Infinity|object Object/.test(s));
 const record = fc.oneof(
-  fc.record({
-    type: fc.constantFrom('assistant', 'user', 'progress', 'system', 'attachment'),
-    isSidechain: fc.oneof(fc.boolean(), fc.anything()),
-    isApiErrorMessage: fc.boolean(),
-    agentId: fc.oneof(fc.constant('a1'), safeText),
-    subtype: fc.constantFrom('compact_boundary', 'other'),
-    compactMetadata: fc.record({ postTokens: hostileNumber, preTokens: hostileNumber, trigger: fc.anything() }, { requiredKeys: [] }),
-    message: fc.record({ id: safeText, model: fc.oneof(fc.constant('claude-opus-5-5'), fc.constant('<synthetic>'), fc.anything()), usage, content: fc.anything() }, { requiredKeys: [] }),
-  }, { requiredKeys: [] }),
+  fc.record(
+    {
+      type: fc.constantFrom('assistant', 'user', 'progress', 'system', 'attachment'),
+      isSidechain: fc.oneof(fc.boolean(), fc.anything()),
+      isApiErrorMessage: fc.boolean(),
+      agentId: fc.oneof(fc.constant('a1'), safeText),
+      subtype: fc.constantFrom('compact_boundary', 'other'),
+      compactMetadata: fc.record({ postTokens: hostileNumber, preTokens: hostileNumber, trigger: fc.anything() }, { requiredKeys: [] }),
+      message: fc.record(
+        {
+          id: safeText,
+          model: fc.oneof(fc.constant('claude-opus-5-5'), fc.constant('<synthetic>'), fc.anything()),
+          usage,
+          content: fc.anything(),
+        },
+        { requiredKeys: [] },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
   fc.jsonValue(),
 );
-const realTurn = fc.tuple(fc.nat({ max: 400_000 }), fc.constantFrom('claude-opus-5-5', 'claude-haiku-5')).map(([tokens, model]) => aTranscript().assistant({ cacheRead: tokens, model }).toString().trim());
+const realTurn = fc
+  .tuple(fc.nat({ max: 400_000 }), fc.constantFrom('claude-opus-5-5', 'claude-haiku-5'))
+  .map(([tokens, model]) => aTranscript().assistant({ cacheRead: tokens, model }).toString().trim());
 const transcriptLine = fc.oneof(
   { weight: 3, arbitrary: realTurn },
   record.map((r) => JSON.stringify(r)),
@@ -51,13 +72,52 @@ const transcriptLine = fc.oneof(
   fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes).toString('latin1')), // invalid UTF-8 once re-encoded
   record.map((r) => JSON.stringify(r).slice(0, 30)), // torn
 );
-const transcript = fc.tuple(fc.array(transcriptLine, { maxLength: 30 }), fc.option(realTurn, { freq: 5 })).map(([lines, last]) => [...lines, ...(last ? [last] : [])].join('\n'));
+const transcript = fc
+  .tuple(fc.array(transcriptLine, { maxLength: 30 }), fc.option(realTurn, { freq: 5 }))
+  .map(([lines, last]) => [...lines, ...(last ? [last] : [])].join('\n'));
 
-const envValue = fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('on', 'off', '1', '0', '-5', '40', '1000000', '1e6', ' ', '\u0000', 'x'.repeat(5000)));
-const strictness = fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 2, arbitrary: fc.constant({ [ENV.strict]: 'on' }) }, { weight: 3, arbitrary: fc.constant({ [ENV.strict]: 'on', [ENV.ceilingPct]: '5' }) });
-const env = fc.tuple(strictness, fc.dictionary(fc.constantFrom(...Object.values(ENV).filter((name) => name !== ENV.stateDir && name !== ENV.debug && name !== ENV.policy), 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE'), envValue)).map(([base, extra]) => ({ ...extra, ...base }) as Record<string, string>);
-const policyText = fc.oneof(fc.constant(undefined), fc.jsonValue().map((v) => JSON.stringify(v)), fc.string(), fc.record({ ceilingPct: hostileNumber, window: hostileNumber, strict: fc.anything(), tools: fc.anything(), tiers: fc.anything() }, { requiredKeys: [] }).map((v) => JSON.stringify(v)));
-const yamlText = fc.oneof(fc.constant(undefined), fc.string(), fc.constantFrom('resumption:\n  next_step: [unclosed\n', 'a: &a [*a, *a]\n', 'resumption:\n  updated_at: 2020-01-01T00:00:00Z\n  decisions: [{id: 1}]\n', '- just\n- a list\n'));
+const envValue = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.constantFrom('on', 'off', '1', '0', '-5', '40', '1000000', '1e6', ' ', '\u0000', 'x'.repeat(5000)),
+);
+const strictness = fc.oneof(
+  { weight: 1, arbitrary: fc.constant({}) },
+  { weight: 2, arbitrary: fc.constant({ [ENV.strict]: 'on' }) },
+  { weight: 3, arbitrary: fc.constant({ [ENV.strict]: 'on', [ENV.ceilingPct]: '5' }) },
+);
+const env = fc
+  .tuple(
+    strictness,
+    fc.dictionary(
+      fc.constantFrom(
+        ...Object.values(ENV).filter((name) => name !== ENV.stateDir && name !== ENV.debug && name !== ENV.policy),
+        'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
+      ),
+      envValue,
+    ),
+  )
+  .map(([base, extra]) => ({ ...extra, ...base }) as Record<string, string>);
+const policyText = fc.oneof(
+  fc.constant(undefined),
+  fc.jsonValue().map((v) => JSON.stringify(v)),
+  fc.string(),
+  fc
+    .record(
+      { ceilingPct: hostileNumber, window: hostileNumber, strict: fc.anything(), tools: fc.anything(), tiers: fc.anything() },
+      { requiredKeys: [] },
+    )
+    .map((v) => JSON.stringify(v)),
+);
+const yamlText = fc.oneof(
+  fc.constant(undefined),
+  fc.string(),
+  fc.constantFrom(
+    'resumption:\n  next_step: [unclosed\n',
+    'a: &a [*a, *a]\n',
+    'resumption:\n  updated_at: 2020-01-01T00:00:00Z\n  decisions: [{id: 1}]\n',
+    '- just\n- a list\n',
+  ),
+);
 
 /** Hook stdin: real-shaped inputs with hostile values, arbitrary JSON, arbitrary text, deep nesting, truncation. */
 function stdinFor(transcriptPath: string) {
@@ -67,7 +127,13 @@ function stdinFor(transcriptPath: string) {
       transcript_path: fc.oneof({ weight: 4, arbitrary: fc.constant(transcriptPath) }, fc.string(), fc.anything()),
       cwd: fc.oneof({ weight: 4, arbitrary: fc.constant(root) }, fc.string(), fc.anything()),
       tool_name: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('Agent', 'Task', 'Skill', 'Read', 'Write', 'Edit') }, fc.anything()),
-      tool_input: fc.oneof(fc.record({ skill: safeText, subagent_type: safeText, file_path: fc.oneof(safeText, fc.constant(join(root, 'ORCHESTRATION.yaml'))) }, { requiredKeys: [] }), fc.anything()),
+      tool_input: fc.oneof(
+        fc.record(
+          { skill: safeText, subagent_type: safeText, file_path: fc.oneof(safeText, fc.constant(join(root, 'ORCHESTRATION.yaml'))) },
+          { requiredKeys: [] },
+        ),
+        fc.anything(),
+      ),
       agent_id: fc.option(fc.oneof(fc.constant('a1'), safeText, fc.anything()), { freq: 4, nil: undefined }),
       source: fc.oneof(fc.constantFrom('startup', 'compact', 'resume', 'clear'), fc.anything()),
       trigger: fc.oneof(fc.constantFrom('auto', 'manual'), fc.anything()),
@@ -131,12 +197,36 @@ describe.each(Object.keys(HANDLERS))('%s survives anything', (event) => {
             if (Date.now() - started > 5_000) throw new Error('took over 5 s');
           }),
           // One well-formed call always runs too, so every path that speaks is reached, not only by luck.
-          { numRuns: 8, examples: [[JSON.stringify({ session_id: 's-1', transcript_path: transcriptPath, cwd: root, tool_name: event === 'post-tool-use' ? 'Write' : 'Skill', tool_input: { skill: 'deep-dive', file_path: join(dir, 'project', 'ORCHESTRATION.yaml') }, source: 'startup', trigger: 'auto', prompt: 'p', compact_summary: 'Summary: work in progress.' })]] },
+          {
+            numRuns: 8,
+            examples: [
+              [
+                JSON.stringify({
+                  session_id: 's-1',
+                  transcript_path: transcriptPath,
+                  cwd: root,
+                  tool_name: event === 'post-tool-use' ? 'Write' : 'Skill',
+                  tool_input: { skill: 'deep-dive', file_path: join(dir, 'project', 'ORCHESTRATION.yaml') },
+                  source: 'startup',
+                  trigger: 'auto',
+                  prompt: 'p',
+                  compact_summary: 'Summary: work in progress.',
+                }),
+              ],
+            ],
+          },
         );
       }),
       {
         numRuns: 60,
-        examples: [[aTranscript().assistant({ cacheRead: 100_000 }).toString(), undefined, 'resumption:\n  updated_at: 2020-01-01T00:00:00Z\n', { [ENV.strict]: 'on', [ENV.window]: '200000' }]],
+        examples: [
+          [
+            aTranscript().assistant({ cacheRead: 100_000 }).toString(),
+            undefined,
+            'resumption:\n  updated_at: 2020-01-01T00:00:00Z\n',
+            { [ENV.strict]: 'on', [ENV.window]: '200000' },
+          ],
+        ],
       },
     );
     // The generators must reach the paths that speak, not only the silent ones.
@@ -148,10 +238,34 @@ describe.each(Object.keys(HANDLERS))('%s survives anything', (event) => {
   it('a real assistant turn with hostile usage values never measures as NaN or a negative fill', () => {
     fc.assert(
       fc.property(usage, fc.constantFrom('Skill', 'Agent'), (u, tool) => {
-        const lines = JSON.stringify({ type: 'assistant', isSidechain: false, message: { model: 'claude-opus-5-5', usage: u, content: [] } });
-        const { dir, transcriptPath } = world(undefined, undefined, `${aTranscript().assistant({ cacheRead: 50_000 }).toString()}${lines}\n`);
-        const stdin = JSON.stringify({ session_id: 's-1', transcript_path: transcriptPath, cwd: dir, tool_name: tool, tool_input: { skill: 'x' }, prompt: 'p', source: 'startup', trigger: 'auto' });
-        expectWellBehaved(event, runHookEvent(() => HANDLERS[event], context(dir, { [ENV.strict]: 'on', [ENV.ceilingPct]: '1' }), () => stdin));
+        const lines = JSON.stringify({
+          type: 'assistant',
+          isSidechain: false,
+          message: { model: 'claude-opus-5-5', usage: u, content: [] },
+        });
+        const { dir, transcriptPath } = world(
+          undefined,
+          undefined,
+          `${aTranscript().assistant({ cacheRead: 50_000 }).toString()}${lines}\n`,
+        );
+        const stdin = JSON.stringify({
+          session_id: 's-1',
+          transcript_path: transcriptPath,
+          cwd: dir,
+          tool_name: tool,
+          tool_input: { skill: 'x' },
+          prompt: 'p',
+          source: 'startup',
+          trigger: 'auto',
+        });
+        expectWellBehaved(
+          event,
+          runHookEvent(
+            () => HANDLERS[event],
+            context(dir, { [ENV.strict]: 'on', [ENV.ceilingPct]: '1' }),
+            () => stdin,
+          ),
+        );
       }),
       { numRuns: 150 },
     );

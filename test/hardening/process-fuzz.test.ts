@@ -16,9 +16,19 @@ let normal = '';
 beforeAll(() => {
   sandbox = makeSandbox();
   // one 50 MB line (a tool result) after the last turn, and a transcript that is not UTF-8
-  bigLine = sandbox.write('big.jsonl', `${aTranscript().assistant({ cacheRead: 120_000 }).toString()}${JSON.stringify({ type: 'user', message: { content: 'x'.repeat(50 * 1024 * 1024) } })}\n`);
+  bigLine = sandbox.write(
+    'big.jsonl',
+    `${aTranscript().assistant({ cacheRead: 120_000 }).toString()}${JSON.stringify({ type: 'user', message: { content: 'x'.repeat(50 * 1024 * 1024) } })}\n`,
+  );
   invalidUtf8 = join(sandbox.root, 'latin1.jsonl');
-  writeFileSync(invalidUtf8, Buffer.concat([Buffer.from(aTranscript().assistant({ cacheRead: 90_000 }).toString()), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x0a]), Buffer.from('{"type":"assistant","message":{"usage":{"input_tokens":"\xff"}}}\n', 'latin1')]));
+  writeFileSync(
+    invalidUtf8,
+    Buffer.concat([
+      Buffer.from(aTranscript().assistant({ cacheRead: 90_000 }).toString()),
+      Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0x0a]),
+      Buffer.from('{"type":"assistant","message":{"usage":{"input_tokens":"\xff"}}}\n', 'latin1'),
+    ]),
+  );
   normal = sandbox.write('normal.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
 });
 afterAll(() => sandbox.cleanup());
@@ -45,7 +55,13 @@ describe.each(EVENTS)('%s as a process', (event) => {
       '{"session_id":"s","transcript_path":"/x","tool_na',
       `${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}`,
       `${'['.repeat(500_000)}${']'.repeat(500_000)}`,
-      JSON.stringify({ session_id: 's', transcript_path: normal, tool_name: 'Skill', tool_input: { skill: 'x'.repeat(1_000_000) }, prompt: 'p'.repeat(2_000_000) }),
+      JSON.stringify({
+        session_id: 's',
+        transcript_path: normal,
+        tool_name: 'Skill',
+        tool_input: { skill: 'x'.repeat(1_000_000) },
+        prompt: 'p'.repeat(2_000_000),
+      }),
       'x'.repeat(9 * 1024 * 1024), // over the stdin cap
     ];
     for (const stdin of inputs) {
@@ -57,7 +73,16 @@ describe.each(EVENTS)('%s as a process', (event) => {
 
   it('a 50 MB single line and an invalid UTF-8 transcript', async () => {
     for (const transcript of [bigLine, invalidUtf8]) {
-      const stdin = JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: sandbox.project, tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, prompt: 'p', source: 'startup', trigger: 'auto' });
+      const stdin = JSON.stringify({
+        session_id: 's',
+        transcript_path: transcript,
+        cwd: sandbox.project,
+        tool_name: 'Skill',
+        tool_input: { skill: 'deep-dive' },
+        prompt: 'p',
+        source: 'startup',
+        trigger: 'auto',
+      });
       const { outcome, timedOut } = await run(event, stdin, { DEV_TEAM_CONTEXT_STRICT: 'on' });
       expect(timedOut).toBe(false);
       expectWellBehaved(event, outcome);
@@ -68,11 +93,37 @@ describe.each(EVENTS)('%s as a process', (event) => {
     await fc.assert(
       fc.asyncProperty(
         fc.dictionary(
-          fc.constantFrom('DEV_TEAM_CONTEXT_CEILING', 'DEV_TEAM_CONTEXT_STRICT', 'DEV_TEAM_CONTEXT_CEILING_PCT', 'DEV_TEAM_CONTEXT_WINDOW', 'DEV_TEAM_CONTEXT_TOOLS', 'DEV_TEAM_CONTEXT_TIERS', 'DEV_TEAM_CONTEXT_WARNING_PCT', 'DEV_TEAM_CONTEXT_MAX_SCAN_BYTES', 'DEV_TEAM_CONTEXT_POLICY', 'DEV_TEAM_CONTEXT_MONITOR', 'DEV_TEAM_CONTEXT_ORCHESTRATION', 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', 'CLAUDE_PROJECT_DIR'),
-          fc.oneof(fc.string({ maxLength: 50 }).map((s) => s.replace(/\u0000/g, '')), fc.constantFrom('on', 'off', '-1', '1e400', '99999999999999999999', '/etc/passwd', '../..', '0')),
+          fc.constantFrom(
+            'DEV_TEAM_CONTEXT_CEILING',
+            'DEV_TEAM_CONTEXT_STRICT',
+            'DEV_TEAM_CONTEXT_CEILING_PCT',
+            'DEV_TEAM_CONTEXT_WINDOW',
+            'DEV_TEAM_CONTEXT_TOOLS',
+            'DEV_TEAM_CONTEXT_TIERS',
+            'DEV_TEAM_CONTEXT_WARNING_PCT',
+            'DEV_TEAM_CONTEXT_MAX_SCAN_BYTES',
+            'DEV_TEAM_CONTEXT_POLICY',
+            'DEV_TEAM_CONTEXT_MONITOR',
+            'DEV_TEAM_CONTEXT_ORCHESTRATION',
+            'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE',
+            'CLAUDE_PROJECT_DIR',
+          ),
+          fc.oneof(
+            fc.string({ maxLength: 50 }).map((s) => s.replace(/\u0000/g, '')),
+            fc.constantFrom('on', 'off', '-1', '1e400', '99999999999999999999', '/etc/passwd', '../..', '0'),
+          ),
         ),
         async (env) => {
-          const stdin = JSON.stringify({ session_id: 's', transcript_path: normal, cwd: sandbox.project, tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, prompt: 'p', source: 'compact', trigger: 'manual' });
+          const stdin = JSON.stringify({
+            session_id: 's',
+            transcript_path: normal,
+            cwd: sandbox.project,
+            tool_name: 'Skill',
+            tool_input: { skill: 'deep-dive' },
+            prompt: 'p',
+            source: 'compact',
+            trigger: 'manual',
+          });
           const { outcome, timedOut } = await run(event, stdin, env);
           expect(timedOut).toBe(false);
           expectWellBehaved(event, outcome);
@@ -89,18 +140,40 @@ describe('the status line entry as a process', () => {
       {
         session_id: fc.oneof(fc.constant('s'), fc.string(), fc.anything()),
         model: fc.anything(),
-        context_window: fc.record({ context_window_size: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)), current_usage: fc.oneof(fc.constant(null), fc.record({ input_tokens: fc.oneof(fc.integer(), fc.double(), fc.string()) }, { requiredKeys: [] })) }, { requiredKeys: [] }),
+        context_window: fc.record(
+          {
+            context_window_size: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)),
+            current_usage: fc.oneof(
+              fc.constant(null),
+              fc.record({ input_tokens: fc.oneof(fc.integer(), fc.double(), fc.string()) }, { requiredKeys: [] }),
+            ),
+          },
+          { requiredKeys: [] },
+        ),
       },
       { requiredKeys: ['session_id'] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(realShaped.map((v) => JSON.stringify(v)), fc.string(), fc.jsonValue().map((v) => JSON.stringify(v))), async (stdin) => {
-        const result = await execa(process.execPath, [join(HOOK_BIN, '..', 'statusline.cjs')], { input: stdin, env: sandbox.env(), extendEnv: false, reject: false, timeout: 20_000 });
-        expect(result.exitCode).toBe(0);
-        expect(String(result.stderr)).toBe('');
-        expect(String(result.stdout).split('\n').length).toBeLessThanOrEqual(1);
-        expect(String(result.stdout)).not.toMatch(/NaN|undefined|Infinity|-\d/);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          realShaped.map((v) => JSON.stringify(v)),
+          fc.string(),
+          fc.jsonValue().map((v) => JSON.stringify(v)),
+        ),
+        async (stdin) => {
+          const result = await execa(process.execPath, [join(HOOK_BIN, '..', 'statusline.cjs')], {
+            input: stdin,
+            env: sandbox.env(),
+            extendEnv: false,
+            reject: false,
+            timeout: 20_000,
+          });
+          expect(result.exitCode).toBe(0);
+          expect(String(result.stderr)).toBe('');
+          expect(String(result.stdout).split('\n').length).toBeLessThanOrEqual(1);
+          expect(String(result.stdout)).not.toMatch(/NaN|undefined|Infinity|-\d/);
+        },
+      ),
       { numRuns: 25 },
     );
   }, 120_000);

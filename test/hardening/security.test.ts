@@ -18,9 +18,21 @@ afterEach(() => sandbox.cleanup());
 const SESSION = 'sec-session';
 const state = () => join(sandbox.root, 'state');
 const debugLog = () => join(sandbox.root, 'debug.log');
-const env = (extra: Record<string, string> = {}) => ({ CLAUDE_PROJECT_DIR: sandbox.project, DEV_TEAM_CONTEXT_STATE_DIR: state(), DEV_TEAM_CONTEXT_DEBUG: debugLog(), ...extra });
-const hook = (event: string, input: Record<string, unknown>, extra: Record<string, string> = {}) => runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, env(extra), 'hook', event);
-const transcriptAt = (tokens: number) => sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: tokens - 5 }).toString());
+const env = (extra: Record<string, string> = {}) => ({
+  CLAUDE_PROJECT_DIR: sandbox.project,
+  DEV_TEAM_CONTEXT_STATE_DIR: state(),
+  DEV_TEAM_CONTEXT_DEBUG: debugLog(),
+  ...extra,
+});
+const hook = (event: string, input: Record<string, unknown>, extra: Record<string, string> = {}) =>
+  runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, env(extra), 'hook', event);
+const transcriptAt = (tokens: number) =>
+  sandbox.write(
+    't.jsonl',
+    aTranscript()
+      .assistant({ cacheRead: tokens - 5 })
+      .toString(),
+  );
 const victim = () => sandbox.write('victim.txt', 'original');
 
 describe('the state directory', () => {
@@ -65,7 +77,11 @@ describe('planted symlinks are never written through', () => {
     const target = victim();
     mkdirSync(join(state(), 'bridge'), { recursive: true, mode: 0o700 });
     symlinkSync(target, join(state(), 'bridge', `${SESSION}.json`));
-    const status = JSON.stringify({ session_id: SESSION, model: { id: 'm' }, context_window: { context_window_size: 1_000_000, current_usage: null } });
+    const status = JSON.stringify({
+      session_id: SESSION,
+      model: { id: 'm' },
+      context_window: { context_window_size: 1_000_000, current_usage: null },
+    });
     await runCli(sandbox, ['statusline'], env(), status);
     expect(readFileSync(target, 'utf8')).toBe('original');
     expect(lstatSync(join(state(), 'bridge', `${SESSION}.json`)).isSymbolicLink()).toBe(false);
@@ -89,10 +105,20 @@ describe('ids cannot escape their directories', () => {
   it.each(['../../escape', '/etc/passwd', '..', 'a/../../b', '%2e%2e%2fx', 'x\u0000y'])('session id %j', async (id) => {
     const transcript = transcriptAt(150_000);
     for (const event of ['pre-tool-use', 'pre-compact', 'user-prompt-submit', 'session-start']) {
-      const run = await hook(event, { session_id: id, transcript_path: transcript, tool_name: 'Agent', tool_input: {}, trigger: 'auto', source: 'compact', prompt: 'p' });
+      const run = await hook(event, {
+        session_id: id,
+        transcript_path: transcript,
+        tool_name: 'Agent',
+        tool_input: {},
+        trigger: 'auto',
+        source: 'compact',
+        prompt: 'p',
+      });
       expectWellBehaved(event, run);
     }
-    expect(readdirSync(sandbox.root).filter((name) => !['debug.log', 'home', 'project', 'state', 't.jsonl', 'tmp'].includes(name))).toEqual([]);
+    expect(readdirSync(sandbox.root).filter((name) => !['debug.log', 'home', 'project', 'state', 't.jsonl', 'tmp'].includes(name))).toEqual(
+      [],
+    );
     for (const dir of [join(state(), 'sessions'), join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints')]) {
       if (existsSync(dir)) for (const name of readdirSync(dir)) expect(name).toMatch(/^[A-Za-z0-9_-]+$/);
     }
@@ -114,12 +140,25 @@ describe('nothing from a transcript, a YAML file or a policy is executed', () =>
     const evil = [`$(touch ${marker})`, `\`touch ${marker}\``, `; touch ${marker}`, `| touch ${marker}`].join(' ');
     const transcript = sandbox.write(
       'evil.jsonl',
-      aTranscript(evil).assistant({ cacheRead: 150_000, model: evil, toolUse: { name: 'Skill', input: { skill: evil } } }).compactBoundary({ trigger: 'manual' }).toString(),
+      aTranscript(evil)
+        .assistant({ cacheRead: 150_000, model: evil, toolUse: { name: 'Skill', input: { skill: evil } } })
+        .compactBoundary({ trigger: 'manual' })
+        .toString(),
     );
-    sandbox.write('project/ORCHESTRATION.yaml', `header:\n  workflow_id: "${evil}"\nresumption:\n  next_step: "${evil}"\n  current_phase: "${evil}"\n  updated_at: "${evil}"\n`);
+    sandbox.write(
+      'project/ORCHESTRATION.yaml',
+      `header:\n  workflow_id: "${evil}"\nresumption:\n  next_step: "${evil}"\n  current_phase: "${evil}"\n  updated_at: "${evil}"\n`,
+    );
     sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ stateDir: join(sandbox.root, 'state'), recoverySkills: ['a'] }));
     for (const event of ['pre-tool-use', 'pre-compact', 'user-prompt-submit', 'session-start', 'post-tool-use']) {
-      await hook(event, { transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: evil, file_path: join(sandbox.project, 'ORCHESTRATION.yaml') }, trigger: 'auto', source: 'startup', prompt: evil });
+      await hook(event, {
+        transcript_path: transcript,
+        tool_name: 'Skill',
+        tool_input: { skill: evil, file_path: join(sandbox.project, 'ORCHESTRATION.yaml') },
+        trigger: 'auto',
+        source: 'startup',
+        prompt: evil,
+      });
     }
     await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' });
     await hook('session-start', { session_id: 'other', transcript_path: transcript, source: 'startup' });

@@ -14,4 +14,5 @@ export const ORCHESTRATION = `resumption:
 `;
 
 /** The summariser's answer: it keeps the phase and the decision, and drops the next step and the file in flight. */
-export const SUMMARY = 'Summary:\n1. Current Work: Phase 4 (Wiring), registering the PostCompact hook.\n2. Decisions: D-7 keep the summary in its own file beside the checkpoint.';
+export const SUMMARY =
+  'Summary:\n1. Current Work: Phase 4 (Wiring), registering the PostCompact hook.\n2. Decisions: D-7 keep the summary in its own file beside the checkpoint.';

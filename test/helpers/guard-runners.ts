@@ -35,7 +35,16 @@ export function describeEachEntry(cases: (run: GuardRun) => void): void {
       },
       guard: (input, env = {}) => runHook(sandbox, input, env, entry),
       transcriptAt: (tokens, name = 'session.jsonl') =>
-        sandbox.write(`claude/${name}`, aTranscript().user('go').attachment(13_000).assistant({ cacheRead: tokens - 5 }).toolResult(2_000).noise().toString()),
+        sandbox.write(
+          `claude/${name}`,
+          aTranscript()
+            .user('go')
+            .attachment(13_000)
+            .assistant({ cacheRead: tokens - 5 })
+            .toolResult(2_000)
+            .noise()
+            .toString(),
+        ),
     });
   });
 }

@@ -23,18 +23,36 @@ resumption:
 `;
 
 /** The additionalContext a hook run gave the model, if any. */
-export const context = (run: HookRun) => (run.stdout ? (JSON.parse(run.stdout).hookSpecificOutput?.additionalContext as string | undefined) : undefined);
+export const context = (run: HookRun) =>
+  run.stdout ? (JSON.parse(run.stdout).hookSpecificOutput?.additionalContext as string | undefined) : undefined;
 
 /** Hook runners bound to the sandbox of the running test (a getter: each test makes its own). */
 export function hookEvents(current: () => Sandbox) {
   const hook = (event: string, input: Record<string, unknown>, env: Record<string, string> = {}) =>
-    runHook(current(), { session_id: SESSION, cwd: current().project, ...input }, { CLAUDE_PROJECT_DIR: current().project, ...env }, 'hook', event);
+    runHook(
+      current(),
+      { session_id: SESSION, cwd: current().project, ...input },
+      { CLAUDE_PROJECT_DIR: current().project, ...env },
+      'hook',
+      event,
+    );
   const checkpointDir = (session = SESSION) => join(current().project, '.claude', 'context-ceiling', 'checkpoints', session);
-  const transcriptAt = (tokens: number, name = 'main.jsonl') => current().write(`claude/${name}`, aTranscript().user('go').assistant({ cacheRead: tokens - 5 }).toString());
+  const transcriptAt = (tokens: number, name = 'main.jsonl') =>
+    current().write(
+      `claude/${name}`,
+      aTranscript()
+        .user('go')
+        .assistant({ cacheRead: tokens - 5 })
+        .toString(),
+    );
   const preCompact = (trigger = 'auto', transcript = transcriptAt(180_000), env: Record<string, string> = {}) =>
     hook('pre-compact', { transcript_path: transcript, hook_event_name: 'PreCompact', trigger, custom_instructions: null }, env);
   const prompt = (transcript: string, env: Record<string, string> = {}, session = SESSION) =>
-    hook('user-prompt-submit', { session_id: session, transcript_path: transcript, hook_event_name: 'UserPromptSubmit', prompt: 'go on' }, env);
+    hook(
+      'user-prompt-submit',
+      { session_id: session, transcript_path: transcript, hook_event_name: 'UserPromptSubmit', prompt: 'go on' },
+      env,
+    );
   const sessionStart = (source: string, session = SESSION, transcript = transcriptAt(3_000, `${session}.jsonl`)) =>
     hook('session-start', { session_id: session, transcript_path: transcript, hook_event_name: 'SessionStart', source });
   return { hook, checkpointDir, transcriptAt, preCompact, prompt, sessionStart };

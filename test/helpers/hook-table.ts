@@ -3,7 +3,9 @@
  * HOOK_SPECS or hookCommand, so the code under test cannot build its own expectation.
  */
 export function expectedHooks(runtimeDir: string): Record<string, unknown> {
-  const entry = (name: string, timeout: number, matcher?: string) => [{ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `node "${runtimeDir}/hook.cjs" ${name}`, timeout }] }];
+  const entry = (name: string, timeout: number, matcher?: string) => [
+    { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `node "${runtimeDir}/hook.cjs" ${name}`, timeout }] },
+  ];
   return {
     PreToolUse: entry('pre-tool-use', 10, 'Agent|Task|Skill'),
     UserPromptSubmit: entry('user-prompt-submit', 10),

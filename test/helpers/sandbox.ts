@@ -51,7 +51,13 @@ export function makeSandbox(): Sandbox {
 export type HookRun = { exitCode: number; stdout: string; stderr: string };
 
 /** Run the built hook entry as Claude Code would: JSON on stdin, explicit env, cwd = project. */
-export async function runHook(sandbox: Sandbox, input: unknown, env: Record<string, string> = {}, entry: 'hook' | 'cli' = 'hook', event = 'pre-tool-use'): Promise<HookRun> {
+export async function runHook(
+  sandbox: Sandbox,
+  input: unknown,
+  env: Record<string, string> = {},
+  entry: 'hook' | 'cli' = 'hook',
+  event = 'pre-tool-use',
+): Promise<HookRun> {
   const args = entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event];
   const result: Result = await execa(process.execPath, args, {
     input: typeof input === 'string' ? input : JSON.stringify(input),
@@ -111,7 +117,12 @@ type ProjectCli = (args: string[], env?: Record<string, string>) => Promise<Hook
  * A PreToolUse input. No tool_use_id unless `extra` gives one: with an id the
  * guard waits for the calling turn's record (built transcripts rarely hold it).
  */
-export function preToolUse(transcriptPath: string, toolName: string, toolInput: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) {
+export function preToolUse(
+  transcriptPath: string,
+  toolName: string,
+  toolInput: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+) {
   return {
     session_id: 'sess-1',
     transcript_path: transcriptPath,

@@ -19,8 +19,23 @@ describe('chooseCompactionAlert', () => {
 describe('chooseNewest', () => {
   it.each([
     ['none', [], undefined],
-    ['the latest mtime wins', [{ id: 'a', mtime: 5 }, { id: 'b', mtime: 9 }, { id: 'c', mtime: 7 }], 'b'],
-    ['on a tie, the one listed later', [{ id: 'a', mtime: 5 }, { id: 'b', mtime: 5 }], 'b'],
+    [
+      'the latest mtime wins',
+      [
+        { id: 'a', mtime: 5 },
+        { id: 'b', mtime: 9 },
+        { id: 'c', mtime: 7 },
+      ],
+      'b',
+    ],
+    [
+      'on a tie, the one listed later',
+      [
+        { id: 'a', mtime: 5 },
+        { id: 'b', mtime: 5 },
+      ],
+      'b',
+    ],
   ])('%s', (_name, candidates, expected) => {
     expect(chooseNewest(candidates)?.id).toBe(expected);
   });

@@ -30,7 +30,10 @@ function fakeIO(stdin: string | undefined, env: Record<string, string>) {
 describe('CLI commands that run hooks', () => {
   it('hook pre-tool-use reads its input and env from CliIO and writes the block through it', async () => {
     const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
-    const { io, written } = fakeIO(JSON.stringify(preToolUse(transcript, 'Skill', { skill: 'deep-dive' })), { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' });
+    const { io, written } = fakeIO(JSON.stringify(preToolUse(transcript, 'Skill', { skill: 'deep-dive' })), {
+      DEV_TEAM_CONTEXT_STRICT: 'on',
+      DEV_TEAM_CONTEXT_WINDOW: '200000',
+    });
     expect(await main(['hook', 'pre-tool-use'], io)).toBe(2);
     expect(written.out).toBe('');
     expect(written.err).toMatch(/^context-ceiling: blocked Skill "deep-dive"/);

@@ -10,10 +10,20 @@ import { ROOT } from '../helpers/sandbox.js';
  * Lines whose literals are not sentences said to a user: command summaries (--help tables), the demo's
  * scenario titles and fixture text, the errno phrase table, the demo's column labels.
  */
-const NOT_SENTENCES = [/^\s*summary: /, /^\s*\['[^']+', '/, /^\s*\{ title: /, /\baTranscript\(\)/, /\bdescription: '/, /^\s*[A-Z]+: '/, /\bwrap\(/];
+const NOT_SENTENCES = [
+  /^\s*summary: /,
+  /^\s*\['[^']+', '/,
+  /^\s*\{ title: /,
+  /^\s*title: '/,
+  /^\s*\.user\('/,
+  /\baTranscript\(\)/,
+  /\bdescription: '/,
+  /^\s*[A-Z]+: '/,
+  /\bwrap\(/,
+];
 
 /** Single-line string literals that read like a sentence: four words, or a capitalised phrase ending in a full stop. */
-export function inlineSentences(source: string): string[] {
+function inlineSentences(source: string): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
   const found: string[] = [];
   // Over the whole file, so an apostrophe inside a multi-line help text does not open a literal.

@@ -53,7 +53,10 @@ describe('loadConfig', () => {
     const config = load();
     expect(config.policy.ceilingPct).toBe(30);
     expect(config.policy.strict).toBe(false);
-    expect([...config.problems].sort()).toEqual([`${projectFile()}: ceilingPct: must be at most 100`, `${projectFile()}: strict: must be a boolean`]);
+    expect([...config.problems].sort()).toEqual([
+      `${projectFile()}: ceilingPct: must be at most 100`,
+      `${projectFile()}: strict: must be a boolean`,
+    ]);
     expect(config.files.find((f) => f.role === 'project')?.state).toBe('invalid');
   });
 
@@ -69,12 +72,16 @@ describe('loadConfig', () => {
     writeFileSync(projectFile(), JSON.stringify({ stateDir: '/tmp/evil', ceilingPct: 30 }));
     const config = load();
     expect(config.policy).toMatchObject({ stateDir: '/tmp/user-state', ceilingPct: 30 });
-    expect(config.warnings).toEqual([`${projectFile()}: stateDir ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory`]);
+    expect(config.warnings).toEqual([
+      `${projectFile()}: stateDir ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory`,
+    ]);
     expect(load({ DEV_TEAM_CONTEXT_STATE_DIR: '/tmp/env-state' }).policy.stateDir).toBe('/tmp/env-state');
   });
 
   it('a missing DEV_TEAM_CONTEXT_POLICY file is a problem', () => {
-    expect(load({ DEV_TEAM_CONTEXT_POLICY: '/nope/p.json' }).problems).toEqual(['/nope/p.json: file not found (named by DEV_TEAM_CONTEXT_POLICY)']);
+    expect(load({ DEV_TEAM_CONTEXT_POLICY: '/nope/p.json' }).problems).toEqual([
+      '/nope/p.json: file not found (named by DEV_TEAM_CONTEXT_POLICY)',
+    ]);
   });
 
   it('a directory where the file should be is reported', () => {
@@ -86,12 +93,20 @@ describe('loadConfig', () => {
 describe('parsePolicyText', () => {
   it.each([
     ['unknown keys (typos) are errors', { ceilingPC: 30 }, ['p: unknown key "ceilingPC"']],
-    ['extends must name a preset', { extends: 'nope' }, ['p: extends: must be one of "default", "strict-ci", "large-window", "strict-skills"']],
+    [
+      'extends must name a preset',
+      { extends: 'nope' },
+      ['p: extends: must be one of "default", "strict-ci", "large-window", "strict-skills"'],
+    ],
     ['tool actions are checked', { tools: { Skill: 'deny' } }, ['p: tools.Skill: must be one of "auto", "warn", "block", "off"']],
     ['window must be a whole number', { window: 1.5 }, ['p: window: must be a whole number']],
     ['recovery skills cannot be empty', { recoverySkills: [] }, ['p: recoverySkills: must have at least 1 entry']],
     ['recovery skill names have no spaces', { recoverySkills: ['a b'] }, ['p: recoverySkills[0]: must be a name without spaces or commas']],
-    ['tiers must rise', { tiers: { criticalPct: 60 } }, ['p: tiers: must rise warningPct < criticalPct < emergencyPct (with defaults filled in: 70, 60, 88)']],
+    [
+      'tiers must rise',
+      { tiers: { criticalPct: 60 } },
+      ['p: tiers: must rise warningPct < criticalPct < emergencyPct (with defaults filled in: 70, 60, 88)'],
+    ],
     ['the root must be an object', [1], ['p: must be an object']],
   ])('%s', (_name, value, problems) => {
     expect(parsePolicyText(JSON.stringify(value), 'p')).toEqual({ kind: 'invalid', problems });
@@ -99,7 +114,20 @@ describe('parsePolicyText', () => {
 
   it('accepts $schema and every documented key', () => {
     const result = parsePolicyText(
-      JSON.stringify({ $schema: './schema.json', extends: 'default', enabled: true, strict: true, ceilingPct: 50, window: 1_000_000, tools: { Skill: 'block' }, recoverySkills: ['continue'], tiers: { warningPct: 60 }, maxScanBytes: 1_048_576, stateDir: '/tmp/x', debug: false }),
+      JSON.stringify({
+        $schema: './schema.json',
+        extends: 'default',
+        enabled: true,
+        strict: true,
+        ceilingPct: 50,
+        window: 1_000_000,
+        tools: { Skill: 'block' },
+        recoverySkills: ['continue'],
+        tiers: { warningPct: 60 },
+        maxScanBytes: 1_048_576,
+        stateDir: '/tmp/x',
+        debug: false,
+      }),
       'p',
     );
     expect(result.kind).toBe('ok');

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { HOOK_SPECS, ourHookName, installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange } from '../../src/core/install-plan.js';
+import {
+  HOOK_SPECS,
+  ourHookName,
+  installedSkillText,
+  planInstall,
+  planUninstall,
+  SettingsShapeError,
+  type EnvChange,
+} from '../../src/core/install-plan.js';
 import { findJsonLoss } from '../../src/core/json-lossless.js';
 import { expectedHooks } from '../helpers/hook-table.js';
 
@@ -14,7 +22,14 @@ describe('planInstall', () => {
   });
 
   it('keeps every other key, entry and hook, and appends after them', () => {
-    const input = { model: 'opus', hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }], Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] }, env: { A: '1' } };
+    const input = {
+      model: 'opus',
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: './guard.sh' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+      },
+      env: { A: '1' },
+    };
     const { settings } = planInstall(input, RUNTIME, {});
     expect(settings.model).toBe('opus');
     expect((settings.hooks as Record<string, unknown[]>).PreToolUse![0]).toEqual(input.hooks.PreToolUse[0]);
@@ -74,8 +89,14 @@ describe('properties', () => {
     {
       model: fc.string(),
       permissions: fc.record({ allow: fc.array(fc.string()) }),
-      hooks: fc.dictionary(fc.constantFrom('PreToolUse', 'PostToolUse', 'Stop', 'UserPromptSubmit', 'SessionStart', 'Notification'), fc.array(fc.record({ matcher: fc.string(), hooks: fc.array(foreignHook, { minLength: 1 }) }, { requiredKeys: ['hooks'] }))),
-      env: fc.dictionary(fc.string({ minLength: 1 }).filter((k) => k !== '__proto__'), fc.string()),
+      hooks: fc.dictionary(
+        fc.constantFrom('PreToolUse', 'PostToolUse', 'Stop', 'UserPromptSubmit', 'SessionStart', 'Notification'),
+        fc.array(fc.record({ matcher: fc.string(), hooks: fc.array(foreignHook, { minLength: 1 }) }, { requiredKeys: ['hooks'] })),
+      ),
+      env: fc.dictionary(
+        fc.string({ minLength: 1 }).filter((k) => k !== '__proto__'),
+        fc.string(),
+      ),
       statusLine: fc.record({ type: fc.constant('command'), command: fc.string() }),
     },
     { requiredKeys: [] },
@@ -122,17 +143,32 @@ describe('findJsonLoss: settings install refuses to rewrite', () => {
   });
 
   it('never objects to what JSON.stringify writes', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => findJsonLoss(JSON.stringify(value, null, 2)) === undefined || String(JSON.stringify(value)).includes('__proto__')));
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        (value) => findJsonLoss(JSON.stringify(value, null, 2)) === undefined || String(JSON.stringify(value)).includes('__proto__'),
+      ),
+    );
   });
 });
 
 describe('re-running install converges on the flags of the last run', () => {
   type Knobs = Record<string, string>;
   const knobs: fc.Arbitrary<Knobs> = fc.record(
-    { DEV_TEAM_CONTEXT_STRICT: fc.constant('on'), CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: fc.constantFrom('41', '45', '90'), DEV_TEAM_CONTEXT_WINDOW: fc.constantFrom('200000', '1000000') },
+    {
+      DEV_TEAM_CONTEXT_STRICT: fc.constant('on'),
+      CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: fc.constantFrom('41', '45', '90'),
+      DEV_TEAM_CONTEXT_WINDOW: fc.constantFrom('200000', '1000000'),
+    },
     { requiredKeys: [] },
   );
-  const userEnv = fc.option(fc.dictionary(fc.constantFrom('FOO', 'DEV_TEAM_CONTEXT_STRICT', 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', 'DEV_TEAM_CONTEXT_WINDOW'), fc.constantFrom('off', 'on', '41', '90', '200000')), { nil: undefined });
+  const userEnv = fc.option(
+    fc.dictionary(
+      fc.constantFrom('FOO', 'DEV_TEAM_CONTEXT_STRICT', 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE', 'DEV_TEAM_CONTEXT_WINDOW'),
+      fc.constantFrom('off', 'on', '41', '90', '200000'),
+    ),
+    { nil: undefined },
+  );
 
   /** What install.ts keeps between runs: the owned env and whether install created "env". */
   function installAll(original: Record<string, unknown>, runs: Knobs[]) {
@@ -155,7 +191,10 @@ describe('re-running install converges on the flags of the last run', () => {
         const sequence = installAll(original, runs);
         const once = installAll(original, runs.slice(-1));
         expect(sequence.settings).toEqual(once.settings);
-        const removed = planUninstall(sequence.settings, { env: sequence.owned, created: { hooksObject: true, events: HOOK_SPECS.map((s) => s.event), envObject: sequence.ownedEnvObject } }).settings;
+        const removed = planUninstall(sequence.settings, {
+          env: sequence.owned,
+          created: { hooksObject: true, events: HOOK_SPECS.map((s) => s.event), envObject: sequence.ownedEnvObject },
+        }).settings;
         expect(removed).toEqual(original);
       }),
     );
@@ -163,8 +202,18 @@ describe('re-running install converges on the flags of the last run', () => {
 
   it.each([
     ['strict, then plain: both knobs go', {}, [{ DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' }, {}], undefined],
-    ['the user\'s own value comes back', { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' }, [{ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' }, {}], { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' }],
-    ['a changed window replaces ours, not the user\'s', { DEV_TEAM_CONTEXT_WINDOW: '200000' }, [{ DEV_TEAM_CONTEXT_WINDOW: '1000000' }, { DEV_TEAM_CONTEXT_WINDOW: '500000' }], { DEV_TEAM_CONTEXT_WINDOW: '500000' }],
+    [
+      "the user's own value comes back",
+      { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' },
+      [{ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '41' }, {}],
+      { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '90' },
+    ],
+    [
+      "a changed window replaces ours, not the user's",
+      { DEV_TEAM_CONTEXT_WINDOW: '200000' },
+      [{ DEV_TEAM_CONTEXT_WINDOW: '1000000' }, { DEV_TEAM_CONTEXT_WINDOW: '500000' }],
+      { DEV_TEAM_CONTEXT_WINDOW: '500000' },
+    ],
   ])('%s', (_name, before, runs, after) => {
     const original = Object.keys(before).length > 0 ? { env: before } : {};
     expect(installAll(original, runs as Knobs[]).settings.env).toEqual(after);
@@ -172,8 +221,9 @@ describe('re-running install converges on the flags of the last run', () => {
 });
 
 describe('installedSkillText', () => {
-  it('points every use of the plugin root at the runtime, relative to the skill\'s own folder', () => {
-    const plugin = '!`node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\n';
+  it("points every use of the plugin root at the runtime, relative to the skill's own folder", () => {
+    const plugin =
+      '!`node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" save-checkpoint`\n';
     expect(installedSkillText(plugin, '../../context-ceiling/runtime')).toBe(
       '!`node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`\nagain: `node "${CLAUDE_SKILL_DIR}/../../context-ceiling/runtime/hook.cjs" save-checkpoint`\n',
     );

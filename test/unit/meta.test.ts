@@ -23,7 +23,9 @@ describe('policies/', () => {
   });
 
   it('every preset file is known by name, bundled, and valid', () => {
-    const files = readdirSync(join(ROOT, 'policies')).filter((name) => name !== 'schema.json').map((name) => name.replace(/\.json$/, ''));
+    const files = readdirSync(join(ROOT, 'policies'))
+      .filter((name) => name !== 'schema.json')
+      .map((name) => name.replace(/\.json$/, ''));
     expect(files.sort()).toEqual([...PRESET_NAMES].sort());
     for (const name of PRESET_NAMES) {
       const text = read(`policies/${name}.json`);
@@ -53,7 +55,10 @@ describe('hooks/hooks.json and the plugin', () => {
     expect(Object.keys(hooks).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
     for (const spec of HOOK_SPECS) {
       expect(hooks[spec.event]).toEqual([
-        { ...(spec.matcher ? { matcher: spec.matcher } : {}), hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }] },
+        {
+          ...(spec.matcher ? { matcher: spec.matcher } : {}),
+          hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }],
+        },
       ]);
     }
     expect(HOOK_EVENTS.sort()).toEqual(HOOK_SPECS.map((spec) => spec.name).sort());
@@ -79,12 +84,18 @@ describe('hooks/hooks.json and the plugin', () => {
   });
 
   it('the real Claude Code validates the repository as its own marketplace, strictly', () => {
-    const result = spawnSync(join(ROOT, 'node_modules', '.bin', 'claude'), ['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'cc-plugin-')) },
-    });
+    const result = spawnSync(
+      join(ROOT, 'node_modules', '.bin', 'claude'),
+      ['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')],
+      {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'cc-plugin-')) },
+      },
+    );
     expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(JSON.parse(read('.claude-plugin/marketplace.json')).plugins).toEqual([expect.objectContaining({ name: 'context-ceiling', source: './' })]);
+    expect(JSON.parse(read('.claude-plugin/marketplace.json')).plugins).toEqual([
+      expect.objectContaining({ name: 'context-ceiling', source: './' }),
+    ]);
   });
 
   it.each(RUNTIME_FILES)('the committed dist/%s is the current build (run npm run build and commit it when this fails)', (file) => {
@@ -93,10 +104,13 @@ describe('hooks/hooks.json and the plugin', () => {
     expect(readFileSync(join(ROOT, 'dist', file)).equals(committed.stdout)).toBe(true);
   });
 
-  it.each(['hook.cjs', 'hook-events.cjs', 'statusline.cjs'])('dist/%s carries no zod: it loads from policy-parse.cjs only when a policy file exists', (file) => {
-    expect(read('dist/policy-parse.cjs')).toContain('_zod'); // the marker this test looks for
-    expect(read(`dist/${file}`)).not.toContain('_zod');
-  });
+  it.each(['hook.cjs', 'hook-events.cjs', 'statusline.cjs'])(
+    'dist/%s carries no zod: it loads from policy-parse.cjs only when a policy file exists',
+    (file) => {
+      expect(read('dist/policy-parse.cjs')).toContain('_zod'); // the marker this test looks for
+      expect(read(`dist/${file}`)).not.toContain('_zod');
+    },
+  );
 });
 
 describe('docs', () => {

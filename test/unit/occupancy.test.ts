@@ -17,7 +17,11 @@ describe('classifyRecord', () => {
     ['synthetic turn', assistant({}, { model: '<synthetic>' }), undefined],
     ['assistant without usage', assistant({}, { usage: undefined }), undefined],
     ['user record', { type: 'user', message: { usage } }, undefined],
-    ['progress record nesting a subagent usage', { type: 'progress', data: { type: 'agent_progress', message: { type: 'assistant', message: { usage } } } }, undefined],
+    [
+      'progress record nesting a subagent usage',
+      { type: 'progress', data: { type: 'agent_progress', message: { type: 'assistant', message: { usage } } } },
+      undefined,
+    ],
     ['non-object', 'assistant', undefined],
     ['null', null, undefined],
     ['array', [assistant()], undefined],
@@ -66,8 +70,18 @@ describe('computeUsageTokens', () => {
 describe('occupancyFromEvidence', () => {
   it.each([
     ['usage', { kind: 'usage', tokens: 10, model: undefined } as const, false, { kind: 'measured', tokens: 10, source: 'usage' }],
-    ['compaction with postTokens', { kind: 'compaction', postTokens: 2_598, preTokens: 1, trigger: 'auto' } as const, false, { kind: 'measured', tokens: 2_598, source: 'compaction' }],
-    ['compaction without postTokens', { kind: 'compaction', postTokens: undefined, preTokens: 1, trigger: 'auto' } as const, false, { kind: 'unknown-since-compaction' }],
+    [
+      'compaction with postTokens',
+      { kind: 'compaction', postTokens: 2_598, preTokens: 1, trigger: 'auto' } as const,
+      false,
+      { kind: 'measured', tokens: 2_598, source: 'compaction' },
+    ],
+    [
+      'compaction without postTokens',
+      { kind: 'compaction', postTokens: undefined, preTokens: 1, trigger: 'auto' } as const,
+      false,
+      { kind: 'unknown-since-compaction' },
+    ],
     ['nothing found', undefined, false, { kind: 'unavailable', reason: 'no-usage' }],
     ['nothing found within the cap', undefined, true, { kind: 'unavailable', reason: 'scan-cap' }],
   ])('%s', (_name, evidence, capHit, expected) => {

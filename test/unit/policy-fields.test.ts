@@ -21,8 +21,19 @@ const keysOf = (kind: PolicyField['kind']) => FIELD_KEYS.filter((key) => POLICY_
 describe('the env coercer and the schema agree', () => {
   it.each(keysOf('int'))('%s: a whole number is accepted from the env exactly when the schema accepts it', (key) => {
     const field = POLICY_FIELDS[key] as PolicyField & { kind: 'int'; min: number; max?: number };
-    const edges = [0, 1, field.min - 1, field.min, field.min + 1, ...(field.max === undefined ? [] : [field.max - 1, field.max, field.max + 1])];
-    const anyInt = fc.oneof(fc.constantFrom(...edges.filter((n) => n >= 0)), fc.integer({ min: 0, max: 2 * (field.max ?? field.min) }), fc.maxSafeNat());
+    const edges = [
+      0,
+      1,
+      field.min - 1,
+      field.min,
+      field.min + 1,
+      ...(field.max === undefined ? [] : [field.max - 1, field.max, field.max + 1]),
+    ];
+    const anyInt = fc.oneof(
+      fc.constantFrom(...edges.filter((n) => n >= 0)),
+      fc.integer({ min: 0, max: 2 * (field.max ?? field.min) }),
+      fc.maxSafeNat(),
+    );
     fc.assert(
       fc.property(anyInt, (n) => {
         expect(envAccepts(field, String(n))).toBe(schemaAccepts(key, n));
@@ -30,32 +41,40 @@ describe('the env coercer and the schema agree', () => {
     );
   });
 
-  it.each(keysOf('names'))('%s: a list the env accepts passes the schema, and a list the schema accepts is read back from the env', (key) => {
-    const field = POLICY_FIELDS[key];
-    const name = fc.stringMatching(/^[a-z :,/-]{0,8}$/);
-    fc.assert(
-      fc.property(fc.array(name, { maxLength: 4 }), (list) => {
-        const raw = list.join(',');
-        const coerced = coerceEnvValue(field, raw);
-        if ('value' in coerced) expect(schemaAccepts(key, coerced.value)).toBe(true);
-        if (raw !== '' && schemaAccepts(key, list)) expect(coerced).toEqual({ value: list });
-      }),
-    );
-  });
+  it.each(keysOf('names'))(
+    '%s: a list the env accepts passes the schema, and a list the schema accepts is read back from the env',
+    (key) => {
+      const field = POLICY_FIELDS[key];
+      const name = fc.stringMatching(/^[a-z :,/-]{0,8}$/);
+      fc.assert(
+        fc.property(fc.array(name, { maxLength: 4 }), (list) => {
+          const raw = list.join(',');
+          const coerced = coerceEnvValue(field, raw);
+          if ('value' in coerced) expect(schemaAccepts(key, coerced.value)).toBe(true);
+          if (raw !== '' && schemaAccepts(key, list)) expect(coerced).toEqual({ value: list });
+        }),
+      );
+    },
+  );
 
-  it.each(keysOf('tools'))('%s: pairs the env accepts pass the schema, and a record the schema accepts is read back from the env', (key) => {
-    const field = POLICY_FIELDS[key];
-    const tool = fc.stringMatching(/^[A-Za-z_.: =-]{1,6}$/);
-    const action = fc.constantFrom('auto', 'warn', 'block', 'off', 'deny', 'Warn');
-    fc.assert(
-      fc.property(fc.dictionary(tool, action, { minKeys: 1, maxKeys: 3 }), (tools) => {
-        const raw = Object.entries(tools).map(([name, act]) => `${name}=${act}`).join(',');
-        const coerced = coerceEnvValue(field, raw);
-        if ('value' in coerced) expect(schemaAccepts(key, coerced.value)).toBe(true);
-        if (schemaAccepts(key, tools)) expect(coerced).toEqual({ value: tools });
-      }),
-    );
-  });
+  it.each(keysOf('tools'))(
+    '%s: pairs the env accepts pass the schema, and a record the schema accepts is read back from the env',
+    (key) => {
+      const field = POLICY_FIELDS[key];
+      const tool = fc.stringMatching(/^[A-Za-z_.: =-]{1,6}$/);
+      const action = fc.constantFrom('auto', 'warn', 'block', 'off', 'deny', 'Warn');
+      fc.assert(
+        fc.property(fc.dictionary(tool, action, { minKeys: 1, maxKeys: 3 }), (tools) => {
+          const raw = Object.entries(tools)
+            .map(([name, act]) => `${name}=${act}`)
+            .join(',');
+          const coerced = coerceEnvValue(field, raw);
+          if ('value' in coerced) expect(schemaAccepts(key, coerced.value)).toBe(true);
+          if (schemaAccepts(key, tools)) expect(coerced).toEqual({ value: tools });
+        }),
+      );
+    },
+  );
 
   it.each([...keysOf('switch'), ...keysOf('debug'), ...keysOf('text')])('%s: whatever the env accepts passes the schema', (key) => {
     const field = POLICY_FIELDS[key];
@@ -104,7 +123,16 @@ describe('the schema is the only place defaults and bounds are written', () => {
     expect(set.length).toBeGreaterThan(0);
     for (const [key, value] of set) expect([key, value]).toEqual([key, defaults.get(key)]);
     // Every gating default is in the preset, so `extends: "default"` resets what the guard decides with.
-    for (const key of ['enabled', 'strict', 'ceilingPct', 'recoverySkills', 'tools.Agent', 'tools.Task', 'tools.Skill', 'tiers.warningPct']) {
+    for (const key of [
+      'enabled',
+      'strict',
+      'ceilingPct',
+      'recoverySkills',
+      'tools.Agent',
+      'tools.Task',
+      'tools.Skill',
+      'tiers.warningPct',
+    ]) {
       expect(set.map(([k]) => k)).toContain(key);
     }
   });
@@ -116,7 +144,14 @@ describe('the schema is the only place defaults and bounds are written', () => {
       const row = doc.split('\n').find((line) => line.startsWith(`| \`${key}\` |`));
       expect(row, key).toBeDefined();
       expect(row, key).toContain(`\`${field.env}\``);
-      const shown = field.default === undefined ? undefined : Array.isArray(field.default) ? field.default.join(', ') : typeof field.default === 'object' ? JSON.stringify(field.default) : String(field.default);
+      const shown =
+        field.default === undefined
+          ? undefined
+          : Array.isArray(field.default)
+            ? field.default.join(', ')
+            : typeof field.default === 'object'
+              ? JSON.stringify(field.default)
+              : String(field.default);
       if (shown !== undefined) expect(row!.split(' | ')[2], key).toContain(shown);
     }
   });

@@ -7,7 +7,16 @@ import type { LayerName } from '../../src/core/policy.js';
 describe('readEnvLayer', () => {
   it.each<[string, Record<string, string>, Record<string, unknown>]>([
     ['nothing set', {}, {}],
-    ['the seed’s four variables', { DEV_TEAM_CONTEXT_CEILING: 'off', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_WINDOW: '1000000' }, { enabled: false, strict: true, ceilingPct: 25, window: 1_000_000 }],
+    [
+      'the seed’s four variables',
+      {
+        DEV_TEAM_CONTEXT_CEILING: 'off',
+        DEV_TEAM_CONTEXT_STRICT: 'on',
+        DEV_TEAM_CONTEXT_CEILING_PCT: '25',
+        DEV_TEAM_CONTEXT_WINDOW: '1000000',
+      },
+      { enabled: false, strict: true, ceilingPct: 25, window: 1_000_000 },
+    ],
     ['CEILING=on is explicit on', { DEV_TEAM_CONTEXT_CEILING: 'on' }, { enabled: true }],
     ['STRICT=off is explicit off', { DEV_TEAM_CONTEXT_STRICT: 'off' }, { strict: false }],
     ['opt-outs are strict literals', { DEV_TEAM_CONTEXT_CEILING: 'false', DEV_TEAM_CONTEXT_STRICT: 'true' }, {}],
@@ -37,7 +46,13 @@ describe('readEnvLayer', () => {
 describe('resolvePolicy', () => {
   it('defaults when nothing is configured', () => {
     const { policy, sources } = resolvePolicy([]);
-    expect(policy).toMatchObject({ enabled: true, strict: false, ceilingPct: 40, window: undefined, tools: { Agent: 'auto', Task: 'auto', Skill: 'auto' } });
+    expect(policy).toMatchObject({
+      enabled: true,
+      strict: false,
+      ceilingPct: 40,
+      window: undefined,
+      tools: { Agent: 'auto', Task: 'auto', Skill: 'auto' },
+    });
     expect(policy.recoverySkills[0]).toBe('context-summarization');
     expect(sources.ceilingPct).toEqual({ layer: 'default' });
   });
@@ -49,7 +64,12 @@ describe('resolvePolicy', () => {
       { source: { layer: 'project', detail: 'p.json' }, values: { ceilingPct: 35, tools: { Skill: 'block' } } },
       { source: { layer: 'env' }, values: { window: 1_000_000 } },
     ]);
-    expect(policy).toMatchObject({ strict: true, ceilingPct: 35, window: 1_000_000, tools: { Agent: 'warn', Skill: 'block', Task: 'auto' } });
+    expect(policy).toMatchObject({
+      strict: true,
+      ceilingPct: 35,
+      window: 1_000_000,
+      tools: { Agent: 'warn', Skill: 'block', Task: 'auto' },
+    });
     expect(sources.strict).toEqual({ layer: 'preset', detail: 'strict-ci' });
     expect(sources.ceilingPct).toEqual({ layer: 'project', detail: 'p.json' });
     expect(sources['tools.Agent']).toEqual({ layer: 'user', detail: '~/u.json' });
@@ -66,8 +86,10 @@ describe('resolvePolicy', () => {
 });
 
 describe('rules', () => {
-  const policyWithTiers = (warningPct: number, criticalPct: number, emergencyPct: number) =>
-    ({ ...resolvePolicy([]).policy, tiers: { warningPct, criticalPct, emergencyPct } });
+  const policyWithTiers = (warningPct: number, criticalPct: number, emergencyPct: number) => ({
+    ...resolvePolicy([]).policy,
+    tiers: { warningPct, criticalPct, emergencyPct },
+  });
 
   it('the defaults break no rule', () => {
     expect(POLICY_RULES.flatMap((rule) => rule(resolvePolicy([]).policy))).toEqual([]);
@@ -81,7 +103,9 @@ describe('rules', () => {
     [90, 80, 70, false],
   ])('tiers %i, %i, %i rise: %s', (warning, critical, emergency, rises) => {
     const problems = POLICY_RULES.flatMap((rule) => rule(policyWithTiers(warning, critical, emergency)));
-    expect(problems).toEqual(rises ? [] : [{ key: 'tiers', message: 'must rise warningPct < criticalPct < emergencyPct', values: [warning, critical, emergency] }]);
+    expect(problems).toEqual(
+      rises ? [] : [{ key: 'tiers', message: 'must rise warningPct < criticalPct < emergencyPct', values: [warning, critical, emergency] }],
+    );
   });
 
   it('a file and a resolved policy are judged by the same rule: one layer is refused exactly when resolving it falls back', () => {
@@ -120,7 +144,15 @@ describe('layer rules', () => {
     ['preset', false],
   ])('a %s layer may set stateDir: %s', (layer, allowed) => {
     expect(judgeLayer(layer, { stateDir: '/tmp/s', ceilingPct: 30 })).toEqual(
-      allowed ? [] : [{ key: 'stateDir', message: 'ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory', values: ['/tmp/s'] }],
+      allowed
+        ? []
+        : [
+            {
+              key: 'stateDir',
+              message: 'ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory',
+              values: ['/tmp/s'],
+            },
+          ],
     );
   });
 

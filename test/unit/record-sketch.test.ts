@@ -105,7 +105,8 @@ describe('RecordSketch', () => {
   });
 
   it('a record nested deeper than MAX_SKETCH_DEPTH is garbage, whatever its length, and one level less still reads', () => {
-    const nested = (depth: number) => `{"type":"assistant","message":{"usage":{"input_tokens":5}},"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    const nested = (depth: number) =>
+      `{"type":"assistant","message":{"usage":{"input_tokens":5}},"x":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     expect(sketch(nested(MAX_SKETCH_DEPTH - 1))).toMatchObject({ type: 'assistant' });
     expect(sketch(nested(MAX_SKETCH_DEPTH))).toBeUndefined();
     expect(sketch(nested(2_000_000))).toBeUndefined();

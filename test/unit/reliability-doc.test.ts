@@ -9,12 +9,17 @@ const rows = doc.split('\n').filter((line) => /^\| [PCFSB]\d+[a-z]? \|/.test(lin
 
 /** `file` › "name", "name" pairs cited in a row. */
 function citations(row: string): Array<{ file: string; names: string[] }> {
-  return [...row.matchAll(/`(test\/[^`]+\.test\.ts)` › ((?:"[^"]+"(?:, )?)+)/g)].map((m) => ({ file: m[1]!, names: [...m[2]!.matchAll(/"([^"]+)"/g)].map((n) => n[1]!) }));
+  return [...row.matchAll(/`(test\/[^`]+\.test\.ts)` › ((?:"[^"]+"(?:, )?)+)/g)].map((m) => ({
+    file: m[1]!,
+    names: [...m[2]!.matchAll(/"([^"]+)"/g)].map((n) => n[1]!),
+  }));
 }
 
 /** Test titles as written in the source: it('…'), it.each(…)('…'), it.skipIf(…)('…'). */
 function titles(source: string): string[] {
-  return [...source.matchAll(/\bit(?:\.(?:each|skipIf)\([\s\S]*?\))?\(\s*(['`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]!.replace(/\\'/g, "'"));
+  return [...source.matchAll(/\bit(?:\.(?:each|skipIf)\([\s\S]*?\))?\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)].map((m) =>
+    m[2]!.replace(/\\(['"])/g, '$1'),
+  );
 }
 
 describe('docs/reliability.md', () => {
@@ -35,7 +40,8 @@ describe('docs/reliability.md', () => {
     const cited = new Set(rows.flatMap(citations).flatMap(({ file, names }) => names.map((name) => `${file}::${name}`)));
     const dir = join(ROOT, 'test', 'hardening');
     for (const file of readdirSync(dir).filter((name) => name.endsWith('.test.ts'))) {
-      for (const title of titles(readFileSync(join(dir, file), 'utf8'))) expect(cited, `test/hardening/${file}: "${title}" is not in docs/reliability.md`).toContain(`test/hardening/${file}::${title}`);
+      for (const title of titles(readFileSync(join(dir, file), 'utf8')))
+        expect(cited, `test/hardening/${file}: "${title}" is not in docs/reliability.md`).toContain(`test/hardening/${file}::${title}`);
     }
   });
 

@@ -9,14 +9,23 @@ import { scanRecords } from '../../src/io/replay-scan.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 
 const gated = new Set(['Agent', 'Task', 'Skill']);
-const rules = { window: { tokens: 200_000, source: 'env' as const }, ceilings: [30, 40, 50], policy: resolvePolicy([{ source: { layer: 'env' }, values: { recoverySkills: ['context-summarization'] } }]).policy };
+const rules = {
+  window: { tokens: 200_000, source: 'env' as const },
+  ceilings: [30, 40, 50],
+  policy: resolvePolicy([{ source: { layer: 'env' }, values: { recoverySkills: ['context-summarization'] } }]).policy,
+};
 
 function timeline(records: unknown[]): TimelineEvent[] {
   const builder = new TimelineBuilder(gated);
   for (const record of records) builder.add(record);
   return builder.events;
 }
-const lines = (t: ReturnType<typeof aTranscript>) => t.toString().trim().split('\n').map((l) => JSON.parse(l));
+const lines = (t: ReturnType<typeof aTranscript>) =>
+  t
+    .toString()
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('TimelineBuilder', () => {
   it('turns, gated calls (with the turn’s occupancy) and compactions, skipping decoys', () => {
@@ -41,13 +50,21 @@ describe('TimelineBuilder', () => {
 
   it('remembers the newest main-thread model, never a sidechain’s or a progress record’s', () => {
     const builder = new TimelineBuilder(gated);
-    const t = aTranscript().assistant({ cacheRead: 1, model: 'main-a' }).assistant({ cacheRead: 2, model: 'main-b' }).sidechain({ cacheRead: 3 }).progress({ cacheRead: 4 }).assistant({ cacheRead: 5, apiError: true });
+    const t = aTranscript()
+      .assistant({ cacheRead: 1, model: 'main-a' })
+      .assistant({ cacheRead: 2, model: 'main-b' })
+      .sidechain({ cacheRead: 3 })
+      .progress({ cacheRead: 4 })
+      .assistant({ cacheRead: 5, apiError: true });
     for (const record of lines(t)) builder.add(record);
     expect(builder.model).toBe('main-b');
   });
 
   it('one response split over several lines (same message id) is one turn', () => {
-    const part = (content: unknown[]) => ({ type: 'assistant', message: { id: 'msg_1', model: 'm', content, usage: { input_tokens: 5, cache_read_input_tokens: 80_000, output_tokens: 1 } } });
+    const part = (content: unknown[]) => ({
+      type: 'assistant',
+      message: { id: 'msg_1', model: 'm', content, usage: { input_tokens: 5, cache_read_input_tokens: 80_000, output_tokens: 1 } },
+    });
     const events = timeline([part([{ type: 'text', text: 'a' }]), part([{ type: 'tool_use', name: 'Skill', input: { skill: 's' } }])]);
     expect(events).toEqual([
       { kind: 'turn', tokens: 80_005, output: 1 },
@@ -74,8 +91,20 @@ describe('analyzeSession', () => {
     const a = analyzeSession(events, rules);
     expect(a).toMatchObject({ turns: 5, calls: 3, compactions: 1 });
     expect(a.peakPercent).toBeCloseTo(47.5);
-    expect(a.byCeiling[30]).toEqual({ first: { callNumber: 2, tool: 'Agent', percent: 35, turn: 2 }, gatedByTool: { Agent: 1, Skill: 1 }, blockedByTool: {}, turnsAfterFirst: 3, tokensAfterFirst: 90_010 + 95_010 + 5_010 });
-    expect(a.byCeiling[40]).toEqual({ first: { callNumber: 3, tool: 'Skill', percent: 45, turn: 3 }, gatedByTool: { Skill: 1 }, blockedByTool: {}, turnsAfterFirst: 2, tokensAfterFirst: 95_010 + 5_010 });
+    expect(a.byCeiling[30]).toEqual({
+      first: { callNumber: 2, tool: 'Agent', percent: 35, turn: 2 },
+      gatedByTool: { Agent: 1, Skill: 1 },
+      blockedByTool: {},
+      turnsAfterFirst: 3,
+      tokensAfterFirst: 90_010 + 95_010 + 5_010,
+    });
+    expect(a.byCeiling[40]).toEqual({
+      first: { callNumber: 3, tool: 'Skill', percent: 45, turn: 3 },
+      gatedByTool: { Skill: 1 },
+      blockedByTool: {},
+      turnsAfterFirst: 2,
+      tokensAfterFirst: 95_010 + 5_010,
+    });
     expect(a.byCeiling[50]).toEqual({ first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 });
   });
 
@@ -85,8 +114,20 @@ describe('analyzeSession', () => {
     expect(s).toMatchObject({ sessions: 2, sessionsWithCalls: 1, compactions: 1, sessionsCompacted: 1 });
     expect(s.peakHistogram[1]).toBe(1);
     expect(s.peakHistogram[4]).toBe(1);
-    expect(s.ceilings.find((c) => c.ceiling === 30)).toMatchObject({ sessionsGated: 1, gatedLoads: 2, gatedByTool: { Agent: 1, Skill: 1 }, nearDone: 1, medianFirstCall: 2, medianTurnsAfterFirst: 3 });
-    expect(s.ceilings.find((c) => c.ceiling === 50)).toMatchObject({ sessionsGated: 0, gatedLoads: 0, nearDone: 0, medianFirstCall: undefined });
+    expect(s.ceilings.find((c) => c.ceiling === 30)).toMatchObject({
+      sessionsGated: 1,
+      gatedLoads: 2,
+      gatedByTool: { Agent: 1, Skill: 1 },
+      nearDone: 1,
+      medianFirstCall: 2,
+      medianTurnsAfterFirst: 3,
+    });
+    expect(s.ceilings.find((c) => c.ceiling === 50)).toMatchObject({
+      sessionsGated: 0,
+      gatedLoads: 0,
+      nearDone: 0,
+      medianFirstCall: undefined,
+    });
   });
 });
 
@@ -101,9 +142,26 @@ describe('scanRecords', () => {
   };
 
   it('yields the marked records in file order, whatever the read size, and counts garbage', () => {
-    const body = aTranscript().assistant({ cacheRead: 1 }).toolResult(50_000).compactBoundary({ postTokens: 7 }).assistant({ cacheRead: 2, text: 'z'.repeat(30_000) }).noise().raw('{"type":"assistant", broken').toString();
+    const body = aTranscript()
+      .assistant({ cacheRead: 1 })
+      .toolResult(50_000)
+      .compactBoundary({ postTokens: 7 })
+      .assistant({ cacheRead: 2, text: 'z'.repeat(30_000) })
+      .noise()
+      .raw('{"type":"assistant", broken')
+      .toString();
     const path = file(body);
-    const expected = body.trim().split('\n').filter((l) => l.includes('"assistant"') || l.includes('compact_boundary')).flatMap((l) => { try { return [JSON.parse(l)]; } catch { return []; } });
+    const expected = body
+      .trim()
+      .split('\n')
+      .filter((l) => l.includes('"assistant"') || l.includes('compact_boundary'))
+      .flatMap((l) => {
+        try {
+          return [JSON.parse(l)];
+        } catch {
+          return [];
+        }
+      });
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 100_000 }), (chunkBytes) => {
         const records: unknown[] = [];
@@ -116,7 +174,11 @@ describe('scanRecords', () => {
   });
 
   it('a line over the limit is skipped and counted, the rest read', () => {
-    const body = aTranscript().assistant({ cacheRead: 1 }).assistant({ cacheRead: 2, text: 'q'.repeat(300_000) }).assistant({ cacheRead: 3 }).toString();
+    const body = aTranscript()
+      .assistant({ cacheRead: 1 })
+      .assistant({ cacheRead: 2, text: 'q'.repeat(300_000) })
+      .assistant({ cacheRead: 3 })
+      .toString();
     const records: Array<{ message: { usage: { cache_read_input_tokens: number } } }> = [];
     const stats = scanRecords(file(body), (r) => records.push(r as never), { chunkBytes: 4096, maxLineBytes: 100_000 });
     expect(records.map((r) => r.message.usage.cache_read_input_tokens)).toEqual([1, 3]);
@@ -125,7 +187,11 @@ describe('scanRecords', () => {
 
   it("the caller's own exception surfaces: it is not counted as a corrupt line", () => {
     const path = file(aTranscript().assistant({ cacheRead: 1 }).toString());
-    expect(() => scanRecords(path, () => { throw new TypeError('callback bug'); })).toThrow('callback bug');
+    expect(() =>
+      scanRecords(path, () => {
+        throw new TypeError('callback bug');
+      }),
+    ).toThrow('callback bug');
   });
 
   it('a last line without a newline is read; an unreadable file throws for the caller to count', () => {
@@ -139,8 +205,10 @@ describe('replay judges calls as the guard does', () => {
     { kind: 'turn', tokens: 100_000, output: 10 },
     { kind: 'call', tool: 'Skill', target: 'deep-dive', tokens: 100_000 }, // 50 % of 200,000
   ];
-  const policyOf = (values: Parameters<typeof resolvePolicy>[0][number]['values']) => resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
-  const at40 = (policy: ReturnType<typeof policyOf>) => analyzeSession(over, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy });
+  const policyOf = (values: Parameters<typeof resolvePolicy>[0][number]['values']) =>
+    resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
+  const at40 = (policy: ReturnType<typeof policyOf>) =>
+    analyzeSession(over, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy });
 
   // The expected outcome is written out, not computed: auto follows strict, off is not judged at all.
   it.each([
@@ -163,7 +231,20 @@ describe('replay judges calls as the guard does', () => {
     expect(analyzeSession(recovery, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy: policyOf({}) }).calls).toBe(0);
     const policy = policyOf({ tools: { WebFetch: 'block' } });
     const t = new TimelineBuilder(recordedTools(policy));
-    t.add({ type: 'assistant', message: { id: 'm', model: 'x', usage: { input_tokens: 100_000 }, content: [{ type: 'tool_use', name: 'WebFetch', input: {} }, { type: 'tool_use', name: 'Read', input: {} }] } });
-    expect(analyzeSession(t.events, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy }).byCeiling[40]!.blockedByTool).toEqual({ WebFetch: 1 });
+    t.add({
+      type: 'assistant',
+      message: {
+        id: 'm',
+        model: 'x',
+        usage: { input_tokens: 100_000 },
+        content: [
+          { type: 'tool_use', name: 'WebFetch', input: {} },
+          { type: 'tool_use', name: 'Read', input: {} },
+        ],
+      },
+    });
+    expect(
+      analyzeSession(t.events, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy }).byCeiling[40]!.blockedByTool,
+    ).toEqual({ WebFetch: 1 });
   });
 });

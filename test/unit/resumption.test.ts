@@ -9,7 +9,13 @@ describe('viewResumption', () => {
         current_phase: 2,
         next_step: 'apply fix',
         quality_trajectory: { current_gate: 'qg-2', score_history: { 'qg-2': [0.91, 0.96] } },
-        decisions: [{ id: 'RD-1', decision: 'keep', applied: true }, { id: 'RD-2', summary: 'drop', applied: false }, 'plain decision', 42, null],
+        decisions: [
+          { id: 'RD-1', decision: 'keep', applied: true },
+          { id: 'RD-2', summary: 'drop', applied: false },
+          'plain decision',
+          42,
+          null,
+        ],
         agent_summaries: [{ agent: 'a', summary: 'done' }, 'b: done'],
         files_to_read: [{ path: 'x.md', sections: ['s1', 's2'] }, 'y.md', { sections: 'no path' }],
       },
@@ -48,9 +54,12 @@ describe('checkpoint files', () => {
     expect(sequenceOf(name)).toBe(sequence);
   });
 
-  it.each(['cx-001-checkpoint.json.tmp', '.cx-1.tmp', 'cx-01-checkpoint.json', 'cx-001-checkpoint.acknowledged', 'notes.json'])('%s is not a checkpoint', (name) => {
-    expect(sequenceOf(name)).toBeUndefined();
-  });
+  it.each(['cx-001-checkpoint.json.tmp', '.cx-1.tmp', 'cx-01-checkpoint.json', 'cx-001-checkpoint.acknowledged', 'notes.json'])(
+    '%s is not a checkpoint',
+    (name) => {
+      expect(sequenceOf(name)).toBeUndefined();
+    },
+  );
 
   it('what buildCheckpoint writes, parseCheckpoint reads back unchanged', () => {
     const checkpoint = buildCheckpoint({
@@ -76,6 +85,11 @@ describe('checkpoint files', () => {
   });
 
   it('a partial checkpoint reads with the missing parts absent', () => {
-    expect(parseCheckpoint({ id: 'cx-001', sequence: 1, acknowledged: true })).toMatchObject({ id: 'cx-001', acknowledged: true, orchestration: { resumption: null }, context: { occupancy: null } });
+    expect(parseCheckpoint({ id: 'cx-001', sequence: 1, acknowledged: true })).toMatchObject({
+      id: 'cx-001',
+      acknowledged: true,
+      orchestration: { resumption: null },
+      context: { occupancy: null },
+    });
   });
 });

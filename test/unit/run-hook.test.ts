@@ -19,9 +19,13 @@ function run(debug: string | undefined): { outcome: unknown; stderr: string[] } 
     voice: () => GUARD_VOICE,
     now: () => new Date(0),
   };
-  const outcome = runHookEvent(() => () => {
-    throw new Error('boom');
-  }, ctx, () => '{}');
+  const outcome = runHookEvent(
+    () => () => {
+      throw new Error('boom');
+    },
+    ctx,
+    () => '{}',
+  );
   return { outcome, stderr };
 }
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { sanitizeText } from '../../src/core/sanitize.js';
 
 /** Nothing that may survive: controls (but \n when multiline), bidi, invisibles, tag characters, any `<` or lookalike. */
-// eslint-disable-next-line no-control-regex
-const FORBIDDEN = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff<\u2329\u27e8\u3008\ufe64\uff1c\uff1e]|\udb40[\udc00-\udc7f]/;
+const FORBIDDEN =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff<\u2329\u27e8\u3008\ufe64\uff1c\uff1e]|\udb40[\udc00-\udc7f]/;
 const TAG = /[‹<]\s*\/?\s*(context-monitor|compaction-alert|resumption-context)/i;
 
 describe('sanitizeText', () => {
@@ -26,8 +26,32 @@ describe('sanitizeText', () => {
   });
 
   it('whatever goes in, nothing forbidden and no tag of ours comes out', () => {
-    const pieces = fc.constantFrom('<', '>', '/', 'context-monitor', 'compaction-alert', 'resumption-context', '\u202e', '\u200b', '\u009b', '\u001b', '\uff1c', '\udb40\udc41', '\n', ' ', 'a');
-    const hostile = fc.array(fc.oneof(pieces, fc.integer({ min: 0, max: 0x10ffff }).map((code) => String.fromCodePoint(code))), { maxLength: 60 }).map((parts) => parts.join(''));
+    const pieces = fc.constantFrom(
+      '<',
+      '>',
+      '/',
+      'context-monitor',
+      'compaction-alert',
+      'resumption-context',
+      '\u202e',
+      '\u200b',
+      '\u009b',
+      '\u001b',
+      '\uff1c',
+      '\udb40\udc41',
+      '\n',
+      ' ',
+      'a',
+    );
+    const hostile = fc
+      .array(
+        fc.oneof(
+          pieces,
+          fc.integer({ min: 0, max: 0x10ffff }).map((code) => String.fromCodePoint(code)),
+        ),
+        { maxLength: 60 },
+      )
+      .map((parts) => parts.join(''));
     fc.assert(
       fc.property(hostile, fc.boolean(), (input, multiline) => {
         const out = sanitizeText(input, { multiline });

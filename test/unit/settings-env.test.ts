@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { autocompactTokens, describeAutocompact, resolveAutocompact } from '../../src/core/autocompact.js';
 import { findPluginInstall, mergeSettingsEnv, settingsFactsOf, type SettingsScope } from '../../src/core/settings-env.js';
 
-const LABEL: Record<SettingsScope, string> = { user: '~/.claude/settings.json', project: '.claude/settings.json', local: '.claude/settings.local.json' };
+const LABEL: Record<SettingsScope, string> = {
+  user: '~/.claude/settings.json',
+  project: '.claude/settings.json',
+  local: '.claude/settings.local.json',
+};
 const file = (scope: SettingsScope, settings: unknown) => settingsFactsOf(scope, LABEL[scope], settings);
 
 describe('settingsFactsOf', () => {
@@ -28,7 +32,11 @@ describe('mergeSettingsEnv', () => {
   const local = file('local', { env: { Y: 'local' } });
 
   it('local > project > user, whatever order the files come in, each over the process env', () => {
-    for (const files of [[user, project, local], [local, project, user], [project, local, user]]) {
+    for (const files of [
+      [user, project, local],
+      [local, project, user],
+      [project, local, user],
+    ]) {
       expect(mergeSettingsEnv({ PATH: '/bin' }, files)).toEqual({
         env: { X: 'project', Y: 'local', ONLY_USER: 'u', PATH: '/bin' },
         origins: { X: '.claude/settings.json', Y: '.claude/settings.local.json', ONLY_USER: '~/.claude/settings.json' },
@@ -48,7 +56,14 @@ describe('findPluginInstall', () => {
     ['enabled in the user settings', [['user', { 'context-ceiling@market': true }]], '~/.claude/settings.json'],
     ['enabled in the project settings', [['project', { 'other@m': true, 'context-ceiling@m': true }]], '.claude/settings.json'],
     ['a list of versions leaves it off', [['project', { 'context-ceiling@m': ['1.0.0'] }]], undefined],
-    ['turned off by a higher scope', [['user', { 'context-ceiling@m': true }], ['local', { 'context-ceiling@m': false }]], undefined],
+    [
+      'turned off by a higher scope',
+      [
+        ['user', { 'context-ceiling@m': true }],
+        ['local', { 'context-ceiling@m': false }],
+      ],
+      undefined,
+    ],
     ['a lookalike name is not ours', [['user', { 'context-ceiling-extra@m': true, 'context-ceiling': true }]], undefined],
   ])('%s', (_name, files, label) => {
     expect(findPluginInstall(files.map(([scope, plugins]) => file(scope, { enabledPlugins: plugins })))?.label).toBe(label);
@@ -66,7 +81,10 @@ describe('resolveAutocompact', () => {
     [{ CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '101' }, undefined],
     [{ CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000' }, { pct: undefined, windowTokens: 500_000 }],
     [{ CLAUDE_CODE_AUTO_COMPACT_WINDOW: '5e5' }, undefined],
-    [{ CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' }, { pct: 50, windowTokens: 500_000 }],
+    [
+      { CLAUDE_CODE_AUTO_COMPACT_WINDOW: '500000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' },
+      { pct: 50, windowTokens: 500_000 },
+    ],
   ])('%j', (env, expected) => {
     expect(resolveAutocompact(env)).toEqual(expected);
   });
@@ -80,8 +98,14 @@ describe('resolveAutocompact', () => {
 
   it.each<[Parameters<typeof describeAutocompact>[0], string]>([
     [{ pct: 45 }, 'Claude Code auto-compacts at 45% of the effective window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE), about 441,000 tokens.'],
-    [{ windowTokens: 500_000 }, 'Claude Code auto-compacts against a 500,000-token window (CLAUDE_CODE_AUTO_COMPACT_WINDOW), at about 480,000 tokens.'],
-    [{ pct: 50, windowTokens: 500_000 }, 'Claude Code auto-compacts at 50% of a 500,000-token window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, CLAUDE_CODE_AUTO_COMPACT_WINDOW), about 240,000 tokens.'],
+    [
+      { windowTokens: 500_000 },
+      'Claude Code auto-compacts against a 500,000-token window (CLAUDE_CODE_AUTO_COMPACT_WINDOW), at about 480,000 tokens.',
+    ],
+    [
+      { pct: 50, windowTokens: 500_000 },
+      'Claude Code auto-compacts at 50% of a 500,000-token window (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE, CLAUDE_CODE_AUTO_COMPACT_WINDOW), about 240,000 tokens.',
+    ],
   ])('describes %j', (point, text) => {
     expect(describeAutocompact(point, 1_000_000)).toBe(text);
   });

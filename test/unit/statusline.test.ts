@@ -20,7 +20,10 @@ describe('status line input (recorded from Claude Code 2.1.328)', () => {
   });
 
   it('before the first turn: the window is known, the usage is not', () => {
-    expect(parseStatusInput(fixture('statusline-before-first-turn.json'))).toMatchObject({ windowTokens: 1_000_000, usageTokens: undefined });
+    expect(parseStatusInput(fixture('statusline-before-first-turn.json'))).toMatchObject({
+      windowTokens: 1_000_000,
+      usageTokens: undefined,
+    });
   });
 
   it.each([null, [], 'x', {}, { session_id: '' }, { session_id: 5 }])('%j is not a status line input', (value) => {
@@ -45,7 +48,9 @@ describe('renderStatusLine', () => {
   });
 
   it('colours by tier unless told not to', () => {
-    expect(renderStatusLine({ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY', colour: true })).toContain('\u001b[1;31mEMERGENCY\u001b[0m');
+    expect(renderStatusLine({ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY', colour: true })).toContain(
+      '\u001b[1;31mEMERGENCY\u001b[0m',
+    );
     expect(renderStatusLine({ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY', colour: false })).not.toContain('\u001b[');
   });
 });

@@ -15,12 +15,21 @@ const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyP
 
 function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: AutocompactPoint) {
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
-  return renderMonitor({ occupancy, percent, tier: computeTier(percent, thresholds), window, ceilingPct: 40, recoverySkill: 'context-summarization', orchestrationFile: 'ORCHESTRATION.yaml', autocompact });
+  return renderMonitor({
+    occupancy,
+    percent,
+    tier: computeTier(percent, thresholds),
+    window,
+    ceilingPct: 40,
+    recoverySkill: 'context-summarization',
+    orchestrationFile: 'ORCHESTRATION.yaml',
+    autocompact,
+  });
 }
 const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
 
 /** The resumption section of seed 003's populated example (PROJ-001 at QG-2). */
-export const PROJ_001: OrchestrationRecord = {
+const PROJ_001: OrchestrationRecord = {
   path: '/home/dev/project/ORCHESTRATION.yaml',
   status: 'loaded',
   header: { workflow_id: 'FEAT-015', project_id: 'PROJ-001', plan_file: 'projects/PROJ-001-oss-release/ORCHESTRATION_PLAN.md' },
@@ -31,10 +40,18 @@ export const PROJ_001: OrchestrationRecord = {
     current_activity: 'qg-2-iteration-1',
     last_checkpoint: 'cp-004',
     next_step: 'Complete QG-2 iteration 1 revision (apply DA-001 fix), then re-score',
-    critical_context: 'QG-2 was scoring 3 Phase 2 deliverables. S-007 found 1 major finding: DA-001 copyright holder inconsistency between NOTICE and header_template. Revision was in progress.',
+    critical_context:
+      'QG-2 was scoring 3 Phase 2 deliverables. S-007 found 1 major finding: DA-001 copyright holder inconsistency between NOTICE and header_template. Revision was in progress.',
     updated_at: '2026-11-22T03:00:00Z',
     compaction_events: { count: 1 },
-    quality_trajectory: { gates_completed: ['qg-1'], gates_remaining: ['qg-3', 'qg-final'], current_gate: 'qg-2', current_gate_iteration: 1, score_history: { 'qg-2': [0.91, 0.96] }, lowest_dimension: 'traceability' },
+    quality_trajectory: {
+      gates_completed: ['qg-1'],
+      gates_remaining: ['qg-3', 'qg-final'],
+      current_gate: 'qg-2',
+      current_gate_iteration: 1,
+      score_history: { 'qg-2': [0.91, 0.96] },
+      lowest_dimension: 'traceability',
+    },
     decisions: [
       { id: 'RD-001', decision: "Align copyright holder to 'Adam Nowak'", impact: 'Phase 3 header_template', applied: false },
       { id: 'RD-000', decision: 'Release under Apache-2.0', applied: true },
@@ -42,13 +59,20 @@ export const PROJ_001: OrchestrationRecord = {
     agent_summaries: { 'ps-researcher': 'license survey complete', 'nse-reviewer': 'NOTICE reviewed, 1 finding' },
     defect_summary: { recurring_patterns: ['copyright holder drift between files'] },
     files_to_read: [
-      { path: 'projects/PROJ-001-oss-release/ORCHESTRATION.yaml', sections: 'resumption, quality_gates.qg-2', purpose: 'current workflow state' },
+      {
+        path: 'projects/PROJ-001-oss-release/ORCHESTRATION.yaml',
+        sections: 'resumption, quality_gates.qg-2',
+        purpose: 'current workflow state',
+      },
       { path: 'projects/PROJ-001-oss-release/ORCHESTRATION_PLAN.md', sections: 'Phase 2, Phase 3', purpose: 'what the phases deliver' },
     ],
   },
 };
 
-export function checkpointWith(orchestration: OrchestrationRecord, over: Partial<{ tokens: number; trigger: string; sequence: number; custom: string }> = {}): Checkpoint {
+function checkpointWith(
+  orchestration: OrchestrationRecord,
+  over: Partial<{ tokens: number; trigger: string; sequence: number; custom: string }> = {},
+): Checkpoint {
   const tokens = over.tokens ?? 177_200;
   const percent = computePercent(tokens, 200_000);
   return buildCheckpoint({
@@ -63,13 +87,24 @@ export function checkpointWith(orchestration: OrchestrationRecord, over: Partial
     window: WINDOW,
     ceilingPct: 40,
     orchestration,
-    session: { cwd: '/home/dev/project', projectDir: '/home/dev/project', gitBranch: 'main', transcriptPath: '/home/dev/.claude/projects/-home-dev-project/23a83752.jsonl' },
+    session: {
+      cwd: '/home/dev/project',
+      projectDir: '/home/dev/project',
+      gitBranch: 'main',
+      transcriptPath: '/home/dev/.claude/projects/-home-dev-project/23a83752.jsonl',
+    },
   });
 }
 
 const CP_PATH = '/home/dev/project/.claude/context-ceiling/checkpoints/23a83752-3e60-4380-a61e-938c7063d518/cx-001-checkpoint.json';
 const alert = (checkpoint: Checkpoint | undefined, eventNumber = 1, eventCount = 1) =>
-  renderCompactionAlert({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/home/dev/project/ORCHESTRATION.yaml', eventNumber, eventCount });
+  renderCompactionAlert({
+    checkpoint,
+    checkpointPath: CP_PATH,
+    orchestrationPath: '/home/dev/project/ORCHESTRATION.yaml',
+    eventNumber,
+    eventCount,
+  });
 
 describe('<context-monitor> at every tier', () => {
   it.each<[string, Occupancy, number]>([
@@ -88,7 +123,9 @@ describe('<context-monitor> at every tier', () => {
   });
 
   it('names Claude Code’s own auto-compaction point when it is overridden', async () => {
-    await expect(monitorAt(measured(700_000), { tokens: 1_000_000, source: 'env' } as never, { pct: 80 })).toMatchFileSnapshot('../golden/monitor-warning-autocompact.txt');
+    await expect(monitorAt(measured(700_000), { tokens: 1_000_000, source: 'env' } as never, { pct: 80 })).toMatchFileSnapshot(
+      '../golden/monitor-warning-autocompact.txt',
+    );
   });
 
   it('never reports 0% when occupancy cannot be measured', () => {
@@ -98,15 +135,28 @@ describe('<context-monitor> at every tier', () => {
 
   it('stays within budget for any occupancy, window and ceiling', () => {
     fc.assert(
-      fc.property(fc.nat({ max: 2_000_000_000 }), fc.integer({ min: 1000, max: 100_000_000 }), fc.integer({ min: 1, max: 100 }), (tokens, window, ceilingPct) => {
-        const percent = computePercent(tokens, window);
-        const tier = computeTier(percent, { ...thresholds, ceilingPct });
-        const text = renderMonitor({ occupancy: measured(tokens), percent, tier, window: { tokens: window, source: 'env' }, ceilingPct, recoverySkill: 'context-summarization', orchestrationFile: 'ORCHESTRATION.yaml' });
-        const calm = tier === 'NOMINAL' || tier === 'LOW' || tier === 'UNKNOWN';
-        expect(estimateTokens(text)).toBeLessThanOrEqual(calm ? 100 : 200);
-        expect(text).toMatch(/^<context-monitor>\n[\s\S]*\n<\/context-monitor>$/);
-        expect(text).not.toMatch(/NaN|undefined|Infinity/);
-      }),
+      fc.property(
+        fc.nat({ max: 2_000_000_000 }),
+        fc.integer({ min: 1000, max: 100_000_000 }),
+        fc.integer({ min: 1, max: 100 }),
+        (tokens, window, ceilingPct) => {
+          const percent = computePercent(tokens, window);
+          const tier = computeTier(percent, { ...thresholds, ceilingPct });
+          const text = renderMonitor({
+            occupancy: measured(tokens),
+            percent,
+            tier,
+            window: { tokens: window, source: 'env' },
+            ceilingPct,
+            recoverySkill: 'context-summarization',
+            orchestrationFile: 'ORCHESTRATION.yaml',
+          });
+          const calm = tier === 'NOMINAL' || tier === 'LOW' || tier === 'UNKNOWN';
+          expect(estimateTokens(text)).toBeLessThanOrEqual(calm ? 100 : 200);
+          expect(text).toMatch(/^<context-monitor>\n[\s\S]*\n<\/context-monitor>$/);
+          expect(text).not.toMatch(/NaN|undefined|Infinity/);
+        },
+      ),
     );
   });
 });
@@ -119,16 +169,28 @@ describe('<compaction-alert> (Template 2)', () => {
   });
 
   it('the second of two compactions says so', async () => {
-    await expect(alert(checkpointWith(PROJ_001, { sequence: 2, trigger: 'manual', custom: 'keep the license notes' }), 2, 2)).toMatchFileSnapshot('../golden/alert-event-2-of-2.txt');
+    await expect(
+      alert(checkpointWith(PROJ_001, { sequence: 2, trigger: 'manual', custom: 'keep the license notes' }), 2, 2),
+    ).toMatchFileSnapshot('../golden/alert-event-2-of-2.txt');
   });
 
   it('without an orchestration file', async () => {
-    await expect(alert(checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'missing', header: null, resumption: null }))).toMatchFileSnapshot('../golden/alert-no-orchestration.txt');
+    await expect(
+      alert(checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'missing', header: null, resumption: null })),
+    ).toMatchFileSnapshot('../golden/alert-no-orchestration.txt');
   });
 
   it('with malformed YAML recorded as unavailable', async () => {
     await expect(
-      alert(checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'unavailable', error: 'malformed YAML: line 4, column 3: Nested mappings are not allowed in compact mappings', header: null, resumption: null })),
+      alert(
+        checkpointWith({
+          path: '/home/dev/project/ORCHESTRATION.yaml',
+          status: 'unavailable',
+          error: 'malformed YAML: line 4, column 3: Nested mappings are not allowed in compact mappings',
+          header: null,
+          resumption: null,
+        }),
+      ),
     ).toMatchFileSnapshot('../golden/alert-malformed-yaml.txt');
   });
 
@@ -149,26 +211,48 @@ describe('<compaction-alert> (Template 2)', () => {
 
 describe('<resumption-context> (Template 1)', () => {
   it('with the full resumption state', async () => {
-    const text = renderResumptionContext({ checkpoint: checkpointWith(PROJ_001), checkpointPath: CP_PATH, orchestrationPath: PROJ_001.path, sessionCompactions: 1 });
+    const text = renderResumptionContext({
+      checkpoint: checkpointWith(PROJ_001),
+      checkpointPath: CP_PATH,
+      orchestrationPath: PROJ_001.path,
+      sessionCompactions: 1,
+    });
     await expect(text).toMatchFileSnapshot('../golden/resumption-full.txt');
     expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
   });
 
   it('at every tier of fill at interruption', async () => {
     const texts = [24_000, 90_000, 144_000, 166_000, 180_000].map((tokens) =>
-      renderResumptionContext({ checkpoint: checkpointWith(PROJ_001, { tokens }), checkpointPath: CP_PATH, orchestrationPath: PROJ_001.path, sessionCompactions: 1 }),
+      renderResumptionContext({
+        checkpoint: checkpointWith(PROJ_001, { tokens }),
+        checkpointPath: CP_PATH,
+        orchestrationPath: PROJ_001.path,
+        sessionCompactions: 1,
+      }),
     );
     await expect(texts.join('\n\n')).toMatchFileSnapshot('../golden/resumption-tiers.txt');
     for (const text of texts) expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
   });
 
   it('without resumption state', async () => {
-    const text = renderResumptionContext({ checkpoint: checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'missing', header: null, resumption: null }), checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 2 });
+    const text = renderResumptionContext({
+      checkpoint: checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'missing', header: null, resumption: null }),
+      checkpointPath: CP_PATH,
+      orchestrationPath: '/p/ORCHESTRATION.yaml',
+      sessionCompactions: 2,
+    });
     await expect(text).toMatchFileSnapshot('../golden/resumption-empty.txt');
   });
 
   it('a corrupt checkpoint', async () => {
-    await expect(renderResumptionContext({ checkpoint: undefined, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 1 })).toMatchFileSnapshot('../golden/resumption-corrupt.txt');
+    await expect(
+      renderResumptionContext({
+        checkpoint: undefined,
+        checkpointPath: CP_PATH,
+        orchestrationPath: '/p/ORCHESTRATION.yaml',
+        sessionCompactions: 1,
+      }),
+    ).toMatchFileSnapshot('../golden/resumption-corrupt.txt');
   });
 });
 
@@ -182,17 +266,27 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
       next_step: longText,
       critical_context: longText,
       workflow_status: longText,
-      decisions: fc.array(fc.record({ id: fc.string({ maxLength: 20 }), decision: longText, impact: longText, applied: fc.boolean() }), { maxLength: 60 }),
+      decisions: fc.array(fc.record({ id: fc.string({ maxLength: 20 }), decision: longText, impact: longText, applied: fc.boolean() }), {
+        maxLength: 60,
+      }),
       agent_summaries: fc.dictionary(fc.string({ minLength: 1, maxLength: 40 }), longText, { maxKeys: 80 }),
       defect_summary: fc.record({ recurring_patterns: fc.array(longText, { maxLength: 40 }) }),
-      files_to_read: fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 400 }), sections: longText, purpose: longText }), { maxLength: 30 }),
+      files_to_read: fc.array(fc.record({ path: fc.string({ minLength: 1, maxLength: 400 }), sections: longText, purpose: longText }), {
+        maxLength: 30,
+      }),
       // Fields the view reads too (resumption.ts), so their paths are fuzzed, not only the ones above.
       files_in_flight: fc.array(fc.oneof(longText, fc.record({ path: longText })), { maxLength: 40 }),
       next_action: longText,
       recovery_instructions: fc.record({ critical_context: longText }),
-      updated_at: fc.oneof(longText, fc.date({ noInvalidDate: true }).map((d) => d.toISOString())),
+      updated_at: fc.oneof(
+        longText,
+        fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      ),
       plan_file: longText,
-      quality_trajectory: fc.record({ current_gate: fc.string({ maxLength: 100 }), score_history: fc.dictionary(fc.string({ maxLength: 10 }), fc.array(fc.double(), { maxLength: 5 })) }),
+      quality_trajectory: fc.record({
+        current_gate: fc.string({ maxLength: 100 }),
+        score_history: fc.dictionary(fc.string({ maxLength: 10 }), fc.array(fc.double(), { maxLength: 5 })),
+      }),
       junk: fc.anything(),
     },
     { requiredKeys: [] },
@@ -201,7 +295,10 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
   it('compaction alert ≤ 500 tokens, structured fields kept, tags intact', () => {
     fc.assert(
       fc.property(resumption, fc.nat({ max: 3_000_000 }), fc.integer({ min: 1, max: 50 }), (r, tokens, count) => {
-        const checkpoint = checkpointWith({ path: '/home/dev/project/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: r as Record<string, unknown> }, { tokens });
+        const checkpoint = checkpointWith(
+          { path: '/home/dev/project/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: r as Record<string, unknown> },
+          { tokens },
+        );
         const text = alert(checkpoint, count, count);
         expect(estimateTokens(text)).toBeLessThanOrEqual(500);
         expect(text.startsWith('<compaction-alert>\n')).toBe(true);
@@ -220,8 +317,18 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
   it('resumption context ≤ 1000 tokens, tags intact', () => {
     fc.assert(
       fc.property(resumption, (r) => {
-        const checkpoint = checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'loaded', header: { workflow_id: 'W' }, resumption: r as Record<string, unknown> });
-        const text = renderResumptionContext({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 3 });
+        const checkpoint = checkpointWith({
+          path: '/p/ORCHESTRATION.yaml',
+          status: 'loaded',
+          header: { workflow_id: 'W' },
+          resumption: r as Record<string, unknown>,
+        });
+        const text = renderResumptionContext({
+          checkpoint,
+          checkpointPath: CP_PATH,
+          orchestrationPath: '/p/ORCHESTRATION.yaml',
+          sessionCompactions: 3,
+        });
         expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
         expect(text.startsWith('<resumption-context>\n')).toBe(true);
         expect(text.endsWith('\n</resumption-context>')).toBe(true);
@@ -235,8 +342,14 @@ describe('budgets hold for any resumption section (long decisions, many agents)'
 });
 
 describe('the check for a printed NaN', () => {
-  const render = (checkpoint: Checkpoint) => renderResumptionContext({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 3 });
-  const saying = { next_step: 'NaN ', current_activity: 'undefined Infinity', files_to_read: [{ path: 'NaN', purpose: 'NaN%' }], decisions: Array.from({ length: 40 }, () => ({ decision: '(NaN more in the resumption section)' })) };
+  const render = (checkpoint: Checkpoint) =>
+    renderResumptionContext({ checkpoint, checkpointPath: CP_PATH, orchestrationPath: '/p/ORCHESTRATION.yaml', sessionCompactions: 3 });
+  const saying = {
+    next_step: 'NaN ',
+    current_activity: 'undefined Infinity',
+    files_to_read: [{ path: 'NaN', purpose: 'NaN%' }],
+    decisions: Array.from({ length: 40 }, () => ({ decision: '(NaN more in the resumption section)' })),
+  };
 
   it('lets input text say NaN, Infinity and undefined', () => {
     const checkpoint = checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: saying });
@@ -249,8 +362,13 @@ describe('the check for a printed NaN', () => {
     const checkpoint = checkpointWith({ path: '/p/ORCHESTRATION.yaml', status: 'loaded', header: null, resumption: saying });
     const broken = { ...checkpoint, context: { ...checkpoint.context, percent: Number.NaN } };
     expect(misprintedNumbers(render(broken), saying)).toEqual([expect.stringMatching(/^- Context fill at interruption: NaN%/)]);
-    expect(misprintedNumbers(alert(broken, Number.NaN, 2), saying)).toEqual([expect.stringMatching(/^PRE-COMPACTION FILL: NaN%/), 'COMPACTION EVENT: NaN of 2 this session']);
-    expect(misprintedNumbers('READ THESE FILES IN ORDER:\nNaN. [PRIORITY NaN] a\n- (NaN more in the resumption section)', {})).toHaveLength(2);
+    expect(misprintedNumbers(alert(broken, Number.NaN, 2), saying)).toEqual([
+      expect.stringMatching(/^PRE-COMPACTION FILL: NaN%/),
+      'COMPACTION EVENT: NaN of 2 this session',
+    ]);
+    expect(misprintedNumbers('READ THESE FILES IN ORDER:\nNaN. [PRIORITY NaN] a\n- (NaN more in the resumption section)', {})).toHaveLength(
+      2,
+    );
   });
 });
 

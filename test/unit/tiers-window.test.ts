@@ -34,9 +34,21 @@ describe('computeTier', () => {
 
 describe('resolveWindow', () => {
   it.each([
-    ['env wins over the bridge', { configured: { tokens: 1_000_000, source: 'env' as const }, bridge: { tokens: 200_000, ageSeconds: 3 } }, { tokens: 1_000_000, source: 'env' }],
-    ['policy wins over the bridge', { configured: { tokens: 500_000, source: 'policy' as const, detail: 'x.json' }, bridge: { tokens: 1_000_000, ageSeconds: 3 } }, { tokens: 500_000, source: 'policy', detail: 'x.json' }],
-    ['a fresh bridge wins over the default', { bridge: { tokens: 1_000_000, ageSeconds: 3 } }, { tokens: 1_000_000, source: 'bridge', detail: '3s old' }],
+    [
+      'env wins over the bridge',
+      { configured: { tokens: 1_000_000, source: 'env' as const }, bridge: { tokens: 200_000, ageSeconds: 3 } },
+      { tokens: 1_000_000, source: 'env' },
+    ],
+    [
+      'policy wins over the bridge',
+      { configured: { tokens: 500_000, source: 'policy' as const, detail: 'x.json' }, bridge: { tokens: 1_000_000, ageSeconds: 3 } },
+      { tokens: 500_000, source: 'policy', detail: 'x.json' },
+    ],
+    [
+      'a fresh bridge wins over the default',
+      { bridge: { tokens: 1_000_000, ageSeconds: 3 } },
+      { tokens: 1_000_000, source: 'bridge', detail: '3s old' },
+    ],
     ['the default is 200,000', {}, { tokens: 200_000, source: 'default' }],
   ])('%s', (_name, facts, expected) => {
     expect(resolveWindow(facts)).toEqual(expected);
@@ -51,8 +63,16 @@ describe('resolveWindow', () => {
 describe('windowFromConfig: the configured window and its layer', () => {
   it.each([
     ['nothing configured: the default', [], { tokens: 200_000, source: 'default' }],
-    ['env names no file', [{ source: { layer: 'env' as const, detail: 'DEV_TEAM_CONTEXT_WINDOW' }, values: { window: 1_000_000 } }], { tokens: 1_000_000, source: 'env', detail: undefined }],
-    ['a policy file names itself', [{ source: { layer: 'project' as const, detail: '/p/.claude/context-ceiling.json' }, values: { window: 500_000 } }], { tokens: 500_000, source: 'policy', detail: '/p/.claude/context-ceiling.json' }],
+    [
+      'env names no file',
+      [{ source: { layer: 'env' as const, detail: 'DEV_TEAM_CONTEXT_WINDOW' }, values: { window: 1_000_000 } }],
+      { tokens: 1_000_000, source: 'env', detail: undefined },
+    ],
+    [
+      'a policy file names itself',
+      [{ source: { layer: 'project' as const, detail: '/p/.claude/context-ceiling.json' }, values: { window: 500_000 } }],
+      { tokens: 500_000, source: 'policy', detail: '/p/.claude/context-ceiling.json' },
+    ],
   ])('%s', (_name, layers, expected) => {
     expect(windowFromConfig(resolvePolicy(layers))).toEqual(expected);
   });

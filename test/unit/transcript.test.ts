@@ -15,8 +15,10 @@ const file = (content: string) => {
   return path;
 };
 const MiB = 1024 * 1024;
-const scan = (path: string, extra: Partial<Parameters<typeof scanTranscript>[1]> = {}) => scanTranscript(path, { maxScanBytes: 64 * MiB, ...extra });
-const occupancyOf = (content: string, extra: Partial<Parameters<typeof scanTranscript>[1]> = {}) => readOccupancy(file(content), { maxScanBytes: 64 * MiB, ...extra }).occupancy;
+const scan = (path: string, extra: Partial<Parameters<typeof scanTranscript>[1]> = {}) =>
+  scanTranscript(path, { maxScanBytes: 64 * MiB, ...extra });
+const occupancyOf = (content: string, extra: Partial<Parameters<typeof scanTranscript>[1]> = {}) =>
+  readOccupancy(file(content), { maxScanBytes: 64 * MiB, ...extra }).occupancy;
 
 describe('real Claude Code 2.1.328 transcripts', () => {
   it('auto-compact.jsonl: the turn after the boundary is newest, so its usage counts (951,005)', () => {
@@ -37,15 +39,30 @@ describe('real Claude Code 2.1.328 transcripts', () => {
 
   it('with tiny chunks (every line split across reads) the answer is the same', () => {
     for (const chunkBytes of [1, 7, 64, 1000]) {
-      expect(readOccupancy(join(FIXTURES, 'auto-compact.jsonl'), { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({ kind: 'measured', tokens: 951_005, source: 'usage' });
-      expect(readOccupancy(join(FIXTURES, 'skill-then-manual-compact.jsonl'), { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({ kind: 'measured', tokens: 2_595, source: 'compaction' });
+      expect(readOccupancy(join(FIXTURES, 'auto-compact.jsonl'), { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({
+        kind: 'measured',
+        tokens: 951_005,
+        source: 'usage',
+      });
+      expect(readOccupancy(join(FIXTURES, 'skill-then-manual-compact.jsonl'), { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({
+        kind: 'measured',
+        tokens: 2_595,
+        source: 'compaction',
+      });
     }
   });
 });
 
 describe('built transcripts', () => {
   it('takes the newest main-thread usage, skipping newer decoys', () => {
-    const t = aTranscript().assistant({ cacheRead: 10_000 }).assistant({ cacheRead: 90_000, cacheCreation: 1_000 }).sidechain({ cacheRead: 150_000 }).progress({ cacheRead: 170_000 }).apiError().noise().attachment(20_000);
+    const t = aTranscript()
+      .assistant({ cacheRead: 10_000 })
+      .assistant({ cacheRead: 90_000, cacheCreation: 1_000 })
+      .sidechain({ cacheRead: 150_000 })
+      .progress({ cacheRead: 170_000 })
+      .apiError()
+      .noise()
+      .attachment(20_000);
     expect(occupancyOf(t.toString())).toEqual({ kind: 'measured', tokens: 91_005, source: 'usage' });
   });
 
@@ -60,13 +77,25 @@ describe('built transcripts', () => {
   });
 
   it('a turn after the boundary is fresh again', () => {
-    const t = aTranscript().assistant({ cacheRead: 180_000 }).compactBoundary({ trigger: 'manual' }).user('go on').assistant({ cacheRead: 4_000 });
+    const t = aTranscript()
+      .assistant({ cacheRead: 180_000 })
+      .compactBoundary({ trigger: 'manual' })
+      .user('go on')
+      .assistant({ cacheRead: 4_000 });
     expect(occupancyOf(t.toString())).toEqual({ kind: 'measured', tokens: 4_005, source: 'usage' });
   });
 
   it('file order is truth, not timestamps', () => {
-    const older = JSON.stringify({ type: 'assistant', timestamp: '2030-01-01T00:00:00Z', message: { model: 'm', usage: { input_tokens: 999 } } });
-    const newer = JSON.stringify({ type: 'assistant', timestamp: '2020-01-01T00:00:00Z', message: { model: 'm', usage: { input_tokens: 5 } } });
+    const older = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2030-01-01T00:00:00Z',
+      message: { model: 'm', usage: { input_tokens: 999 } },
+    });
+    const newer = JSON.stringify({
+      type: 'assistant',
+      timestamp: '2020-01-01T00:00:00Z',
+      message: { model: 'm', usage: { input_tokens: 5 } },
+    });
     expect(occupancyOf(`${older}\n${newer}\n`)).toMatchObject({ tokens: 5 });
   });
 
@@ -118,24 +147,36 @@ describe('built transcripts', () => {
 
 describe('multi-megabyte lines', () => {
   it('a 5 MiB tool result after the last turn is skipped without parsing', () => {
-    const t = aTranscript().assistant({ cacheRead: 42_000 }).toolResult(5 * MiB);
+    const t = aTranscript()
+      .assistant({ cacheRead: 42_000 })
+      .toolResult(5 * MiB);
     expect(occupancyOf(t.toString())).toMatchObject({ tokens: 42_005 });
   });
 
   it('a 3 MiB assistant turn (a big Write) is still measured, streamed rather than parsed whole', () => {
     const big = 'x'.repeat(3 * MiB);
-    const t = aTranscript().assistant({ cacheRead: 1_000 }).assistant({ cacheRead: 77_000, toolUse: { name: 'Write', input: { file_path: 'a.ts', content: big } } });
+    const t = aTranscript()
+      .assistant({ cacheRead: 1_000 })
+      .assistant({ cacheRead: 77_000, toolUse: { name: 'Write', input: { file_path: 'a.ts', content: big } } });
     expect(occupancyOf(t.toString())).toMatchObject({ kind: 'measured', tokens: 77_005 });
     expect(occupancyOf(t.toString(), { chunkBytes: 4093 })).toMatchObject({ kind: 'measured', tokens: 77_005 });
   });
 
   it('an oversized sidechain turn is still a decoy', () => {
-    const t = aTranscript().assistant({ cacheRead: 1_000 }).assistant({ sidechain: true, cacheRead: 150_000, text: 'y'.repeat(2 * MiB) });
+    const t = aTranscript()
+      .assistant({ cacheRead: 1_000 })
+      .assistant({ sidechain: true, cacheRead: 150_000, text: 'y'.repeat(2 * MiB) });
     expect(occupancyOf(t.toString())).toMatchObject({ tokens: 1_005 });
   });
 
   it('an oversized progress record nesting usage is still a decoy', () => {
-    const progress = JSON.stringify({ type: 'progress', data: { type: 'agent_progress', message: { type: 'assistant', message: { model: 'm', content: 'z'.repeat(2 * MiB), usage: { input_tokens: 170_000 } } } } });
+    const progress = JSON.stringify({
+      type: 'progress',
+      data: {
+        type: 'agent_progress',
+        message: { type: 'assistant', message: { model: 'm', content: 'z'.repeat(2 * MiB), usage: { input_tokens: 170_000 } } },
+      },
+    });
     const t = aTranscript().assistant({ cacheRead: 1_000 }).raw(progress);
     expect(occupancyOf(t.toString())).toMatchObject({ tokens: 1_005 });
   });
@@ -161,7 +202,12 @@ describe('multi-megabyte lines', () => {
   });
 
   it('an oversized compact boundary (huge metadata) still counts', () => {
-    const boundary = JSON.stringify({ type: 'system', subtype: 'compact_boundary', content: 'c'.repeat(2 * MiB), compactMetadata: { trigger: 'auto', preTokens: 1, postTokens: 1_234 } });
+    const boundary = JSON.stringify({
+      type: 'system',
+      subtype: 'compact_boundary',
+      content: 'c'.repeat(2 * MiB),
+      compactMetadata: { trigger: 'auto', preTokens: 1, postTokens: 1_234 },
+    });
     const t = aTranscript().assistant({ cacheRead: 100_000 }).raw(boundary);
     expect(occupancyOf(t.toString())).toEqual({ kind: 'measured', tokens: 1_234, source: 'compaction' });
   });
