@@ -20,7 +20,8 @@ const CORPUS = join(ROOT, 'bench', '.data', 'replay-v1');
 const TARGET_MB = Number(process.env.BENCH_REPLAY_MB ?? 512);
 const MiB = 1024 * 1024;
 const gated = new Set(['Agent', 'Task', 'Skill']);
-const rules = { window: { tokens: 200_000, source: 'env' as const }, ceilings: [20, 30, 40, 50, 60], policy: resolvePolicy([]).policy };
+const stated = { tokens: 200_000, source: 'env' as const, verified: true };
+const rules = { window: () => stated, ceilings: [20, 30, 40, 50, 60], policy: resolvePolicy([]).policy };
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = resolve(dir, '..')) {

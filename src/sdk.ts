@@ -16,9 +16,10 @@
 import { homedir } from 'node:os';
 import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { ENV } from './core/constants.js';
+import { GUARD_MATCHER } from './core/install-plan.js';
 import type { ToolAction } from './core/policy.js';
 import type { HookContext, SdkContextUsage } from './hooks/context.js';
-import { judgePreToolUse } from './hooks/pre-tool-use.js';
+import { guardProtocolOutput, judgePreToolUse } from './hooks/pre-tool-use.js';
 import { GUARD_VOICE } from './hooks/guard-voice.js';
 import { parsePolicyText } from './io/policy-parse.js';
 import { parseYamlText } from './io/yaml-parse.js';
@@ -52,13 +53,17 @@ export type CeilingGuardOptions = {
 };
 
 /**
- * `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not told again.
- * `silenced`: a warning the session was not told because the dedup state (stateDir) cannot be used; `message` is what it would have said.
+ * `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not
+ * told again (`message` is what it would have said). `reason`: why, e.g. `below-ceiling`, `over-ceiling-blocked`,
+ * `recovery-skill`. `notice`: a one-time word to the person about the window (an unknown model, a stated window
+ * the session outgrew).
  */
 export type CeilingDecision = {
   toolName: string;
-  outcome: 'allow' | 'warn' | 'block' | 'deduplicated' | 'silenced';
+  outcome: 'allow' | 'warn' | 'block' | 'deduplicated';
+  reason: string;
   message?: string | undefined;
+  notice?: string | undefined;
 };
 
 /** Options as the DEV_TEAM_CONTEXT_* values the command hook reads; options win over the base environment. */
@@ -78,7 +83,7 @@ export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, st
   return env;
 }
 
-/** A PreToolUse matcher for the SDK's `hooks` option, on Agent, Task and Skill. */
+/** A PreToolUse matcher for the SDK's `hooks` option, on the capability loads the command hook gates (Agent, Task, Skill, Workflow). */
 export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallbackMatcher {
   const env = ceilingGuardEnv(options);
   const ctx: HookContext = {
@@ -92,26 +97,15 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
     now: () => new Date(),
   };
   return {
-    matcher: 'Agent|Task|Skill',
+    matcher: GUARD_MATCHER,
     hooks: [
       async (input: HookInput): Promise<HookJSONOutput> => {
         if (input.hook_event_name !== 'PreToolUse') return {};
         const sdk = options.contextUsage ? await askContextUsage(options.contextUsage) : undefined;
         const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...ctx, sdk } : ctx);
-        if (result.outcome === 'allow' || result.outcome === 'deduplicated') {
-          options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome });
-          return {};
-        }
-        const message = result.texts.stderr;
-        options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome, message });
-        if (result.outcome === 'block')
-          return { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: message } };
-        if (result.outcome === 'silenced') return {};
-        const { texts } = result;
-        return {
-          ...(texts.user ? { systemMessage: texts.user } : {}),
-          ...(texts.model ? { hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: texts.model } } : {}),
-        };
+        const message = result.outcome === 'allow' ? undefined : result.texts?.stderr;
+        options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome, reason: result.reason, message, notice: result.notice });
+        return guardProtocolOutput(result) ?? {};
       },
     ],
   };

@@ -1,5 +1,11 @@
 /** What several commands need from their surroundings: the project, its settings, and the configuration of it. */
+import { basename } from 'node:path';
 import type { EffectiveEnv } from '../core/settings-env.js';
+import type { ResolvedWindow } from '../core/window.js';
+import { resolveStateDir } from '../io/state.js';
+import type { Measurement } from '../io/transcript.js';
+import { lookupModel } from '../window/model-lookup.js';
+import { resolveSessionWindow } from '../window/session-window.js';
 import { loadConfig, type ConfigContext, type LoadedConfig } from '../io/config.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readEffectiveEnv, readSettings, type SettingsReading } from '../io/settings-env.js';
@@ -43,4 +49,30 @@ export function loadValidConfig(io: CliIO): LoadedConfig {
 /** Every layer, problems left in the result for the caller to report. */
 export function loadUncheckedConfig(io: CliIO): LoadedConfig {
   return loadConfig(configContextOf(io), parsePolicyText);
+}
+
+/**
+ * The window the hooks would judge a session by, as `status`, `doctor` and `report` show it: the same
+ * resolution (src/window/session-window.ts) over the environment a hook would see, writing nothing.
+ */
+export function sessionWindowOf(io: CliIO, config: LoadedConfig, transcript: string | undefined, measurement: Measurement | undefined): ResolvedWindow {
+  const { env } = claudeSettingsOf(io);
+  const sessionId = transcript ? basename(transcript, '.jsonl') : '';
+  return resolveSessionWindow({
+    config,
+    stateDir: resolveStateDir({ policy: config.policy, env, home: io.home }),
+    env,
+    now: new Date(),
+    sessionId,
+    key: sessionId,
+    transcript,
+    measured: {
+      model: measurement?.model,
+      tokens: measurement?.occupancy.kind === 'measured' ? measurement.occupancy.tokens : undefined,
+      preTokens: measurement?.preTokens,
+    },
+    lookup: lookupModel,
+    debug: () => {},
+    persist: false,
+  }).window;
 }

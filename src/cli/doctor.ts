@@ -1,20 +1,18 @@
 /** `context-ceiling doctor`: is everything in place? Each check says what it found and how to fix it. */
-import { existsSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
-import { describeWindowSource, formatTokens } from '../core/messages.js';
+import { describeAssumption, describeWindowSource, formatTokens } from '../core/messages.js';
 import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { findPluginInstall, type SettingsFacts } from '../core/settings-env.js';
 import type { ResolvedWindow } from '../core/window.js';
-import { sessionWindow } from '../hooks/context.js';
-import { windowFromConfig } from '../core/window.js';
 import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
-import { defaultStateDir, ensurePrivateDir } from '../io/state.js';
+import { privateDirForRead, resolveStateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
-import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, type ClaudeSettings } from './context.js';
+import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './context.js';
 import { parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 
@@ -86,7 +84,7 @@ function runChecks(io: CliIO): Check[] {
   );
   const window = hookWindow(io, config, projectDir);
   checks.push(checkWindow(window, config));
-  if (config.policy.strict && window.source === 'default') {
+  if (config.policy.strict && !window.verified) {
     checks.push({
       name: 'strict',
       status: 'warn',
@@ -95,34 +93,34 @@ function runChecks(io: CliIO): Check[] {
     });
   }
   checks.push(checkCompaction(settings, config, window));
-  checks.push(checkState(config));
+  checks.push(checkState(config, claudeSettingsOf(io).env, io.home));
   return checks;
 }
 
 /** The window as the hooks resolve it for this project's newest session (the bridge and a learned window are per session and model). */
 function hookWindow(io: CliIO, config: LoadedConfig, projectDir: string): ResolvedWindow & { session?: string } {
-  const configured = windowFromConfig(config);
   const transcript = newestTranscript(projectTranscriptDir(io.env, io.home, projectDir));
-  if (!transcript) return configured;
-  const { model } = readOccupancy(transcript, { maxScanBytes: config.policy.maxScanBytes });
-  const session = basename(transcript, '.jsonl');
-  return { ...sessionWindow({ window: configured, policy: config.policy }, new Date(), session, model), session };
+  if (!transcript) return sessionWindowOf(io, config, undefined, undefined);
+  const measurement = readOccupancy(transcript, { maxScanBytes: config.policy.maxScanBytes });
+  return { ...sessionWindowOf(io, config, transcript, measurement), session: basename(transcript, '.jsonl') };
 }
 
 function checkWindow(window: ResolvedWindow & { session?: string }, config: LoadedConfig): Check {
   const from = describeWindowSource(window, config.sources.window && describeSource(config.sources.window));
   const basis = window.session === undefined ? '' : cliMessage('doctor.window-basis', { session: window.session });
-  if (window.source !== 'default')
+  if (window.verified)
     return {
       name: 'window',
       status: 'ok',
       detail: cliMessage('doctor.window-known', { tokens: formatTokens(window.tokens), from, basis }),
     };
+  // No session yet: each session's window will come from its model; nothing to fix.
+  if (window.assumption?.why === 'no-model') return { name: 'window', status: 'ok', detail: cliMessage('doctor.window-per-model') };
   return {
     name: 'window',
     status: 'warn',
-    detail: cliMessage('doctor.window-default', { tokens: formatTokens(window.tokens), basis }),
-    fix: cliMessage('doctor.window-default-fix'),
+    detail: cliMessage('doctor.window-assumed', { tokens: formatTokens(window.tokens), why: describeAssumption(window), basis }),
+    fix: cliMessage('doctor.window-assumed-fix'),
   };
 }
 
@@ -145,14 +143,14 @@ function checkCompaction(settings: ClaudeSettings, config: LoadedConfig, window:
   };
 }
 
-function checkState(config: LoadedConfig): Check {
-  const stateDir = config.policy.stateDir ?? defaultStateDir();
-  try {
-    ensurePrivateDir(stateDir);
+/** Looks at the state directory without creating or changing anything (a doctor that chmods is not one). */
+function checkState(config: LoadedConfig, env: Readonly<Record<string, string | undefined>>, home: string): Check {
+  const stateDir = resolveStateDir({ policy: config.policy, env, home });
+  const stat = lstatSync(stateDir, { throwIfNoEntry: false });
+  if (!stat) return { name: 'state', status: 'ok', detail: cliMessage('doctor.state-absent', { dir: stateDir }) };
+  if (privateDirForRead(stateDir) && (stat.mode & 0o077) === 0)
     return { name: 'state', status: 'ok', detail: cliMessage('doctor.state-ok', { dir: stateDir }) };
-  } catch (error) {
-    return { name: 'state', status: 'fail', detail: (error as Error).message, fix: cliMessage('doctor.state-fix') };
-  }
+  return { name: 'state', status: 'fail', detail: cliMessage('doctor.state-refused', { dir: stateDir }), fix: cliMessage('doctor.state-fix') };
 }
 
 function checkNode(): Check {

@@ -1,6 +1,6 @@
 /** What a CLI command may touch; main() builds the real one, tests can build their own. */
 import minimist from 'minimist';
-import type { ResolvedWindow } from '../core/window.js';
+import type { WindowCandidate } from '../core/window.js';
 import { cliMessage } from './messages.js';
 
 export type CliIO = {
@@ -105,7 +105,7 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
 }
 
 /** `--window N` of replay and report: a window stated by the user, which the guard trusts like DEV_TEAM_CONTEXT_WINDOW. */
-export function parseWindowFlag(raw: string | undefined, usage: string): ResolvedWindow | undefined {
+export function parseWindowFlag(raw: string | undefined, usage: string): WindowCandidate | undefined {
   if (raw === undefined) return undefined;
   if (!/^\d+$/.test(raw) || Number(raw) < 1000 || !Number.isSafeInteger(Number(raw)))
     throw new UsageError(cliMessage('window-flag-invalid', { got: raw }), usage);

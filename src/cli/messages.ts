@@ -24,15 +24,19 @@ const CLI_MESSAGES = {
     `strict mode (${d.from}) on an assumed window: strict blocks nothing until the window is known`,
   'doctor.strict-assumed-fix': () => `state it: ${STATE_THE_WINDOW} (install --window N writes it), or run the status line`,
   'doctor.window-known': (d: { tokens: string; from: string; basis: string }) => `${d.tokens} tokens (${d.from})${d.basis}`,
-  'doctor.window-default': (d: { tokens: string; basis: string }) =>
-    `${d.tokens} tokens (default)${d.basis}: right for 200K models, five times too small for 1M-context ones`,
-  'doctor.window-default-fix': () => STATE_THE_WINDOW_ADVICE,
+  'doctor.window-assumed': (d: { tokens: string; why: string; basis: string }) =>
+    `${d.tokens} tokens, assumed${d.why}${d.basis}: the ceiling only warns`,
+  'doctor.window-assumed-fix': () => STATE_THE_WINDOW_ADVICE,
+  'doctor.window-per-model': () => "each session's window comes from its model, as Claude Code's own model table gives it",
   'doctor.window-basis': (d: { session: string }) => ` for session ${d.session}`,
   'doctor.compact-default': () => 'Claude Code compacts at its own default point (not overridden)',
   'doctor.compact-strict': () =>
     'strict mode, and Claude Code compacts only near the full window: in an unattended session a block lasts until then',
   'doctor.compact-strict-fix': () => `set ${AUTOCOMPACT_PCT_ENV} at or just above the ceiling (context-ceiling install --strict does)`,
   'doctor.state-ok': (d: { dir: string }) => `${d.dir} is private (0700) and yours`,
+  'doctor.state-absent': (d: { dir: string }) => `${d.dir} will be created (0700) at first use`,
+  'doctor.state-refused': (d: { dir: string }) =>
+    `${d.dir} is not a private directory of yours (a symlink, someone else's, or open to others): the hooks will not use it`,
   'doctor.state-fix': () => 'remove it, or point DEV_TEAM_CONTEXT_STATE_DIR at a directory only you own',
   'doctor.node-ok': (d: { version: string }) => `Node ${d.version}`,
   'doctor.node-old': (d: { version: string }) => `Node ${d.version} is too old`,
@@ -57,13 +61,13 @@ const CLI_MESSAGES = {
   'no-transcript-found': (d: { dir: string }) =>
     `no transcript found in ${d.dir}; run inside a Claude Code project or pass --transcript FILE`,
   warning: (d: { warning: string }) => `context-ceiling: warning: ${d.warning}`,
-  'status.window': (d: { tokens: string; from: string; assumed: boolean }) =>
-    `${d.tokens} tokens (${d.from})${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
+  'status.window': (d: { tokens: string; from: string; assumed: boolean; why: string }) =>
+    `${d.tokens} tokens (${d.from})${d.why}${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
   'status.ceiling': (d: { pct: number; pctFrom: string; strict: boolean; strictFrom: string; enabled: boolean }) =>
     `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
-  'status.guard-now': (d: { agent: string; skill: string }) => `Agent: ${d.agent} · Skill: ${d.skill} · recovery skills: allow`,
-  'status.window-contradicted': () =>
-    `measured occupancy exceeds the window, ${WINDOW_PROVEN_WRONG}; the guard will not block until it is fixed`,
+  'status.guard-now': (d: { tools: string[] }) => `${[...d.tools, 'recovery skills: allow'].join(' · ')}`,
+  'status.window-disproved': (d: { tokens: string; from: string }) =>
+    `this session held more than the ${d.tokens}-token window (${d.from}), ${WINDOW_PROVEN_WRONG}; it is not judged against`,
   'status.occupancy-usage': (d: { tokens: string }) => `${d.tokens} tokens (latest main-thread turn)`,
   'status.occupancy-compaction': (d: { tokens: string }) => `${d.tokens} tokens (right after the last compaction)`,
   'status.unknown-since-compaction': () =>
@@ -71,7 +75,7 @@ const CLI_MESSAGES = {
   'status.unavailable-scan-cap': () => 'unknown (no usage within the scan cap)',
   'status.unavailable-no-usage': () => 'unknown (no assistant turn with usage yet)',
   'status.verdict-allow': (d: { messageId: string }) => `allow (${d.messageId})`,
-  'status.verdict-contradicted': (d: { kind: string }) => `${d.kind} (${WINDOW_PROVEN_WRONG})`,
+  'status.verdict-assumed': (d: { kind: string }) => `${d.kind} (the window is assumed: never a block)`,
 
   // install and uninstall
   'install.one-scope': () => 'choose one of --project, --local, --user',
@@ -165,15 +169,21 @@ const CLI_MESSAGES = {
   'replay.no-such-path': (d: { path: string }) => `${d.path}: no such file or directory`,
   'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>
     `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,
-  'replay.window': (d: { tokens: string; source: string; sessions: string }) =>
-    `Window ${d.tokens} tokens (${d.source}). ${d.sessions} made Agent/Task/Skill calls the guard judges.`,
+  'replay.window-entry': (d: { sessions: string; tokens: string; from: string; assumed: boolean }) =>
+    `${d.sessions} at ${d.tokens} tokens (${d.from}${d.assumed ? ', assumed: warns only' : ''})`,
+  'replay.windows': (d: { windows: string[]; sessions: string }) =>
+    `Windows: ${d.windows.join('; ') || 'none'}. ${d.sessions} made calls the guard judges.`,
   'replay.compactions': (d: { count: number; sessions: string }) => `Compactions: ${d.count} in ${d.sessions}.`,
   'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) =>
     `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
   'replay.no-measured-sessions': () => 'no measured sessions',
-  'replay.overfull': (d: { sessions: string; tokens: string; source: string }) =>
-    `Note: ${d.sessions} peaked above 100 % of the ${d.tokens}-token window (${d.source}), ${WINDOW_PROVEN_WRONG} for them; ` +
-    'the guard never blocks on it. Replay again with --window set to their real window (e.g. --window 1000000).',
+  'events.since-invalid': (d: { got: string }) => `--since must be an ISO time or a span such as 30m, 2h, 1d (got ${d.got})`,
+  'events.since': (d: { since: string }) => ` since ${d.since}`,
+  'events.none': (d: { when: string }) => `context-ceiling: no warnings or blocks${d.when}.`,
+  'events.summary': (d: { blocks: string; warnings: string; sessions: string; when: string; highest: string }) =>
+    `context-ceiling: ${d.blocks} and ${d.warnings} in ${d.sessions}${d.when}${d.highest}.`,
+  'events.highest': (d: { pct: string; window: string }) => `; highest ${d.pct} of ${d.window}`,
+  'events.empty': () => 'No warnings or blocks recorded.',
   'replay.corrupt': (d: { files: string; lines: string; oversized: string }) =>
     `Corrupt: ${d.files}, ${d.lines} that did not parse, ${d.oversized} over 64 MiB skipped.`,
 

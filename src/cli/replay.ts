@@ -12,11 +12,13 @@ import {
   type ReplaySummary,
   type SessionAnalysis,
 } from '../core/replay.js';
-import { windowFromConfig } from '../core/window.js';
+import { statedWindows } from '../core/window.js';
+import { lookupModel } from '../window/model-lookup.js';
+import { recordedSessionWindow } from '../window/session-window.js';
 import { claudeConfigDir } from '../io/locate.js';
-import { loadValidConfig } from './context.js';
+import { claudeSettingsOf, loadValidConfig } from './context.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
-import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, WINDOW_FLAG, type CliIO, type Command, toJsonOutput } from './io.js';
+import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
@@ -47,15 +49,17 @@ and lines that do not parse are counted, never fatal.
 
 Options:
   --ceilings LIST   candidate ceilings in percent (default 20,30,40,50,60)
-  --window N        window in tokens (default: the configured window, else 200000;
-                    replay has no status line bridge, so pass 1000000 for 1M sessions)
+  --window N        judge every session against this window (default: each session's
+                    own, from the configured window or its model, as the guard would)
   --json            one JSON object instead of the table
 `,
   run(args, io) {
     const flags = parseFlags(args, { string: ['ceilings', 'window'], boolean: ['json'] }, usage);
     const ceilings = parseCeilings(flags.ceilings);
     const config = loadValidConfig(io);
-    const window = parseWindowFlag(flags.window, usage) ?? windowFromConfig(config);
+    const flagWindow = parseWindowFlag(flags.window, usage);
+    const stated = flagWindow ? { stated: flagWindow } : statedWindows(config);
+    const { env } = claudeSettingsOf(io);
     const dirs = flags._.length > 0 ? flags._.map(String) : [join(claudeConfigDir(io.env, io.home), 'projects')];
     const files = discover(dirs);
     const sessions = files.filter((f) => f.kind === 'session');
@@ -67,7 +71,6 @@ Options:
     let corruptLines = 0;
     let oversizedLines = 0;
     let bytes = 0;
-    const rules = { window, ceilings, policy: config.policy };
     for (const file of sessions) {
       const timeline = new TimelineBuilder(recordedTools(config.policy));
       const scan = scanFile(file.path, timeline);
@@ -79,14 +82,13 @@ Options:
       corruptLines += scan.corruptLines;
       oversizedLines += scan.oversizedLines;
       bytes += scan.bytes;
-      analyses.push(analyzeSession(timeline.events, rules));
+      const window = recordedSessionWindow(stated, timeline, env, lookupModel);
+      analyses.push(analyzeSession(timeline.events, { window, ceilings, policy: config.policy }));
     }
     progress.done();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const summary = summarize(analyses, ceilings);
     const report = {
-      window: window.tokens,
-      windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source,
       files: {
         sessions: sessions.length,
         subagents: files.filter((f) => f.kind === 'subagent').length,
@@ -209,8 +211,6 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
 }
 
 type Report = {
-  window: number;
-  windowSource: string;
   files: { sessions: number; subagents: number; summarisers: number };
   bytes: number;
   seconds: number;
@@ -230,13 +230,15 @@ function renderReport(r: Report, s: ReplaySummary): string {
       summarisers: formatCount(r.files.summarisers, 'summariser file'),
     }),
   );
-  lines.push(
-    cliMessage('replay.window', {
-      tokens: formatTokens(r.window),
-      source: r.windowSource,
-      sessions: formatCount(s.sessionsWithCalls, 'session'),
+  const windows = s.windows.map((w) =>
+    cliMessage('replay.window-entry', {
+      sessions: formatCount(w.sessions, 'session'),
+      tokens: formatTokens(w.tokens),
+      from: w.detail ? `${w.source} ${w.detail}` : w.source,
+      assumed: !w.verified,
     }),
   );
+  lines.push(cliMessage('replay.windows', { windows, sessions: formatCount(s.sessionsWithCalls, 'session') }));
   lines.push(cliMessage('replay.compactions', { count: s.compactions, sessions: formatCount(s.sessionsCompacted, 'session') }));
   if (s.peak)
     lines.push(cliMessage('replay.peak', { p50: pct(s.peak.p50), p90: pct(s.peak.p90), p99: pct(s.peak.p99), max: pct(s.peak.max) }));
@@ -248,12 +250,6 @@ function renderReport(r: Report, s: ReplaySummary): string {
         .join(', ') || cliMessage('replay.no-measured-sessions')
     }`,
   );
-  const overfull = s.peakHistogram[10] ?? 0;
-  if (overfull > 0) {
-    lines.push(
-      cliMessage('replay.overfull', { sessions: formatCount(overfull, 'session'), tokens: formatTokens(r.window), source: r.windowSource }),
-    );
-  }
   lines.push('');
   const header = ['ceiling', 'sessions gated', 'first gated (median)', 'gated loads (by tool)', 'near done', 'turns after', 'tokens after'];
   const rows = s.ceilings.map((c) => [

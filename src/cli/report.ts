@@ -5,10 +5,9 @@ import { renderHtmlReport } from '../core/report-html.js';
 import { buildReport, renderTerminalReport } from '../core/report.js';
 import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { sessionWindow } from '../hooks/context.js';
-import { windowFromConfig } from '../core/window.js';
+import { describeWindowSource } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { loadValidConfig } from './context.js';
+import { loadValidConfig, sessionWindowOf } from './context.js';
 import { scanRecords } from '../io/replay-scan.js';
 import {
   CliError,
@@ -63,14 +62,16 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
       if (!isFsError(error)) throw error;
       throw new CliError(cliMessage('cannot-read', { path: transcript, reason: describeFsError(error) }));
     }
-    const window =
-      stated ?? sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), timeline.model);
+    // The whole session in one picture: judged against the window it had once it had held its peak.
+    const peak = timeline.events.reduce((most, e) => (e.kind === 'turn' ? Math.max(most, e.tokens) : most), 0);
+    const measured = { occupancy: { kind: 'measured' as const, tokens: peak, source: 'usage' as const }, model: timeline.model, fileSize: undefined };
+    const window = stated ? { ...stated, verified: true } : sessionWindowOf(io, config, transcript, measured);
     const report = buildReport(
       timeline.events,
       {
         title: `Session ${sanitizeText(basename(transcript, '.jsonl'))}`,
         window: window.tokens,
-        windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : window.source,
+        windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : describeWindowSource(window),
         ceilingPct: policy.ceilingPct,
         tiers: policy.tiers,
       },

@@ -1,5 +1,5 @@
 /** `context-ceiling status`: the numbers behind the guard, for one transcript. */
-import { judgeCeiling, type Verdict } from '../core/ceiling.js';
+import { judgeCall, resolveToolAction, type Verdict } from '../core/ceiling.js';
 import {
   AUTOCOMPACT_PCT_ENV,
   AUTOCOMPACT_WINDOW_ENV,
@@ -9,15 +9,14 @@ import {
 } from '../core/autocompact.js';
 import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
-import { describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
+import { describeAssumption, describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
+import { computePercent, computeTier } from '../core/tiers.js';
 import { describeSource } from '../core/policy.js';
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
-import { sessionWindow } from '../hooks/context.js';
-import { windowFromConfig } from '../core/window.js';
+import type { ResolvedWindow } from '../core/window.js';
 import type { LoadedConfig } from '../io/config.js';
-import { claudeSettingsOf, loadValidConfig, projectDirOf } from './context.js';
+import { claudeSettingsOf, loadValidConfig, projectDirOf, sessionWindowOf } from './context.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
 import { CliError, describeFsError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
@@ -61,7 +60,7 @@ Options:
     } catch (error) {
       throw new CliError(cliMessage('cannot-read', { path: transcript, reason: describeFsError(error) }));
     }
-    const report = buildStatus(transcript, config, claudeSettingsOf(io));
+    const report = buildStatus(transcript, config, claudeSettingsOf(io), io);
     if (report.error) throw new CliError(cliMessage('cannot-read', { path: transcript, reason: report.error }));
     io.out(flags.json ? toJsonOutput(report.json) : renderStatus(report));
     for (const warning of config.warnings) io.err(`${cliMessage('warning', { warning })}\n`);
@@ -86,7 +85,9 @@ function locate(transcript: string | undefined, session: string | undefined, io:
 type StatusReport = {
   transcript: string;
   occupancy: Occupancy;
-  verdicts: { Agent: Verdict; Skill: Verdict };
+  /** What the guard would do now for each tool the policy gates (and recovery skills, never gated). */
+  verdicts: Record<string, Verdict>;
+  window: ResolvedWindow;
   config: LoadedConfig;
   autocompact: AutocompactPoint | undefined;
   /** The settings file that set Claude Code's compaction point, when not the process environment. */
@@ -95,14 +96,16 @@ type StatusReport = {
   json: Record<string, unknown>;
 };
 
-export function buildStatus(transcript: string, config: LoadedConfig, { env, origins }: EffectiveEnv): StatusReport {
+export function buildStatus(transcript: string, config: LoadedConfig, { env, origins }: EffectiveEnv, io: CliIO): StatusReport {
   const { policy } = config;
   const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes });
-  // The transcript's file name is its session id: the key of the status line bridge.
-  const window = sessionWindow({ window: windowFromConfig(config), policy }, new Date(), basename(transcript, '.jsonl'), measurement.model);
-  const judge = (toolName: string) => judgeCeiling({ toolName, toolInput: {}, occupancy: measurement.occupancy, window, policy });
-  const verdicts = { Agent: judge('Agent'), Skill: judge('Skill') };
-  const { data, tier } = verdicts.Agent;
+  const window = sessionWindowOf(io, config, transcript, measurement);
+  const facts = { occupancy: measurement.occupancy, window };
+  const gated = Object.keys(policy.tools).filter((tool) => resolveToolAction(tool, policy) !== 'off');
+  const verdicts = Object.fromEntries(gated.map((tool) => [tool, judgeCall({ tool }, policy, () => facts)]));
+  const occupancyTokens = measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : undefined;
+  const percent = occupancyTokens === undefined ? undefined : computePercent(occupancyTokens, window.tokens);
+  const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
   const autocompact = resolveAutocompact(env);
   const autocompactFrom = [AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV].map((name) => origins[name]).find((origin) => origin !== undefined);
   const occupancy = measurement.occupancy;
@@ -110,20 +113,23 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
     transcript,
     occupancy,
     verdicts,
+    window,
     config,
     autocompact,
     autocompactFrom,
     error: measurement.error,
     json: {
       transcript,
-      occupancy: data.occupancy ?? null,
+      occupancy: occupancyTokens ?? null,
       occupancyState: occupancy.kind,
       occupancySource: occupancy.kind === 'measured' ? occupancy.source : null,
       window: window.tokens,
       windowSource: window.source,
+      windowVerified: window.verified,
       // For a window from a settings file's env, the file (as config show names it).
       windowDetail: window.detail ?? (window.source === 'env' ? config.sources.window?.detail : undefined) ?? null,
-      percent: data.percent === undefined ? null : Math.round(data.percent * 100) / 100,
+      windowDisproved: window.disproved ? { tokens: window.disproved.tokens, source: window.disproved.source } : null,
+      percent: percent === undefined ? null : Math.round(percent * 100) / 100,
       ceilingPct: policy.ceilingPct,
       strict: policy.strict,
       strictSource: describeSource(config.sources.strict!),
@@ -137,18 +143,18 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
 }
 
 function renderStatus(report: StatusReport): string {
-  const { occupancy, verdicts, config } = report;
-  const { data, tier } = verdicts.Agent;
+  const { occupancy, verdicts, config, window } = report;
   const { policy, sources } = config;
-  const window = data.window;
+  const percent = report.json.percent as number | null;
+  const tier = report.json.tier as string;
   const rows: Array<[string, string]> = [['Transcript', report.transcript]];
   rows.push(['Occupancy', describeOccupancy(occupancy)]);
   const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
   rows.push([
     'Window',
-    cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: window.source === 'default' }),
+    cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: !window.verified, why: describeAssumption(window) }),
   ]);
-  rows.push(['Percent', data.percent === undefined ? 'unknown' : formatPercent(data.percent)]);
+  rows.push(['Percent', percent === null ? 'unknown' : formatPercent(percent)]);
   rows.push([
     'Ceiling',
     cliMessage('status.ceiling', {
@@ -160,15 +166,18 @@ function renderStatus(report: StatusReport): string {
     }),
   ]);
   rows.push(['Tier', tier]);
-  rows.push(['Guard now', cliMessage('status.guard-now', { agent: verdictWord(verdicts.Agent), skill: verdictWord(verdicts.Skill) })]);
+  const guardNow = Object.entries(verdicts).map(([tool, verdict]) => `${tool}: ${verdictWord(verdict)}`);
+  rows.push(['Guard now', cliMessage('status.guard-now', { tools: guardNow })]);
   if (report.autocompact !== undefined)
     rows.push([
       'Autocompact',
       `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? cliMessage('autocompact-set-in', { origin: report.autocompactFrom }) : ''}`,
     ]);
-  if (verdicts.Agent.messageId === 'window-contradicted') {
-    rows.push(['Note', cliMessage('status.window-contradicted')]);
-  }
+  if (window.disproved)
+    rows.push([
+      'Note',
+      cliMessage('status.window-disproved', { tokens: formatTokens(window.disproved.tokens), from: describeWindowSource(window.disproved) }),
+    ]);
   // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
   return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;
 }
@@ -188,5 +197,5 @@ function describeOccupancy(occupancy: Occupancy): string {
 
 function verdictWord(verdict: Verdict): string {
   if (verdict.kind === 'allow') return cliMessage('status.verdict-allow', { messageId: verdict.messageId });
-  return verdict.messageId === 'window-contradicted' ? cliMessage('status.verdict-contradicted', { kind: verdict.kind }) : verdict.kind;
+  return verdict.messageId === 'over-ceiling-assumed-window' ? cliMessage('status.verdict-assumed', { kind: verdict.kind }) : verdict.kind;
 }

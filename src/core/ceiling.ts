@@ -3,84 +3,73 @@ import { DEDUP_BUCKET_PCT } from './constants.js';
 import type { Occupancy } from './occupancy.js';
 import type { Policy } from './policy.js';
 import { computePercent, computeTier, type Tier } from './tiers.js';
-import { isVerifiedWindow, isWindowContradicted, type ResolvedWindow } from './window.js';
+import type { ResolvedWindow } from './window.js';
 
 export type VerdictKind = 'allow' | 'warn' | 'block';
 
+/** Why a call passes without its context being measured. */
+export type PassReason = 'disabled' | 'not-gated' | 'recovery-skill';
+
 export type MessageId =
-  | 'disabled'
-  | 'not-gated'
-  | 'recovery-skill'
+  | PassReason
   | 'unmeasured'
   | 'unknown-since-compaction'
   | 'below-ceiling'
   | 'over-ceiling'
   | 'over-ceiling-blocked'
-  | 'over-ceiling-assumed-window'
-  | 'window-contradicted';
+  | 'over-ceiling-assumed-window';
 
-export type VerdictData = {
-  tool: string;
-  /** Skill name or agent type, when the call names one. */
-  target?: string | undefined;
+/** One capability load as the guard sees it: the tool, and the skill, agent type or workflow it names. */
+export type GuardCall = { tool: string; target?: string | undefined };
+
+export type VerdictData = GuardCall & {
   occupancy?: number | undefined;
   percent?: number | undefined;
   ceilingPct: number;
-  window: ResolvedWindow;
-  /** The most tokens this session has been seen to hold, when that proves the window wrong. */
-  evidenceTokens?: number | undefined;
-  /** The recovery skill as it is invoked in this install; undefined when none is installed. */
-  recoverySkill?: string | undefined;
+  window?: ResolvedWindow | undefined;
   strict: boolean;
 };
 
 export type Verdict = { kind: VerdictKind; tier: Tier; messageId: MessageId; data: VerdictData };
 
-export type GuardFacts = {
-  toolName: string;
-  toolInput: unknown;
-  occupancy: Occupancy;
-  window: ResolvedWindow;
-  policy: Policy;
-  /** The most tokens this session has held before (e.g. before a compaction hid it). */
-  windowEvidence?: number | undefined;
-  /** The installed recovery skill to name (src/io/recovery-skill.ts); absent: name none. */
-  recoverySkill?: string | undefined;
-};
+/** Whether a call is judged at all, and how: decided before anything is measured. */
+export type Gate = { kind: 'pass'; reason: PassReason } | { kind: 'gated'; action: 'warn' | 'block' };
+
+/** The call and the policy decide whether the context matters; nothing is read for a call that passes. */
+export function resolveGate(call: GuardCall, policy: Pick<Policy, 'enabled' | 'tools' | 'strict' | 'recoverySkills'>): Gate {
+  if (!policy.enabled) return { kind: 'pass', reason: 'disabled' };
+  const action = resolveToolAction(call.tool, policy);
+  if (action === 'off') return { kind: 'pass', reason: 'not-gated' };
+  if (isRecoveryCall(call, policy.recoverySkills)) return { kind: 'pass', reason: 'recovery-skill' };
+  return { kind: 'gated', action };
+}
+
+export type MeasuredFacts = { occupancy: Occupancy; window: ResolvedWindow };
 
 /**
- * Judge one tool call. Never blocks on a measurement it does not have, on a
- * window proven wrong, or on a window that is only assumed (`default`).
+ * Judge one call, once: the gate first, then, for a gated call only, its measured context (`measure`
+ * is how the caller reads it; a passing call never pays for a read). Never blocks on a measurement it
+ * does not have, or on a window that is only assumed.
  */
-export function judgeCeiling(facts: GuardFacts): Verdict {
-  const { policy, window, occupancy } = facts;
-  const target = callTarget(facts.toolName, facts.toolInput);
+export function judgeCall(call: GuardCall, policy: Policy, measure: () => MeasuredFacts): Verdict {
+  const gate = resolveGate(call, policy);
+  const base = { ...call, ceilingPct: policy.ceilingPct, strict: policy.strict };
+  if (gate.kind === 'pass') return { kind: 'allow', tier: 'UNKNOWN', messageId: gate.reason, data: base };
+  return judgeMeasured(gate, base, measure(), policy);
+}
+
+function judgeMeasured(gate: Extract<Gate, { kind: 'gated' }>, base: VerdictData, facts: MeasuredFacts, policy: Policy): Verdict {
+  const { occupancy, window } = facts;
   const tokens = occupancy.kind === 'measured' ? occupancy.tokens : undefined;
   const percent = tokens === undefined ? undefined : computePercent(tokens, window.tokens);
-  const data: VerdictData = {
-    tool: facts.toolName,
-    target,
-    occupancy: tokens,
-    percent,
-    ceilingPct: policy.ceilingPct,
-    window,
-    evidenceTokens: facts.windowEvidence !== undefined && facts.windowEvidence > window.tokens ? facts.windowEvidence : undefined,
-    recoverySkill: facts.recoverySkill,
-    strict: policy.strict,
-  };
+  const data: VerdictData = { ...base, occupancy: tokens, percent, window };
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
   const verdict = (kind: VerdictKind, messageId: MessageId): Verdict => ({ kind, tier, messageId, data });
-
-  if (!policy.enabled) return verdict('allow', 'disabled');
-  const action = resolveToolAction(facts.toolName, policy);
-  if (action === 'off') return verdict('allow', 'not-gated');
-  if (isRecoveryCall(facts.toolName, target, policy.recoverySkills)) return verdict('allow', 'recovery-skill');
   if (occupancy.kind === 'unknown-since-compaction') return verdict('allow', 'unknown-since-compaction');
-  if (tokens === undefined || percent === undefined) return verdict('allow', 'unmeasured');
+  if (percent === undefined) return verdict('allow', 'unmeasured');
   if (percent < policy.ceilingPct) return verdict('allow', 'below-ceiling');
-  if (isWindowContradicted(tokens, window, facts.windowEvidence)) return verdict('warn', 'window-contradicted');
-  if (!isVerifiedWindow(window)) return verdict('warn', 'over-ceiling-assumed-window');
-  return action === 'block' ? verdict('block', 'over-ceiling-blocked') : verdict('warn', 'over-ceiling');
+  if (!window.verified) return verdict('warn', 'over-ceiling-assumed-window');
+  return gate.action === 'block' ? verdict('block', 'over-ceiling-blocked') : verdict('warn', 'over-ceiling');
 }
 
 /** `auto` follows strict mode; tools absent from the table are not gated. */
@@ -91,18 +80,26 @@ export function resolveToolAction(toolName: string, policy: Pick<Policy, 'tools'
 }
 
 /** A Skill call for a recovery skill, bare, slash-prefixed or plugin-qualified (`any-plugin:continue`). */
-export function isRecoveryCall(toolName: string, target: string | undefined, recoverySkills: readonly string[]): boolean {
-  if (toolName !== 'Skill' || target === undefined) return false;
-  const bare = target.replace(/^\//, '');
+export function isRecoveryCall(call: GuardCall, recoverySkills: readonly string[]): boolean {
+  if (call.tool !== 'Skill' || call.target === undefined) return false;
+  const bare = call.target.replace(/^\//, '');
   const unqualified = bare.slice(bare.lastIndexOf(':') + 1);
   return recoverySkills.some((skill) => skill === bare || skill === unqualified);
 }
 
-function callTarget(toolName: string, toolInput: unknown): string | undefined {
-  if (typeof toolInput !== 'object' || toolInput === null) return undefined;
-  const input = toolInput as Record<string, unknown>;
-  const value = toolName === 'Skill' ? input.skill : input.subagent_type;
-  return typeof value === 'string' && value.length > 0 ? value.slice(0, 200) : undefined;
+/**
+ * What a call loads, for messages: the skill (`Skill {skill}`), the agent type (`Agent`/`Task`
+ * `{subagent_type}`), the workflow (`Workflow {name}`, `{scriptPath}`, or an inline `{script}`).
+ */
+export function describeCall(toolName: string, toolInput: unknown): GuardCall {
+  const input = typeof toolInput === 'object' && toolInput !== null ? (toolInput as Record<string, unknown>) : {};
+  const text = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value.slice(0, 200) : undefined);
+  if (toolName === 'Skill') return { tool: toolName, target: text(input.skill) };
+  if (toolName === 'Workflow') {
+    const path = text(input.scriptPath);
+    return { tool: toolName, target: text(input.name) ?? path?.slice(path.lastIndexOf('/') + 1) ?? (text(input.script) && 'inline script') };
+  }
+  return { tool: toolName, target: text(input.subagent_type) };
 }
 
 /** The 5-point band a percent falls in; warnings repeat only in a higher band. */

@@ -133,7 +133,7 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
       percent: number(context.percent),
       tier: (string(context.tier) ?? 'UNKNOWN') as Tier,
       window: number(context.window) ?? 0,
-      windowSource: (string(context.windowSource) ?? 'default') as WindowSource,
+      windowSource: (string(context.windowSource) ?? 'assumed') as WindowSource,
       ceilingPct: number(context.ceilingPct) ?? 0,
     },
     orchestration: {

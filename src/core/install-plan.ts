@@ -8,8 +8,11 @@ import { isObject } from './json-shape.js';
 export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
 
 /** Every hook the product registers. hooks/hooks.json is checked against this table. */
+/** The capability loads the guard judges: subagents (`Agent`, `Task` before 2.1.63), skills, and workflows of subagents. */
+export const GUARD_MATCHER = 'Agent|Task|Skill|Workflow';
+
 export const HOOK_SPECS: readonly HookSpec[] = [
-  { event: 'PreToolUse', name: 'pre-tool-use', matcher: 'Agent|Task|Skill', timeout: 10 },
+  { event: 'PreToolUse', name: 'pre-tool-use', matcher: GUARD_MATCHER, timeout: 10 },
   { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },
   { event: 'PreCompact', name: 'pre-compact', timeout: 30 },
   { event: 'PostCompact', name: 'post-compact', timeout: 10 },

@@ -2,13 +2,20 @@
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
 import { ENV } from './constants.js';
 import { sanitizeText } from './sanitize.js';
-import type { ResolvedWindow } from './window.js';
+import type { ResolvedWindow, WindowCandidate, WindowNotice } from './window.js';
 
-/** Where a text goes: the hook's stderr line, the model (additionalContext or a blocked tool's result), the human (systemMessage). */
+/**
+ * Where a text goes: `stderr` (the hook's log line; Claude Code shows it only in verbose views),
+ * `model` (additionalContext for a warning, permissionDecisionReason for a block: the model reads it),
+ * `user` (systemMessage: the person's notice, which the model never sees).
+ */
 export type GuardTexts = { stderr: string; model?: string | undefined; user?: string | undefined };
 
+/** How the wording names things that are not in the verdict: the recovery skill as it is invoked in this install. */
+export type WordingFacts = { recoverySkill?: string | undefined };
+
 type Render = (d: Facts) => GuardTexts;
-type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; way: string; held: string };
+type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; way: string; assumed: string };
 
 /** The one line that states the window, named wherever the window is only assumed or proven wrong. */
 export const STATE_THE_WINDOW = `${ENV.window}=1000000 (your model's window in tokens)`;
@@ -18,53 +25,62 @@ const MESSAGES: Partial<Record<MessageId, Render>> = {
     stderr: `context-ceiling: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.way} before loading more capabilities.`,
     model:
       `Context ceiling warning: context is at ${d.pct} (${d.used} of ${d.size} tokens; window: ${d.from}), over the ${d.ceilingPct}% ceiling. ` +
-      `The ${d.call} call proceeds, but load no further agents or skills until you have brought context back under the ceiling: ${d.way}.`,
+      `The ${d.call} call proceeds, but load no further agents, skills or workflows until you have brought context back under the ceiling: ${d.way}.`,
     user: `context-ceiling: ${d.pct} of a ${d.size}-token window (${d.from}) is over the ${d.ceilingPct}% ceiling; the model was told to ${d.way}.`,
   }),
   'over-ceiling-blocked': (d) => ({
-    stderr:
-      `context-ceiling: blocked ${d.call}: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling (strict mode). ` +
-      `To bring context under the ceiling, ${d.way}, then retry; recovery skills are never blocked.`,
+    stderr: `context-ceiling: blocked ${d.call}: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling (strict mode).`,
+    model:
+      `Blocked by the context ceiling (strict mode), not an error in the ${d.tool} tool: context is at ${d.pct} (${d.used} of ${d.size} tokens; window: ${d.from}), over the ${d.ceilingPct}% ceiling, so ${d.call} was not loaded. ` +
+      `To bring context back under the ceiling, ${d.way}, then retry; recovery skills are never blocked.`,
+    user: `context-ceiling: blocked ${d.call} at ${d.pct} of a ${d.size}-token window (${d.from}), over the ${d.ceilingPct}% ceiling (strict mode); the model was told to ${d.way}.`,
   }),
   'over-ceiling-assumed-window': (d) => ({
     stderr:
-      `context-ceiling: context at ${d.pct} (${d.used} of an assumed ${d.size}-token window) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.way} before loading more capabilities. ` +
+      `context-ceiling: context at ${d.pct} (${d.used} of an assumed ${d.size}-token window${d.assumed}) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.way} before loading more capabilities. ` +
       `The window is assumed, so this only warns${d.strict ? ', even in strict mode' : ''}; state it: ${STATE_THE_WINDOW}.`,
     model:
       `Context ceiling warning: context is at ${d.pct} (${d.used} tokens) of an assumed ${d.size}-token window, over the ${d.ceilingPct}% ceiling; the real window may be larger. ` +
-      `The ${d.call} call proceeds, but load no further agents or skills until you have brought context back under the ceiling: ${d.way}.`,
+      `The ${d.call} call proceeds, but load no further agents, skills or workflows until you have brought context back under the ceiling: ${d.way}.`,
     user:
-      `context-ceiling: ${d.pct} of an assumed ${d.size}-token window is over the ${d.ceilingPct}% ceiling; the model was told to ${d.way}. ` +
+      `context-ceiling: ${d.pct} of an assumed ${d.size}-token window${d.assumed} is over the ${d.ceilingPct}% ceiling; the model was told to ${d.way}. ` +
       `The window is assumed, so this only warns${d.strict ? ', even in strict mode' : ''}; state it: ${STATE_THE_WINDOW}.`,
-  }),
-  'window-contradicted': (d) => ({
-    stderr: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}), ${WINDOW_PROVEN_WRONG} and nothing was blocked; state the window: ${STATE_THE_WINDOW}.`,
-    user: `context-ceiling: this session ${d.held}, more than the ${d.size}-token window (${d.from}); the ceiling is not enforced until the window is stated: ${STATE_THE_WINDOW} (or a policy "window").`,
   }),
 };
 
 /** Texts for a verdict that speaks; `undefined` for the silent ones (every allow). */
-export function renderVerdict(verdict: Verdict): GuardTexts | undefined {
+export function renderVerdict(verdict: Verdict, wording: WordingFacts = {}): GuardTexts | undefined {
   const render = MESSAGES[verdict.messageId];
-  if (!render) return undefined;
   const d = verdict.data;
-  const held = Math.max(d.occupancy ?? 0, d.evidenceTokens ?? 0);
+  if (!render || !d.window) return undefined;
   // The skill name comes from the project's policy and the target from the model's tool input: text from outside.
-  const recoverySkill = d.recoverySkill === undefined ? undefined : sanitizeText(d.recoverySkill).slice(0, 80) || undefined;
+  const recoverySkill = wording.recoverySkill === undefined ? undefined : sanitizeText(wording.recoverySkill).slice(0, 80) || undefined;
   return render({
     ...d,
-    recoverySkill,
     pct: d.percent === undefined ? 'an unknown share' : formatPercent(d.percent),
     used: d.occupancy === undefined ? 'unknown' : formatTokens(d.occupancy),
     size: formatTokens(d.window.tokens),
-    from: d.window.source,
+    from: describeWindowSource(d.window),
     call: d.target ? `${sanitizeText(d.tool).slice(0, 80)} "${sanitizeText(d.target).slice(0, 120)}"` : sanitizeText(d.tool).slice(0, 80),
     way: describeWayOut(recoverySkill),
-    held:
-      d.evidenceTokens !== undefined && d.evidenceTokens > (d.occupancy ?? 0)
-        ? `has held ${formatTokens(held)} tokens (before a compaction)`
-        : `holds ${formatTokens(held)} tokens`,
+    assumed: describeAssumption(d.window),
   });
+}
+
+/** The person's one-time notice about the window (judgeWindowNotice), for systemMessage and stderr. */
+export function renderWindowNotice(notice: WindowNotice): string {
+  const size = formatTokens(notice.window.tokens);
+  if (notice.id === 'unknown-model')
+    return (
+      `context-ceiling: ${sanitizeText(notice.model).slice(0, 120)} is not in Claude Code's model table, so its window is assumed to be ${size} tokens ` +
+      `(Claude Code's own default for such models) and the ceiling only warns; ${STATE_THE_WINDOW_ADVICE}.`
+    );
+  const wrong = notice.disproved;
+  return (
+    `context-ceiling: this session has held ${formatTokens(notice.held)} tokens, more than the ${formatTokens(wrong.tokens)}-token window ` +
+    `(${describeWindowSource(wrong)}), ${WINDOW_PROVEN_WRONG}; the ceiling is judged against ${size} tokens (${describeWindowSource(notice.window)}) instead` +
+    `${notice.window.verified ? '' : ' and only warns'}. Correct it: ${STATE_THE_WINDOW}.`
+  );
 }
 
 /** The way back under the ceiling: the installed recovery skill by its invoked name, else a compaction. */
@@ -73,12 +89,34 @@ export function describeWayOut(recoverySkill: string | undefined): string {
 }
 
 /**
- * Where a window came from, for people: for `env`, the config layer that stated
- * it (describeSource, passed in: policy.ts stays out of the guard's bundle), else the source and its detail.
+ * Where a window came from, for people: the source, and for a model, a learned record or a proof the
+ * model it is about; for `env` the config layer that stated it when known (describeSource, passed in:
+ * policy.ts stays out of the guard's bundle).
  */
-export function describeWindowSource(window: ResolvedWindow, configuredFrom?: string | undefined): string {
+export function describeWindowSource(window: WindowCandidate, configuredFrom?: string | undefined): string {
   if (window.source === 'env' && configuredFrom) return configuredFrom;
-  return window.detail ? `${window.source}: ${window.detail}` : window.source;
+  const detail = window.detail === undefined ? undefined : sanitizeText(window.detail).slice(0, 160);
+  switch (window.source) {
+    case 'model':
+      return detail ? `model ${detail}` : 'model';
+    case 'learned':
+      return detail ? `learned for ${detail}` : 'learned';
+    case 'evidence':
+      return detail ? `${detail} with [1m], proven by what this session held` : 'what this session held';
+    case 'statusline':
+      return detail ? `status line, ${detail}` : 'status line';
+    default:
+      return detail ? `${window.source}: ${detail}` : window.source;
+  }
+}
+
+/** Why a window is only assumed, as a parenthesis after its size (empty for a window that is not assumed). */
+export function describeAssumption(window: ResolvedWindow): string {
+  const a = window.assumption;
+  if (!a) return '';
+  if (a.why === 'variant') return ` (${sanitizeText(a.model).slice(0, 120)}; with [1m] it has ${formatTokens(a.largest)}, and nothing here says which)`;
+  if (a.why === 'unknown-model') return ` (${sanitizeText(a.model).slice(0, 120)} is not in Claude Code's model table)`;
+  return ' (no model reported yet)';
 }
 
 /** How to state the window, as advice wherever the window is only assumed. */

@@ -64,13 +64,14 @@ export const POLICY_FIELDS = {
     default: undefined,
     unsetText: `status line bridge when fresh, else ${DEFAULT_WINDOW}`,
   },
-  // The capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated.
+  // The capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated. `Workflow`
+  // runs a script of several subagents (2.1.328 and later): a capability load too.
   tools: {
     kind: 'tools',
     env: ENV.tools,
     envHint: '="Skill=block,Agent=warn"',
     what: 'Per-tool action: "auto" (block when strict, else warn), "warn", "block" or "off"; merged over the default, and tools not listed are never gated',
-    default: { Agent: 'auto', Task: 'auto', Skill: 'auto' },
+    default: { Agent: 'auto', Task: 'auto', Skill: 'auto', Workflow: 'auto' },
   },
   // Skills that bring context back under budget; gating them could deadlock recovery (seed 002).
   recoverySkills: {

@@ -40,7 +40,8 @@ export type PolicyValues = Omit<PolicyFile, '$schema' | 'extends'>;
 
 export type LayerName = 'default' | 'preset' | 'user' | 'project' | 'policy' | 'env';
 
-export type Source = { layer: LayerName; detail?: string | undefined };
+/** `byProject`: a preset a project policy file extends speaks for the repository, not the operator. */
+export type Source = { layer: LayerName; detail?: string | undefined; byProject?: true | undefined };
 
 export type Layer = { source: Source; values: PolicyValues };
 

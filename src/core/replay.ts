@@ -4,7 +4,8 @@
  * is evaluated at every recorded Agent/Task/Skill call, because a ceiling only
  * matters where it would have gated something.
  */
-import { judgeCeiling, type Verdict } from './ceiling.js';
+import { describeCall, judgeCall, type Verdict } from './ceiling.js';
+import { classifyModelAttachment } from './model-attachment.js';
 import { classifyRecord } from './occupancy.js';
 import type { Policy } from './policy.js';
 import type { ResolvedWindow } from './window.js';
@@ -19,15 +20,20 @@ export type TimelineCall = Extract<TimelineEvent, { kind: 'call' }>;
 /** Builds one session's timeline from its records, in file order; `gated` names the tools whose calls are kept. */
 export class TimelineBuilder {
   readonly events: TimelineEvent[] = [];
-  /** The model of the newest main-thread turn: what a window learned per model is looked up by. */
+  /** The model of the newest main-thread turn: what the session's window is looked up by. */
   model: string | undefined;
+  /** The newest model attachment's id: it keeps the `[1m]` of a 1M variant (core/model-attachment.ts). */
+  attachmentModel: string | undefined;
   private lastMessageId: string | undefined;
 
   constructor(private readonly gated: ReadonlySet<string>) {}
 
   add(record: unknown): void {
     const evidence = classifyRecord(record);
-    if (!evidence) return;
+    if (!evidence) {
+      this.attachmentModel = classifyModelAttachment(record) ?? this.attachmentModel;
+      return;
+    }
     if (evidence.kind === 'compaction') {
       this.events.push({ kind: 'compaction', postTokens: evidence.postTokens });
       this.lastMessageId = undefined;
@@ -49,14 +55,8 @@ export class TimelineBuilder {
     if (!Array.isArray(message.content)) return;
     for (const block of message.content as Array<Record<string, unknown>>) {
       if (block?.type !== 'tool_use' || typeof block.name !== 'string' || !this.gated.has(block.name)) continue;
-      const input = (block.input ?? {}) as Record<string, unknown>;
-      const target = block.name === 'Skill' ? input.skill : input.subagent_type;
-      this.events.push({
-        kind: 'call',
-        tool: block.name,
-        target: typeof target === 'string' ? target : undefined,
-        tokens: evidence.tokens,
-      });
+      const { target } = describeCall(block.name, block.input);
+      this.events.push({ kind: 'call', tool: block.name, target, tokens: evidence.tokens });
     }
   }
 }
@@ -71,14 +71,10 @@ export function recordedTools(policy: Pick<Policy, 'tools'>): Set<string> {
  * runs it), so calibration counts exactly what the guard would have gated.
  */
 export function judgeTimelineCall(call: TimelineCall, policy: Policy, window: ResolvedWindow): Verdict {
-  const toolInput = call.tool === 'Skill' ? { skill: call.target } : { subagent_type: call.target };
-  return judgeCeiling({
-    toolName: call.tool,
-    toolInput,
+  return judgeCall({ tool: call.tool, target: call.target }, policy, () => ({
     occupancy: { kind: 'measured', tokens: call.tokens, source: 'usage' },
     window,
-    policy,
-  });
+  }));
 }
 
 /** False for calls the guard does not judge at all: disabled, a tool it does not gate, a recovery skill. */
@@ -102,30 +98,56 @@ export type SessionAnalysis = {
   calls: number;
   compactions: number;
   peakPercent: number | undefined;
+  /** The window the session's peak was judged against. */
+  window: ResolvedWindow;
   byCeiling: Record<number, CeilingOutcome>;
 };
 
-/** The policy as configured; each candidate ceiling replaces its `ceilingPct`. */
-export type ReplayRules = { window: ResolvedWindow; ceilings: readonly number[]; policy: Policy };
+/**
+ * The policy as configured (each candidate ceiling replaces its `ceilingPct`), and the session's window
+ * as the guard would have resolved it when the session had held `heldTokens` (a session that outgrew a
+ * window proved it wrong from then on, as the guard's kept evidence does).
+ */
+export type ReplayRules = { window: (heldTokens: number) => ResolvedWindow; ceilings: readonly number[]; policy: Policy };
 
 export function analyzeSession(events: readonly TimelineEvent[], rules: ReplayRules): SessionAnalysis {
   const turns = events.filter((e) => e.kind === 'turn').length;
+  const windows = windowsAtEvents(events, rules.window);
   const calls = events.filter(
-    (e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, rules.policy, rules.window)),
+    (e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, rules.policy, windows.get(e)!)),
   );
-  let peak: number | undefined;
-  for (const e of events) if (e.kind === 'turn') peak = Math.max(peak ?? 0, (e.tokens / rules.window.tokens) * 100);
+  const peakTokens = events.reduce((peak, e) => (e.kind === 'turn' ? Math.max(peak, e.tokens) : peak), -1);
+  const window = rules.window(Math.max(0, peakTokens));
+  const peak = peakTokens < 0 ? undefined : (peakTokens / window.tokens) * 100;
   const byCeiling: Record<number, CeilingOutcome> = {};
   for (const ceiling of rules.ceilings)
-    byCeiling[ceiling] = outcomeAt(events, new Set<TimelineEvent>(calls), { ...rules.policy, ceilingPct: ceiling }, rules.window);
-  return { turns, calls: calls.length, compactions: events.filter((e) => e.kind === 'compaction').length, peakPercent: peak, byCeiling };
+    byCeiling[ceiling] = outcomeAt(events, new Set<TimelineEvent>(calls), { ...rules.policy, ceilingPct: ceiling }, windows);
+  return {
+    turns,
+    calls: calls.length,
+    compactions: events.filter((e) => e.kind === 'compaction').length,
+    peakPercent: peak,
+    window,
+    byCeiling,
+  };
+}
+
+/** The window at each call, from what the session had held by then. */
+function windowsAtEvents(events: readonly TimelineEvent[], windowFor: ReplayRules['window']): Map<TimelineEvent, ResolvedWindow> {
+  const windows = new Map<TimelineEvent, ResolvedWindow>();
+  let held = 0;
+  for (const e of events) {
+    if (e.kind !== 'compaction') held = Math.max(held, e.tokens);
+    if (e.kind === 'call') windows.set(e, windowFor(held));
+  }
+  return windows;
 }
 
 function outcomeAt(
   events: readonly TimelineEvent[],
   counted: ReadonlySet<TimelineEvent>,
   policy: Policy,
-  window: ResolvedWindow,
+  windows: ReadonlyMap<TimelineEvent, ResolvedWindow>,
 ): CeilingOutcome {
   const outcome: CeilingOutcome = { first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 };
   let turn = 0;
@@ -139,7 +161,7 @@ function outcomeAt(
       }
     } else if (e.kind === 'call' && counted.has(e)) {
       callNumber += 1;
-      const verdict = judgeTimelineCall(e, policy, window);
+      const verdict = judgeTimelineCall(e, policy, windows.get(e)!);
       if (verdict.kind === 'allow') continue;
       outcome.gatedByTool[e.tool] = (outcome.gatedByTool[e.tool] ?? 0) + 1;
       if (verdict.kind === 'block') outcome.blockedByTool[e.tool] = (outcome.blockedByTool[e.tool] ?? 0) + 1;
@@ -168,6 +190,8 @@ export type CeilingSummary = {
 
 export type ReplaySummary = {
   sessions: number;
+  /** Which window the sessions were judged against: each distinct window and where it came from, with how many sessions. */
+  windows: Array<{ tokens: number; source: string; detail: string | undefined; verified: boolean; sessions: number }>;
   sessionsWithCalls: number;
   compactions: number;
   sessionsCompacted: number;
@@ -186,6 +210,7 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
   for (const p of peaks) histogram[Math.min(10, Math.floor(p / 10))]! += 1;
   return {
     sessions: analyses.length,
+    windows: countWindows(analyses),
     sessionsWithCalls: analyses.filter((a) => a.calls > 0).length,
     compactions: analyses.reduce((sum, a) => sum + a.compactions, 0),
     sessionsCompacted: analyses.filter((a) => a.compactions > 0).length,
@@ -213,6 +238,18 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
       };
     }),
   };
+}
+
+function countWindows(analyses: readonly SessionAnalysis[]): ReplaySummary['windows'] {
+  const counts = new Map<string, ReplaySummary['windows'][number]>();
+  for (const { window } of analyses) {
+    const detail = window.detail ?? window.assumption?.why;
+    const key = `${window.tokens}|${window.source}|${detail ?? ''}`;
+    const entry = counts.get(key) ?? { tokens: window.tokens, source: window.source, detail, verified: window.verified, sessions: 0 };
+    entry.sessions += 1;
+    counts.set(key, entry);
+  }
+  return [...counts.values()].sort((a, b) => b.sessions - a.sessions);
 }
 
 function sumByTool(counts: ReadonlyArray<Record<string, number>>): Record<string, number> {

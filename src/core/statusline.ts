@@ -50,8 +50,8 @@ export function renderStatusLine(f: StatusLineFacts): string {
   return `ctx ${formatPercent(f.percent)} ${paint(TIER_COLOURS[f.tier], bar)} ${formatTokens(f.usage)}/${formatTokens(f.window)} ${paint(TIER_COLOURS[f.tier], f.tier)}`;
 }
 
-/** What the bridge file records for one session. */
-export type BridgeRecord = {
+/** What the state directory keeps of one session's status line report. */
+export type StatuslineRecord = {
   sessionId: string;
   windowTokens: number;
   usageTokens: number | null;

@@ -7,7 +7,7 @@
 import { describeAutocompact, type AutocompactPoint } from './autocompact.js';
 import type { Checkpoint } from './checkpoint.js';
 import { TOKEN_BUDGET } from './constants.js';
-import { formatPercent, formatTokens, STATE_THE_WINDOW, WINDOW_PROVEN_WRONG } from './messages.js';
+import { describeWindowSource, formatPercent, formatTokens, STATE_THE_WINDOW, WINDOW_PROVEN_WRONG } from './messages.js';
 import type { Occupancy } from './occupancy.js';
 import { viewResumption, hasResumptionState } from './resumption.js';
 import {
@@ -64,21 +64,22 @@ export function renderMonitor(facts: MonitorFacts): string {
   // Both come from the project's policy file: text from outside like any other.
   const f = { ...facts, recoverySkill: clip(facts.recoverySkill, 80), orchestrationFile: clip(facts.orchestrationFile, 120) };
   const size = formatTokens(f.window.tokens);
+  const from = describeWindowSource(f.window);
   const lines: string[] = [];
   if (f.occupancy.kind === 'unknown-since-compaction') {
     lines.push(
-      `Context unknown since compaction: Claude Code compacted this session and no turn has reported usage since. Tier UNKNOWN; ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`,
+      `Context unknown since compaction: Claude Code compacted this session and no turn has reported usage since. Tier UNKNOWN; ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
     );
   } else if (f.occupancy.kind === 'unavailable' || f.percent === undefined) {
     lines.push(
-      `Context not measured yet (no assistant turn with usage in the transcript). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${f.window.source}).`,
+      `Context not measured yet (no assistant turn with usage in the transcript). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
     );
   } else if (f.occupancy.tokens > f.window.tokens) {
     lines.push(
-      `Context ${formatTokens(f.occupancy.tokens)} tokens exceeds the assumed ${size}-token window (${f.window.source}), ${WINDOW_PROVEN_WRONG} and no tier applies; the user should state it: ${STATE_THE_WINDOW}.`,
+      `Context ${formatTokens(f.occupancy.tokens)} tokens exceeds the ${size}-token window (${from}), ${WINDOW_PROVEN_WRONG} and no tier applies; the user should state it: ${STATE_THE_WINDOW}.`,
     );
   } else {
-    const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${f.window.source}).`;
+    const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${from}).`;
     if (f.tier === 'NOMINAL') lines.push(`${head} Tier NOMINAL; ceiling ${f.ceilingPct}%.`);
     else if (f.tier === 'LOW')
       lines.push(

@@ -1,76 +1,110 @@
-/** Which context window a verdict is judged against, and where that number came from. */
-import { DEFAULT_WINDOW } from './constants.js';
+/**
+ * Which context window a verdict is judged against, and where that number came from
+ * (DESIGN.md, "Resolving the window"). Pure: every fact arrives as data.
+ */
 import type { ResolvedPolicy } from './policy.js';
 
 /**
- * `default` is a guess; every other source is a verified window: stated by the
- * user (`env`, `policy`) or reported by Claude Code itself (`bridge`, `learned`, `sdk`).
+ * `env`/`policy`: stated by the operator; `sdk`/`statusline`: reported by Claude Code for this very
+ * session; `model`: the window Claude Code gives the session's model; `learned`: what Claude Code once
+ * reported for a model it has no table entry for; `evidence`: the larger window this session proved
+ * by holding more than the smaller; `assumed`: nothing better is known (never blocks).
  */
-export type WindowSource = 'env' | 'policy' | 'sdk' | 'bridge' | 'learned' | 'default';
+export type WindowSource = 'env' | 'policy' | 'sdk' | 'statusline' | 'model' | 'learned' | 'evidence' | 'assumed';
 
-export type ResolvedWindow = {
+export const WINDOW_SOURCES: readonly WindowSource[] = ['env', 'policy', 'sdk', 'statusline', 'model', 'learned', 'evidence', 'assumed'];
+
+export type WindowCandidate = {
   tokens: number;
   source: WindowSource;
-  /** Human detail for the source: a file path, a preset name, the bridge's age, the learned model. */
+  /** Human detail: a file path, a model id, the status line report's age. */
   detail?: string | undefined;
+  /** For an `assumed` window: why nothing better is known. */
+  assumption?: Assumption | undefined;
 };
 
-export type BridgeFact = { tokens: number; ageSeconds: number; modelId?: string | undefined };
+/** Why a window is only assumed: the model has a larger variant, is not in Claude Code's table, or is not known yet. */
+export type Assumption = { why: 'variant'; model: string; largest: number } | { why: 'unknown-model'; model: string } | { why: 'no-model' };
 
-/** A window Claude Code's status line once reported for a model, remembered across sessions. */
+export type ResolvedWindow = WindowCandidate & {
+  /** Only a verified window may block: an assumed one is a guess. */
+  verified: boolean;
+  /** A window stated or reported above this one that the session outgrew (it held more): proof it was wrong. */
+  disproved?: WindowCandidate | undefined;
+};
+
+/** The session's model as far as Claude Code's model table and the transcript tell it (core/model-window.ts). */
+export type ModelWindowFact =
+  /** The window Claude Code itself uses for the session's model: verified. */
+  | { kind: 'known'; id: string; tokens: number }
+  /** The model has a larger variant the transcript does not rule out (`[1m]`): the smaller is assumed until proven. */
+  | { kind: 'ambiguous'; id: string; tokens: number; largest: number }
+  /** Not in Claude Code's table: the client's own default for such models, assumed. */
+  | { kind: 'unknown'; id: string; tokens: number };
+
+export type StatuslineFact = { tokens: number; ageSeconds: number; modelId?: string | undefined };
+
+/** A window Claude Code's status line once reported for a model id, as reported (suffix included). */
 export type LearnedFact = { tokens: number; modelId: string };
 
 export type WindowFacts = {
-  /** The configured `window` and the config layer it came from, if any. */
-  configured?: { tokens: number; source: 'env' | 'policy'; detail?: string | undefined } | undefined;
-  /** The window Claude Code told the Agent SDK (`query.getContextUsage()`), for this very session. */
+  /** Stated by the operator: the environment, the user's policy file, a policy file the environment names. */
+  stated?: WindowCandidate | undefined;
+  /** Claude Code's window for this session, asked through the Agent SDK (`getContextUsage().maxTokens`). */
   sdk?: number | undefined;
-  /** The session's window as Claude Code's status line last reported it. */
-  bridge?: BridgeFact | undefined;
-  /** How old a bridge record may be and still count. */
-  bridgeMaxAgeSeconds?: number | undefined;
-  /** The window the status line last reported for the measured model, in any session. */
+  /** What Claude Code's status line last reported for this session, when fresh and for the same model. */
+  statusline?: WindowCandidate | undefined;
+  model?: ModelWindowFact | undefined;
+  /** Stated by a project policy file: below what Claude Code reports and the model's window. */
+  projectStated?: WindowCandidate | undefined;
   learned?: LearnedFact | undefined;
-  /** The model of the measured turn: a bridge or learned window for another model does not count. */
-  measuredModel?: string | undefined;
+  /** The most tokens this session has been seen to hold: now, before a compaction, or kept from earlier calls. */
+  heldTokens: number;
 };
 
 /**
- * Precedence (design: "Resolving the window"): env → policy file → the SDK's
- * own answer → fresh statusline bridge for the same model → a window learned
- * for the measured model → 200,000. No model-id table: the transcript's model
- * id does not tell a 1M variant from its 200K base (seed 002), so a window is
- * only ever learned from what Claude Code itself reported.
+ * The largest window any model in Claude Code's table has; an unknown session is judged against it,
+ * so nothing says "stop loading" below the ceiling of a window the session may well have.
  */
-export function resolveWindow(facts: WindowFacts): ResolvedWindow {
-  if (facts.configured) return { ...facts.configured };
-  if (facts.sdk !== undefined) return { tokens: facts.sdk, source: 'sdk' };
-  if (isBridgeUsable(facts))
-    return { tokens: facts.bridge!.tokens, source: 'bridge', detail: `${describeAge(facts.bridge!.ageSeconds)} old` };
-  if (facts.learned && facts.measuredModel !== undefined && facts.learned.modelId === facts.measuredModel) {
-    return { tokens: facts.learned.tokens, source: 'learned', detail: facts.learned.modelId };
-  }
-  return { tokens: DEFAULT_WINDOW, source: 'default' };
-}
-
-function isBridgeUsable({ bridge, bridgeMaxAgeSeconds, measuredModel }: WindowFacts): boolean {
-  if (!bridge) return false;
-  if (bridgeMaxAgeSeconds !== undefined && bridge.ageSeconds > bridgeMaxAgeSeconds) return false;
-  return measuredModel === undefined || bridge.modelId === undefined || measuredModel === bridge.modelId;
-}
-
-/** Only a verified window blocks: `default` is an assumption (the current default model has 1,000,000). */
-export function isVerifiedWindow(window: ResolvedWindow): boolean {
-  return window.source !== 'default';
-}
+export const LARGEST_KNOWN_WINDOW = 1_000_000;
 
 /**
- * Occupancy above the window proves the window wrong; such a window must never
- * block. `evidenceTokens` is the most this session has been seen to hold
- * (before a compaction hid it), so the proof outlives the compaction.
+ * Candidates in precedence order; the first the session has not outgrown wins. Evidence beats every
+ * source: a window the session held more than is disproved, whoever stated or reported it (Claude
+ * Code's status line has reported 200,000 for 1M sessions), and is never judged against.
  */
-export function isWindowContradicted(occupancyTokens: number, window: ResolvedWindow, evidenceTokens = 0): boolean {
-  return Math.max(occupancyTokens, evidenceTokens) > window.tokens;
+export function resolveWindow(facts: WindowFacts): ResolvedWindow {
+  const held = facts.heldTokens;
+  let disproved: WindowCandidate | undefined;
+  for (const { candidate, verified } of windowCandidates(facts)) {
+    if (candidate.tokens >= held) return { ...candidate, verified, disproved };
+    disproved ??= candidate;
+  }
+  // Every candidate outgrown: judge against what was held, which no verdict may block on.
+  return { tokens: Math.max(held, 1), source: 'evidence', verified: false, disproved };
+}
+
+function windowCandidates(f: WindowFacts): Array<{ candidate: WindowCandidate; verified: boolean }> {
+  const out: Array<{ candidate: WindowCandidate; verified: boolean }> = [];
+  const add = (candidate: WindowCandidate | undefined, verified = true) => {
+    if (candidate) out.push({ candidate, verified });
+  };
+  add(f.stated);
+  add(f.sdk === undefined ? undefined : { tokens: f.sdk, source: 'sdk' });
+  add(f.statusline);
+  const model = f.model;
+  if (model?.kind === 'known') add({ tokens: model.tokens, source: 'model', detail: model.id });
+  add(f.projectStated);
+  if (f.learned && model?.kind !== 'known' && model?.kind !== 'ambiguous')
+    add({ tokens: f.learned.tokens, source: 'learned', detail: f.learned.modelId });
+  if (model?.kind === 'ambiguous') {
+    // Holding more than the smaller window proves the larger one: the model has no other.
+    if (f.heldTokens > model.tokens) add({ tokens: model.largest, source: 'evidence', detail: model.id });
+    else add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'variant', model: model.id, largest: model.largest } }, false);
+  }
+  if (model?.kind === 'unknown') add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'unknown-model', model: model.id } }, false);
+  if (!model) add({ tokens: LARGEST_KNOWN_WINDOW, source: 'assumed', assumption: { why: 'no-model' } }, false);
+  return out;
 }
 
 /** `3s`, `12 min`, `5 h 20 min`, `3 days`: the age of a record or a resumption section, for messages. */
@@ -82,16 +116,39 @@ export function describeAge(seconds: number): string {
   return `${Math.floor(minutes / 1440)} days`;
 }
 
-/** The window the configuration states (env → policy), else the default; the status line bridge joins in sessionWindow. */
-export function windowFromConfig(config: Pick<ResolvedPolicy, 'policy' | 'sources'>): ResolvedWindow {
+/**
+ * The window the configuration states, split by trust: the environment and the user's own files are the
+ * operator's (`stated`); a project policy file is the repository's (`projectStated`, ranked below what
+ * Claude Code reports and the model's window).
+ */
+export function statedWindows(config: Pick<ResolvedPolicy, 'policy' | 'sources'>): Pick<WindowFacts, 'stated' | 'projectStated'> {
   const source = config.sources.window;
-  const configured =
-    config.policy.window !== undefined && source
-      ? {
-          tokens: config.policy.window,
-          source: source.layer === 'env' ? ('env' as const) : ('policy' as const),
-          detail: source.layer === 'env' ? undefined : source.detail,
-        }
-      : undefined;
-  return resolveWindow({ configured });
+  const tokens = config.policy.window;
+  if (tokens === undefined || !source) return {};
+  if (source.layer === 'env') return { stated: { tokens, source: 'env', detail: source.detail } };
+  if (source.layer === 'project' || source.byProject) return { projectStated: { tokens, source: 'policy', detail: source.detail } };
+  return { stated: { tokens, source: 'policy', detail: source.detail } };
+}
+
+/** A status line report counts for a session while fresh and about the same model (its id may carry `[1m]`). */
+export function usableStatusline(
+  report: StatuslineFact | undefined,
+  maxAgeSeconds: number,
+  sameModel: (reportedId: string) => boolean,
+): WindowCandidate | undefined {
+  if (!report || report.ageSeconds > maxAgeSeconds) return undefined;
+  if (report.modelId !== undefined && !sameModel(report.modelId)) return undefined;
+  return { tokens: report.tokens, source: 'statusline', detail: `${describeAge(report.ageSeconds)} old` };
+}
+
+/** Something the person should hear once per session about the window itself, whatever the verdict. */
+export type WindowNotice =
+  | { id: 'window-disproved'; disproved: WindowCandidate; held: number; window: ResolvedWindow }
+  | { id: 'unknown-model'; model: string; window: ResolvedWindow };
+
+/** A stated or reported window the session outgrew, or a model Claude Code's table does not know. */
+export function judgeWindowNotice(window: ResolvedWindow, heldTokens: number): WindowNotice | undefined {
+  if (window.disproved) return { id: 'window-disproved', disproved: window.disproved, held: heldTokens, window };
+  if (window.assumption?.why === 'unknown-model') return { id: 'unknown-model', model: window.assumption.model, window };
+  return undefined;
 }

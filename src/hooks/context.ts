@@ -2,15 +2,14 @@
 import type { Occupancy } from '../core/occupancy.js';
 import type { Policy } from '../core/policy.js';
 import { computePercent, computeTier, type Tier } from '../core/tiers.js';
-import { resolveWindow, windowFromConfig, type ResolvedWindow } from '../core/window.js';
+import type { ResolvedWindow } from '../core/window.js';
 import { loadConfig, type LoadedConfig, type PolicyParser } from '../io/config.js';
 import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
-import { readBridge } from '../io/bridge.js';
-import { readLearnedWindow, readWindowEvidence, writeWindowEvidence } from '../io/learned-window.js';
-import { describeError } from '../io/debug.js';
-import { defaultStateDir } from '../io/state.js';
+import { resolveStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
+import { lookupModel } from '../window/model-lookup.js';
+import { resolveSessionWindow } from '../window/session-window.js';
 import type { GuardVoice } from './guard-voice.js';
 
 export type HookContext = {
@@ -39,9 +38,11 @@ export type SdkContextUsage = { windowTokens: number; occupancyTokens: number };
 export type Settings = {
   config: LoadedConfig;
   policy: Policy;
-  window: ResolvedWindow;
+  /** The private state directory in force (io/state.ts, resolveStateDir). */
+  stateDir: string;
   debug: Debug;
   projectDir: string;
+  env: Readonly<Record<string, string | undefined>>;
   timeUp?: (() => boolean) | undefined;
 };
 
@@ -51,58 +52,36 @@ export function loadSettings(ctx: HookContext, inputCwd: string | undefined): Se
   const config = loadConfig({ env: ctx.env, projectDir, home: ctx.home }, ctx.parsePolicy);
   const debug = createDebug(ctx.env, config.policy.debug, ctx.writeStderr);
   for (const line of [...config.problems, ...config.warnings]) debug(`config: ${line}`);
-  return { config, policy: config.policy, window: windowFromConfig(config), debug, projectDir, timeUp: ctx.timeUp };
+  const stateDir = resolveStateDir({ policy: config.policy, env: ctx.env, home: ctx.home });
+  return { config, policy: config.policy, stateDir, debug, projectDir, env: ctx.env, timeUp: ctx.timeUp };
+}
+
+/** Where a session's context is judged: whose state, which transcript, what its tail said. */
+export type SessionPlace = { sessionId: string; key?: string | undefined; transcript: string | undefined; sdkWindow?: number | undefined };
+
+/** The session's window, from everything known about it (src/window/session-window.ts). */
+export function sessionWindow(settings: Settings, now: Date, place: SessionPlace, measurement: Measurement): ResolvedWindow {
+  return resolveSessionWindow({
+    config: settings.config,
+    stateDir: settings.stateDir,
+    env: settings.env,
+    now,
+    sessionId: place.sessionId,
+    key: place.key ?? place.sessionId,
+    transcript: place.transcript,
+    measured: {
+      model: measurement.model,
+      tokens: measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : undefined,
+      preTokens: measurement.preTokens,
+    },
+    sdkWindow: place.sdkWindow,
+    lookup: lookupModel,
+    timeUp: settings.timeUp,
+    debug: settings.debug,
+  }).window;
 }
 
 export type ContextReading = { occupancy: Occupancy; percent: number | undefined; tier: Tier; window: ResolvedWindow };
-
-/**
- * The window for one session: configured (env, policy) first, else what the
- * status line bridge recorded for this session and model when fresh, else
- * what the status line once reported for the measured model, else the default.
- */
-export function sessionWindow(
-  settings: Pick<Settings, 'window' | 'policy'>,
-  now: Date,
-  sessionId: string,
-  measuredModel: string | undefined,
-  sdkWindow?: number,
-): ResolvedWindow {
-  if (settings.window.source !== 'default') return settings.window;
-  if (sdkWindow !== undefined) return resolveWindow({ sdk: sdkWindow });
-  const { policy } = settings;
-  const stateDir = policy.stateDir ?? defaultStateDir();
-  const bridge = readBridge(stateDir, sessionId, now);
-  const facts = { bridge, bridgeMaxAgeSeconds: policy.bridgeMaxAgeMinutes * 60, measuredModel };
-  const window = resolveWindow(facts);
-  return window.source === 'default' ? resolveWindow({ ...facts, learned: readLearnedWindow(stateDir, measuredModel) }) : window;
-}
-
-/**
- * The session's proof that its window is wrong: what it holds (or held before
- * the compaction it just went through) above the window is remembered, and
- * the most it ever held is returned when `wanted` (the verdict could speak).
- */
-export function windowEvidence(
-  settings: Pick<Settings, 'policy' | 'debug'>,
-  key: string,
-  measurement: Pick<Measurement, 'occupancy' | 'preTokens'>,
-  window: ResolvedWindow,
-  wanted: boolean,
-): number | undefined {
-  const stateDir = settings.policy.stateDir ?? defaultStateDir();
-  const seen = Math.max(measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : 0, measurement.preTokens ?? 0);
-  const proves = seen > window.tokens;
-  if (!proves && !wanted) return undefined; // the common case: no state I/O at all
-  try {
-    const kept = readWindowEvidence(stateDir, key);
-    if (proves && seen > kept) writeWindowEvidence(stateDir, key, seen);
-    return wanted ? Math.max(kept, proves ? seen : 0) : undefined;
-  } catch (error) {
-    settings.debug(`window evidence unavailable (${describeError(error)})`);
-    return wanted ? seen : undefined;
-  }
-}
 
 /** Occupancy, percent and tier of the session behind `transcriptPath` (unavailable without one). */
 export function readContext(settings: Settings, transcriptPath: string | undefined, sessionId: string, now: Date): ContextReading {
@@ -112,8 +91,7 @@ export function readContext(settings: Settings, transcriptPath: string | undefin
     : { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'no transcript_path' };
   if (measurement.error) debug(`transcript ${transcriptPath ?? '(none)'}: ${measurement.error}`);
   else debug(`transcript ${transcriptPath}: ${measurement.occupancy.kind} scanned=${measurement.bytesScanned ?? 0}`);
-  const window = sessionWindow(settings, now, sessionId, measurement.model);
-  windowEvidence(settings, sessionId, measurement, window, false);
+  const window = sessionWindow(settings, now, { sessionId, transcript: transcriptPath }, measurement);
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
   return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };

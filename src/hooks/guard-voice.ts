@@ -1,24 +1,26 @@
 /**
- * What the guard needs only when a verdict speaks: naming the installed
- * recovery skill, the wording, and the warning's dedup state. The hook bundle
- * loads it from dist/hook-events.cjs on that path only, so an allowed call —
- * nearly every call — never compiles it (start-up is the guard's budget).
+ * What the guard needs only when it speaks: naming the installed recovery skill, the wording, the
+ * warning's dedup state, the one-time window notice and the event log. The hook bundle loads it from
+ * dist/hook-events.cjs on that path only, so an allowed call — nearly every call — never compiles it.
  */
+import { join } from 'node:path';
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
-import { renderVerdict } from '../core/messages.js';
+import { renderVerdict, renderWindowNotice } from '../core/messages.js';
+import type { WindowNotice } from '../core/window.js';
 import { describeError, type Debug } from '../io/debug.js';
+import { appendEvent, type GuardEvent } from '../io/event-log.js';
+import { createExclusive } from '../io/fs-safe.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from '../io/state.js';
 import { findLastCompaction } from '../io/transcript.js';
 
 /**
- * How a warning's claim came out: `speak` (this call won its band), `deduplicated`
- * (its band already warned since the last compaction, or another hook won it),
- * `silenced` (the dedup state cannot be used, so the guard cannot know and stays
- * silent; design: "unwritable state → exit 0 silently").
+ * How a warning's claim came out: `speak` (this call won its band), `deduplicated` (its band already
+ * warned since the last compaction, or another hook won it), `unremembered` (the dedup state cannot be
+ * used: the guard speaks anyway, every time, rather than never; DESIGN.md, "Trust boundaries").
  */
-export type WarningClaim = 'speak' | 'deduplicated' | 'silenced';
+export type WarningClaim = 'speak' | 'deduplicated' | 'unremembered';
 
 export type DedupPlace = { stateDir: string; key: string; transcript: string; fileSize: number | undefined; maxScanBytes: number };
 
@@ -26,9 +28,17 @@ export type GuardVoice = {
   nameRecoverySkill: typeof resolveRecoverySkill;
   render: typeof renderVerdict;
   claimWarningOnce: typeof claimWarningOnce;
+  claimNotice: typeof claimNotice;
+  recordEvent: typeof recordEvent;
 };
 
-export const GUARD_VOICE: GuardVoice = { nameRecoverySkill: resolveRecoverySkill, render: renderVerdict, claimWarningOnce };
+export const GUARD_VOICE: GuardVoice = {
+  nameRecoverySkill: resolveRecoverySkill,
+  render: renderVerdict,
+  claimWarningOnce,
+  claimNotice,
+  recordEvent,
+};
 
 /** `speak` when this call's 5-point bucket (or a higher one) has not warned since the last compaction and it won the exclusive marker. */
 function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): WarningClaim {
@@ -51,7 +61,26 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): Wa
     }
     return claimWarning(dir, next.epoch, bucket) ? 'speak' : 'deduplicated';
   } catch (error) {
-    debug(`state unavailable (${describeError(error)}); staying silent`);
-    return 'silenced';
+    debug(`dedup state unavailable (${describeError(error)}); warning without it`);
+    return 'unremembered';
+  }
+}
+
+/** The window notice's text when this session has not heard it yet (or its state cannot remember). */
+function claimNotice(notice: WindowNotice, place: Pick<DedupPlace, 'stateDir' | 'key'>, debug: Debug): string | undefined {
+  try {
+    if (!createExclusive(join(sessionStateDir(place.stateDir, place.key), `told-${notice.id}`))) return undefined;
+  } catch (error) {
+    debug(`notice state unavailable (${describeError(error)}); saying it anyway`);
+  }
+  return renderWindowNotice(notice);
+}
+
+/** Append to the event log; a failure is a debug line, never a changed verdict. */
+function recordEvent(stateDir: string, event: GuardEvent, debug: Debug): void {
+  try {
+    appendEvent(stateDir, event);
+  } catch (error) {
+    debug(`event not logged (${describeError(error)})`);
   }
 }

@@ -1,135 +1,162 @@
 /**
- * PreToolUse guard: judgePreToolUse decides (a GuardResult), renderGuardResult
- * turns it into the command hook's output; the SDK adapter consumes the result.
+ * PreToolUse guard, read top to bottom: gather the facts once (input, config, the calling turn's
+ * occupancy and model, the session's window), decide once (judgeCall), word it, write output and state.
+ * The SDK adapter consumes the same GuardResult.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { judgeCeiling, type GuardFacts, type Verdict } from '../core/ceiling.js';
+import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import type { GuardTexts } from '../core/messages.js';
+import { judgeWindowNotice, type ResolvedWindow } from '../core/window.js';
 import type { Debug } from '../io/debug.js';
-import type { WarningClaim } from './guard-voice.js';
 import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
-import { defaultStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
-import {
-  loadSettings,
-  parseJson,
-  sessionWindow,
-  windowEvidence,
-  type HookContext,
-  type SdkContextUsage,
-  type Settings,
-} from './context.js';
+import { loadSettings, parseJson, sessionWindow, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
 const CALL_RECORD_WAIT_MS = 500;
 const CALL_RECORD_POLL_MS = 5;
 
 /**
- * What the guard decided for one call. A warning that does not speak is
- * `deduplicated` (its bucket already warned since the last compaction, or
- * another hook claimed it) or `silenced` (the dedup state cannot be used);
- * texts are what was said, or would have been.
+ * What the guard decided for one call, and why (`reason`: the verdict's message id, or why there was no
+ * verdict). A warning whose band already warned since the last compaction is `deduplicated`; `texts`
+ * are what was said (or would have been); `notice` is a one-time word to the person about the window.
  */
-export type GuardResult =
-  | { outcome: 'allow'; verdict?: Verdict | undefined }
-  | { outcome: 'warn' | 'block' | Exclude<WarningClaim, 'speak'>; verdict: Verdict; texts: GuardTexts };
+export type GuardResult = {
+  outcome: 'allow' | 'warn' | 'block' | 'deduplicated';
+  reason: string;
+  verdict?: Verdict | undefined;
+  texts?: GuardTexts | undefined;
+  notice?: string | undefined;
+};
 
-const PASS: GuardResult = { outcome: 'allow' };
-
-/** The command hook: the guard's result as protocol output (exit 2 and stderr block; JSON on stdout warns). */
+/** The command hook: the guard's result as protocol output (a block is a `deny` decision, a warning additional context). */
 export function runPreToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
   return renderGuardResult(judgePreToolUse(stdin, ctx));
 }
 
 export function renderGuardResult(result: GuardResult): HookOutcome {
-  if (result.outcome === 'block') return { exitCode: 2, stdout: '', stderr: `${result.texts.stderr}\n` };
-  if (result.outcome !== 'warn') return SILENT;
-  const { texts } = result;
-  const output: Record<string, unknown> = {};
-  if (texts.user) output.systemMessage = texts.user;
-  if (texts.model) output.hookSpecificOutput = { hookEventName: 'PreToolUse', additionalContext: texts.model };
-  return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${texts.stderr}\n` };
+  const output = guardProtocolOutput(result);
+  if (!output) return SILENT;
+  const spoken = result.outcome === 'warn' || result.outcome === 'block' ? result.texts?.stderr : undefined;
+  const stderr = [spoken, result.notice].filter(Boolean).join('\n');
+  return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${stderr}\n` };
 }
 
-/** input → config → transcript tail → judgeCeiling → dedup; every failure is an allow. */
+/** What the guard's result says to Claude Code, as hook JSON (the command hook prints it, the SDK returns it); undefined when silent. */
+export type GuardProtocolOutput = {
+  systemMessage?: string;
+  hookSpecificOutput?:
+    | { hookEventName: 'PreToolUse'; permissionDecision: 'deny'; permissionDecisionReason: string }
+    | { hookEventName: 'PreToolUse'; additionalContext: string };
+};
+
+/**
+ * A block is a `deny` decision whose reason the model reads (no command line in front of it, unlike
+ * exit 2; CLAUDE-CODE-FACTS.md, 2.1.331); a warning is additional context for the model; both carry a
+ * systemMessage for the person, which is also where a one-time window notice goes.
+ */
+export function guardProtocolOutput(result: GuardResult): GuardProtocolOutput | undefined {
+  const texts = result.outcome === 'warn' || result.outcome === 'block' ? result.texts : undefined;
+  if (!texts && result.notice === undefined) return undefined;
+  const user = [texts?.user, result.notice].filter(Boolean).join('\n');
+  const output: GuardProtocolOutput = user ? { systemMessage: user } : {};
+  if (texts?.model && result.outcome === 'block')
+    output.hookSpecificOutput = { hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: texts.model };
+  else if (texts?.model) output.hookSpecificOutput = { hookEventName: 'PreToolUse', additionalContext: texts.model };
+  return output;
+}
+
+/** input → config → the call's gate → (gated only) the calling turn and the session's window → one verdict → wording and state. */
 export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): GuardResult {
-  const input = parseInput(stdin);
-  if (!input) return PASS;
+  const input = parsePreToolUseInput(parseJson(stdin));
+  if (!input) return { outcome: 'allow', reason: 'not-a-pre-tool-use-input' };
   const settings = loadSettings(ctx, input.cwd);
-  const { policy, debug } = settings;
-
   const transcript = measuredTranscript(input);
-  const probe = judgeCeiling({
-    toolName: input.tool_name,
-    toolInput: input.tool_input,
-    occupancy: { kind: 'unavailable', reason: 'no-usage' },
-    window: settings.window,
-    policy,
-  });
-  if (probe.messageId !== 'unmeasured') {
-    debug(`${input.tool_name}: ${probe.messageId}`);
-    return { outcome: 'allow', verdict: probe }; // disabled, not gated, or a recovery skill: no need to read the transcript
-  }
-  if (!transcript) {
-    debug(`agent_id ${JSON.stringify(input.agent_id)} cannot name a transcript; passing`);
-    return PASS;
-  }
-
+  const key = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
   // The SDK's numbers describe the main session only; a subagent's call is judged by its own transcript.
   const sdk = input.agent_id === undefined ? ctx.sdk : undefined;
-  const measurement = sdk
-    ? withSdkOccupancy(readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes, timeUp: ctx.timeUp }), sdk)
-    : measureCallingTurn(transcript, input, policy.maxScanBytes, ctx.timeUp, debug);
-  if (measurement.error) debug(`transcript ${transcript}: ${measurement.error}; passing`);
-  const window = sessionWindow(settings, ctx.now(), input.session_id, measurement.model, sdk?.windowTokens);
-  const dedupKey = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
-  const facts = { toolName: input.tool_name, toolInput: input.tool_input, occupancy: measurement.occupancy, window, policy };
-  // A verdict that would speak needs the session's window evidence (a state read) and the skill to name;
-  // an allowed one only keeps new proof of a wrong window (no I/O unless there is some).
-  const verdict = judgeNamingSkill(facts, settings, ctx, (wanted) => windowEvidence(settings, dedupKey, measurement, window, wanted));
-  debug(
-    `${input.tool_name}: ${verdict.kind} ${verdict.messageId} occupancy=${verdict.data.occupancy ?? '?'} window=${verdict.data.window.tokens}/${verdict.data.window.source} scanned=${measurement.bytesScanned ?? 0}`,
-  );
-
-  const texts = verdict.kind === 'allow' ? undefined : ctx.voice().render(verdict);
-  if (!texts) return { outcome: 'allow', verdict };
-  if (verdict.kind === 'block') return { outcome: 'block', verdict, texts };
-  const place = {
-    stateDir: policy.stateDir ?? defaultStateDir(),
-    key: dedupKey,
-    transcript,
-    fileSize: measurement.fileSize,
-    maxScanBytes: policy.maxScanBytes,
-  };
-  const claim = ctx.voice().claimWarningOnce(verdict, place, debug);
-  return { outcome: claim === 'speak' ? 'warn' : claim, verdict, texts };
+  let measurement: Measurement | undefined;
+  const verdict = judgeCall(describeCall(input.tool_name, input.tool_input), settings.policy, () => {
+    measurement = measure(transcript, input, sdk, settings, ctx);
+    const window = sessionWindow(settings, ctx.now(), { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens }, measurement);
+    return { occupancy: measurement.occupancy, window };
+  });
+  settings.debug(describeVerdict(verdict, measurement));
+  return speak(verdict, { settings, ctx, input, key, transcript, measurement });
 }
 
-/** Judge; a verdict that speaks is judged again with the recovery skill installed here (a few stat calls, spent only then). */
-function judgeNamingSkill(
-  facts: GuardFacts,
-  settings: Settings,
-  ctx: HookContext,
-  evidence: (wanted: boolean) => number | undefined,
-): Verdict {
-  const verdict = judgeCeiling(facts);
-  if (verdict.kind === 'allow') {
-    evidence(false); // e.g. a compaction boundary whose preTokens exceed the window
-    return verdict;
-  }
-  const recoverySkill = ctx.voice().nameRecoverySkill({
+type Speaking = { settings: Settings; ctx: HookContext; input: PreToolUseInput; key: string; transcript: string | undefined; measurement: Measurement | undefined };
+
+/** Word the verdict, claim its warning band, log it; only a verdict or notice that speaks loads the voice. */
+function speak(verdict: Verdict, s: Speaking): GuardResult {
+  const { settings, ctx } = s;
+  const window = verdict.data.window;
+  const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
+  const pendingNotice = window ? judgeWindowNotice(window, held) : undefined;
+  if (verdict.kind === 'allow' && !pendingNotice) return { outcome: 'allow', reason: verdict.messageId, verdict };
+  const voice = ctx.voice();
+  const place = { stateDir: settings.stateDir, key: s.key };
+  const notice = pendingNotice && voice.claimNotice(pendingNotice, place, settings.debug);
+  if (verdict.kind === 'allow') return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
+  const recoverySkill = voice.nameRecoverySkill({
     projectDir: settings.projectDir,
     home: ctx.home,
     env: ctx.env,
     recoverySkills: settings.policy.recoverySkills,
     runtimeDir: ctx.runtimeDir,
   });
-  return judgeCeiling({ ...facts, recoverySkill, windowEvidence: evidence(true) });
+  const texts = voice.render(verdict, { recoverySkill });
+  if (!texts) return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
+  if (verdict.kind === 'warn' && s.transcript !== undefined) {
+    const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: settings.policy.maxScanBytes };
+    const claim = voice.claimWarningOnce(verdict, dedup, settings.debug);
+    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: 'deduplicated', verdict, texts, notice };
+  }
+  voice.recordEvent(settings.stateDir, guardEvent(verdict, s, ctx.now()), settings.debug);
+  return { outcome: verdict.kind, reason: verdict.messageId, verdict, texts, notice };
 }
 
-function parseInput(stdin: string | undefined): PreToolUseInput | undefined {
-  return parsePreToolUseInput(parseJson(stdin));
+function guardEvent(verdict: Verdict, s: Speaking, now: Date) {
+  const d = verdict.data;
+  const window = d.window as ResolvedWindow;
+  return {
+    at: now.toISOString(),
+    session: s.input.session_id,
+    agent: s.input.agent_id,
+    project: s.settings.projectDir,
+    tool: d.tool,
+    target: d.target,
+    outcome: verdict.kind as 'warn' | 'block',
+    messageId: verdict.messageId,
+    occupancy: d.occupancy,
+    percent: d.percent === undefined ? undefined : Math.round(d.percent * 10) / 10,
+    ceilingPct: d.ceilingPct,
+    window: { tokens: window.tokens, source: window.source, detail: window.detail },
+    strict: d.strict,
+  };
+}
+
+/** One stable debug line per judged call: the verdict, its reason, and the numbers behind it. */
+function describeVerdict(verdict: Verdict, measurement: Measurement | undefined): string {
+  const d = verdict.data;
+  const window = d.window ? ` window=${d.window.tokens}/${d.window.source}${d.window.verified ? '' : '(assumed)'}` : '';
+  const scanned = measurement ? ` scanned=${measurement.bytesScanned ?? 0}` : '';
+  const error = measurement?.error ? ` transcript-error="${measurement.error}"` : '';
+  return `pre-tool-use: ${verdict.kind} ${verdict.messageId} tool=${d.tool} occupancy=${d.occupancy ?? '?'}${window}${scanned}${error}`;
+}
+
+function measure(
+  transcript: string | undefined,
+  input: PreToolUseInput,
+  sdk: SdkContextUsage | undefined,
+  settings: Settings,
+  ctx: HookContext,
+): Measurement {
+  if (transcript === undefined) return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'agent_id cannot name a transcript' };
+  const { maxScanBytes } = settings.policy;
+  if (sdk) return withSdkOccupancy(readOccupancy(transcript, { maxScanBytes, timeUp: ctx.timeUp }), sdk);
+  return measureCallingTurn(transcript, input, maxScanBytes, ctx.timeUp, settings.debug);
 }
 
 /**
@@ -155,20 +182,13 @@ function measureCallingTurn(
     measurement = read();
   }
   if (measurement.callSeen === false)
-    debug(
-      `the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`,
-    );
+    debug(`the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`);
   return measurement;
 }
 
-/** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check). */
+/** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check and the model). */
 function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measurement {
-  return {
-    ...measurement,
-    occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' },
-    error: undefined,
-    preTokens: undefined,
-  };
+  return { ...measurement, occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' }, error: undefined, preTokens: undefined };
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
  * The status line command: print one line for Claude Code's status bar and
- * record the session's real window for the hooks (the bridge). Never fails:
+ * record the session's real window for the hooks. Never fails:
  * bad input prints nothing; an unwritable state directory only skips the record.
  */
 import { spawnSync } from 'node:child_process';
 import { computePercent, computeTier } from '../core/tiers.js';
+import { LARGEST_KNOWN_WINDOW } from '../core/window.js';
 import { parseStatusInput, renderStatusLine } from '../core/statusline.js';
-import { writeBridge } from '../io/bridge.js';
-import { recordLearnedWindow } from '../io/learned-window.js';
 import { describeError } from '../io/debug.js';
-import { defaultStateDir } from '../io/state.js';
+import { recordLearnedWindow } from '../window/learned.js';
+import { writeStatuslineReport } from '../window/statusline-report.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
 
 export type StatusLineOptions = { wrap?: string | undefined };
@@ -21,13 +21,13 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
   if (!input) return wrapped;
   const settings = loadSettings(ctx, undefined);
   const { policy, debug } = settings;
-  const window = input.windowTokens ?? settings.window.tokens;
+  const window = input.windowTokens ?? settings.config.policy.window ?? LARGEST_KNOWN_WINDOW;
   if (input.windowTokens !== undefined) {
-    const stateDir = policy.stateDir ?? defaultStateDir();
+    const { stateDir } = settings;
     try {
       // Learned for the model, so later sessions of it (print mode has no status line) know the window too.
       if (input.modelId !== undefined) recordLearnedWindow(stateDir, input.modelId, input.windowTokens, ctx.now());
-      writeBridge(stateDir, {
+      writeStatuslineReport(stateDir, {
         sessionId: input.sessionId,
         windowTokens: input.windowTokens,
         usageTokens: input.usageTokens ?? null,
@@ -36,7 +36,7 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
         updatedAt: ctx.now().toISOString(),
       });
     } catch (error) {
-      debug(`bridge not recorded: ${describeError(error)}`);
+      debug(`status line report not kept: ${describeError(error)}`);
     }
   }
   const percent = input.usageTokens === undefined ? undefined : computePercent(input.usageTokens, window);

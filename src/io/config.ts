@@ -80,7 +80,10 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
       ignored.push(`${path}: ${problem.key} ${problem.message}`);
       delete values[problem.key as keyof typeof values];
     }
-    if (preset) layers.push({ source: { layer: 'preset', detail: `${preset}, extended by ${path}` }, values: presetValues(preset) });
+    if (preset) {
+      const source = { layer: 'preset' as const, detail: `${preset}, extended by ${path}`, ...(role === 'project' ? { byProject: true as const } : {}) };
+      layers.push({ source, values: presetValues(preset) });
+    }
     layers.push({ source: { layer: role as LayerName, detail: path }, values });
   }
   const envWarnings: string[] = [];

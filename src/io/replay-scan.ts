@@ -4,12 +4,14 @@
  * Throughput, not start-up, is the budget here.
  */
 import { closeSync, readSync } from 'node:fs';
+import { MODEL_ATTACHMENT_MARK } from '../core/model-attachment.js';
 import { RECORD_MARKS } from '../core/occupancy.js';
 import { openRegularFile } from './read-safe.js';
 
 export type FileScan = { bytes: number; corruptLines: number; oversizedLines: number };
 
-const MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
+/** Turns, compactions, and the model attachments that say which window a session had. */
+const MARKS = [...RECORD_MARKS, MODEL_ATTACHMENT_MARK].map((mark) => Buffer.from(mark));
 const NEWLINE = 0x0a;
 
 /** Call `onRecord` with every parsed line that may matter, in file order. Throws when the file cannot be read (or `onRecord` throws). */

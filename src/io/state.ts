@@ -1,18 +1,25 @@
 /**
  * The private state directory (dedup markers and epochs here; bridge records and learned windows
- * in bridge.ts and learned-window.ts): `$DEV_TEAM_CONTEXT_STATE_DIR`, else
- * `${TMPDIR:-/tmp}/context-ceiling-<uid>`. Writes go through ensurePrivateDir (created 0700, refused
- * when a symlink or someone else's), reads through privateDirForRead (the same checks, nothing created).
+ * in bridge.ts and learned-window.ts): the policy's `stateDir` (DEV_TEAM_CONTEXT_STATE_DIR), else
+ * `$XDG_STATE_HOME/context-ceiling`, else `~/.local/state/context-ceiling`: durable across reboots,
+ * one per home, and nowhere another local user can create it first (as they could in /tmp).
+ * Writes go through ensurePrivateDir (created 0700, refused when a symlink or someone else's),
+ * reads through privateDirForRead (the same checks, nothing created).
  */
 import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
 import { readRegularText } from './read-safe.js';
 import type { DedupEpoch } from '../core/dedup.js';
 
-export function defaultStateDir(): string {
-  return join(tmpdir(), `context-ceiling-${process.getuid?.() ?? 'user'}`);
+export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
+
+/** The state directory in force: the one place it is decided. */
+export function resolveStateDir({ policy, env, home }: StateDirContext): string {
+  if (policy.stateDir) return policy.stateDir;
+  // XDG: a relative XDG_STATE_HOME is invalid and must be ignored.
+  const xdg = env.XDG_STATE_HOME;
+  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'state'), 'context-ceiling');
 }
 
 /** Make sure `dir` is a private directory we own. Throws with a one-line reason otherwise. */
@@ -46,6 +53,24 @@ export function privateDirForRead(dir: string): string | undefined {
     return (stat.mode & 0o022) === 0 ? dir : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Our own small records are a few hundred bytes; anything larger was not written by us. */
+const MAX_PRIVATE_JSON_BYTES = 64 * 1024;
+
+/**
+ * JSON from a file in a directory only we could have written (privateDirForRead: ours, not a
+ * symlink, not writable by others); the file regular, ours, under the cap, opened without
+ * following a link or blocking. Anything else (another local user's planted record) is ignored.
+ */
+export function readPrivateJson(dir: string, name: string, maxBytes = MAX_PRIVATE_JSON_BYTES): unknown {
+  try {
+    const trusted = privateDirForRead(dir);
+    const text = trusted && readRegularText(join(trusted, name), maxBytes, { noFollow: true, ownedBy: process.getuid?.() });
+    return text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined; // unreadable, not ours or garbled: nothing learned
   }
 }
 

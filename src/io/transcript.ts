@@ -28,8 +28,8 @@ export type ScanOptions = RecordScope & {
   timeUp?: (() => boolean) | undefined;
 };
 
-export type ScanResult = {
-  evidence: OccupancyEvidence | undefined;
+export type ScanResult<T = OccupancyEvidence> = {
+  evidence: T | undefined;
   fileSize: number;
   bytesScanned: number;
   capHit: boolean;
@@ -38,10 +38,20 @@ export type ScanResult = {
 };
 
 const NEWLINE = 0x0a;
-/** Substrings a settling line must contain; anything else is skipped unparsed. */
-const CANDIDATE_MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
-/** Bytes on each side of a read boundary that can hold part of a mark. */
-const SEAM = Math.max(...CANDIDATE_MARKS.map((m) => m.length)) - 1;
+
+/**
+ * What a backward scan looks for: lines holding one of `marks` (anything else is skipped unparsed),
+ * parsed and classified; the first line `classify` accepts settles the scan. `sketch` classifies a
+ * line too long to parse whole, from a stream of its bytes (absent: such lines are skipped).
+ */
+export type Seeker<T> = {
+  marks: readonly Buffer[];
+  classify: (record: unknown) => T | undefined;
+  sketch?: ((fd: number, start: number, end: number, timeUp: () => boolean) => T | undefined) | undefined;
+};
+
+/** The occupancy seeker: an assistant turn's usage or a compaction boundary settles occupancy. */
+const OCCUPANCY_MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
 const EMPTY = Buffer.alloc(0);
 const DEFAULT_CHUNK = 64 * 1024;
 const DEFAULT_MAX_PARSE = 1024 * 1024;
@@ -99,9 +109,11 @@ export function scanTranscript(path: string, options: ScanOptions): ScanResult {
  * must not cost memory): only whether they held a mark (`candidate`), and the
  * first bytes after the read boundary (`seam`), to catch a mark split across two reads.
  */
-type LineScan = {
+type LineScan<T> = {
   fd: number;
-  scope: RecordScope;
+  seeker: Seeker<T>;
+  /** Bytes on each side of a read boundary that can hold part of a mark. */
+  seamBytes: number;
   maxParse: number;
   timeUp: () => boolean;
   callMark: Buffer | undefined;
@@ -112,11 +124,25 @@ type LineScan = {
 };
 
 function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
+  const scope: RecordScope = { agentId: options.agentId };
+  const seeker: Seeker<OccupancyEvidence> = {
+    marks: OCCUPANCY_MARKS,
+    classify: (record) => classifyRecord(record, scope),
+    sketch: (at, start, end, timeUp) => classifyRecord(sketchRange(at, start, end, timeUp), scope),
+  };
+  return seekBackwards(fd, seeker, options);
+}
+
+type SeekOptions = Pick<ScanOptions, 'maxScanBytes' | 'chunkBytes' | 'maxParseBytes' | 'callId' | 'timeUp'>;
+
+/** Read `fd` backwards in chunks until `seeker` settles on a line, the cap or the time budget is hit, or the file starts. */
+export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOptions): ScanResult<T> {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
   const fileSize = fstatSync(fd).size;
-  const line: LineScan = {
+  const line: LineScan<T> = {
     fd,
-    scope: { agentId: options.agentId },
+    seeker,
+    seamBytes: Math.max(...seeker.marks.map((m) => m.length)) - 1,
     maxParse: options.maxParseBytes ?? DEFAULT_MAX_PARSE,
     timeUp: options.timeUp ?? never,
     callMark: options.callId ? Buffer.from(JSON.stringify(options.callId)) : undefined,
@@ -127,7 +153,7 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   };
   let pos = fileSize;
   let scanned = 0;
-  const finish = (evidence: OccupancyEvidence | undefined, capHit: boolean): ScanResult => ({
+  const finish = (evidence: T | undefined, capHit: boolean): ScanResult<T> => ({
     evidence,
     fileSize,
     bytesScanned: scanned,
@@ -150,17 +176,17 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
     if (pos === 0) return finish(settleLine(line, 0, chunk.subarray(0, step.end)), false);
     const part = chunk.subarray(0, step.end); // this line continues into the previous chunk
     if (part.length > 0) {
-      line.candidate ||= hasMark(part) || spansMark(part, line.seam);
-      line.seam = Buffer.concat([part.subarray(0, SEAM), line.seam.subarray(0, Math.max(0, SEAM - part.length))]);
+      line.candidate ||= hasMark(line, part) || spansMark(line, part, line.seam);
+      line.seam = Buffer.concat([part.subarray(0, line.seamBytes), line.seam.subarray(0, Math.max(0, line.seamBytes - part.length))]);
     }
   }
   return finish(undefined, false);
 }
 
-type ChunkStep = { kind: 'found'; evidence: OccupancyEvidence } | { kind: 'time-up' } | { kind: 'rest'; end: number };
+type ChunkStep<T> = { kind: 'found'; evidence: T } | { kind: 'time-up' } | { kind: 'rest'; end: number };
 
 /** Settle every line that ends in `chunk` (read at file offset `pos`), newest first; `rest` is where the unfinished first line ends. */
-function settleChunk(line: LineScan, chunk: Buffer, pos: number): ChunkStep {
+function settleChunk<T>(line: LineScan<T>, chunk: Buffer, pos: number): ChunkStep<T> {
   let end = chunk.length;
   let newline = chunk.lastIndexOf(NEWLINE, end - 1);
   while (newline !== -1) {
@@ -169,7 +195,7 @@ function settleChunk(line: LineScan, chunk: Buffer, pos: number): ChunkStep {
     line.candidate = false;
     line.seam = EMPTY;
     // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs nothing).
-    end = skipUnmarked(chunk, newline);
+    end = skipUnmarked(line.seeker.marks, chunk, newline);
     line.lineEnd = pos + end;
     if (line.timeUp()) return { kind: 'time-up' };
     newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
@@ -178,20 +204,24 @@ function settleChunk(line: LineScan, chunk: Buffer, pos: number): ChunkStep {
 }
 
 /** Judge the complete line [start, lineEnd), whose first bytes (up to the read boundary) are `head`. */
-function settleLine(line: LineScan, start: number, head: Buffer): OccupancyEvidence | undefined {
+function settleLine<T>(line: LineScan<T>, start: number, head: Buffer): T | undefined {
   const length = line.lineEnd - start;
-  if (length <= 0 || !(line.candidate || hasMark(head) || spansMark(head, line.seam))) return undefined;
-  if (length > line.maxParse) return classifyRecord(sketchRange(line.fd, start, line.lineEnd, line.timeUp), line.scope); // callSeen stays unknown
+  if (length <= 0 || !(line.candidate || hasMark(line, head) || spansMark(line, head, line.seam))) return undefined;
+  if (length > line.maxParse) return line.seeker.sketch?.(line.fd, start, line.lineEnd, line.timeUp); // callSeen stays unknown
   const bytes = length === head.length ? head : readRange(line.fd, start, line.lineEnd);
   if (length > DEPTH_CHECK_FROM && nestsDeeperThan(bytes, MAX_SKETCH_DEPTH)) return undefined;
-  let evidence: OccupancyEvidence | undefined;
+  let evidence: T | undefined;
   try {
-    evidence = classifyRecord(JSON.parse(bytes.toString('utf8')), line.scope);
+    evidence = line.seeker.classify(JSON.parse(bytes.toString('utf8')));
   } catch {
     return undefined; // torn last line or garbage: skipped, never fatal
   }
-  if (evidence?.kind === 'usage' && line.callMark) line.callSeen = bytes.includes(line.callMark);
+  if (evidence !== undefined && line.callMark && isUsage(evidence)) line.callSeen = bytes.includes(line.callMark);
   return evidence;
+}
+
+function isUsage(evidence: unknown): boolean {
+  return (evidence as Partial<OccupancyEvidence>).kind === 'usage';
 }
 
 /**
@@ -199,9 +229,9 @@ function settleLine(line: LineScan, start: number, head: Buffer): OccupancyEvide
  * before `end` that holds a mark, else the first newline (every whole line in
  * between is unmarked), else `end` itself.
  */
-function skipUnmarked(chunk: Buffer, end: number): number {
+function skipUnmarked(marks: readonly Buffer[], chunk: Buffer, end: number): number {
   let hit = -1;
-  for (const mark of CANDIDATE_MARKS) if (end >= mark.length) hit = Math.max(hit, chunk.lastIndexOf(mark, end - mark.length));
+  for (const mark of marks) if (end >= mark.length) hit = Math.max(hit, chunk.lastIndexOf(mark, end - mark.length));
   const next = chunk.indexOf(NEWLINE, hit === -1 ? 0 : hit);
   return next === -1 || next >= end ? end : next;
 }
@@ -293,12 +323,12 @@ function readFully(fd: number, target: Buffer, position: number): void {
   }
 }
 
-function hasMark(bytes: Buffer): boolean {
-  return CANDIDATE_MARKS.some((mark) => bytes.includes(mark));
+function hasMark(line: LineScan<unknown>, bytes: Buffer): boolean {
+  return line.seeker.marks.some((mark) => bytes.includes(mark));
 }
 
 /** A mark split across a read boundary: `earlier` ends where `later` (the next bytes of the line) begins. */
-function spansMark(earlier: Buffer, later: Buffer): boolean {
+function spansMark(line: LineScan<unknown>, earlier: Buffer, later: Buffer): boolean {
   if (later.length === 0 || earlier.length === 0) return false;
-  return hasMark(Buffer.concat([earlier.subarray(-SEAM), later.subarray(0, SEAM)]));
+  return hasMark(line, Buffer.concat([earlier.subarray(-line.seamBytes), later.subarray(0, line.seamBytes)]));
 }

@@ -54,6 +54,6 @@ describe('CLI wording', () => {
   });
 
   it('advice the guard also gives is the same text, not a rewrite', () => {
-    expect(cliMessage('doctor.window-default-fix')).toBe(STATE_THE_WINDOW_ADVICE);
+    expect(cliMessage('doctor.window-assumed-fix')).toBe(STATE_THE_WINDOW_ADVICE);
   });
 });

@@ -45,7 +45,7 @@ function checkpointWith(orchestration: OrchestrationRecord, over: { trigger?: st
     occupancy: { kind: 'measured', tokens: 177_200, source: 'usage' },
     percent: 88.6,
     tier: 'EMERGENCY',
-    window: { tokens: 200_000, source: 'default' },
+    window: { tokens: 200_000, source: 'model' },
     ceilingPct: 40,
     orchestration,
     session: { cwd: '/home/dev/project', projectDir: '/home/dev/project', gitBranch: 'main', transcriptPath: null },

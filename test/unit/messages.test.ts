@@ -1,29 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { judgeCeiling } from '../../src/core/ceiling.js';
-import { ASSUMED_WINDOW_ADVICE, describeWindowSource, formatPercent, formatTokens, renderVerdict } from '../../src/core/messages.js';
+import { describeCall, judgeCall } from '../../src/core/ceiling.js';
+import {
+  ASSUMED_WINDOW_ADVICE,
+  describeWindowSource,
+  formatPercent,
+  formatTokens,
+  renderVerdict,
+  renderWindowNotice,
+} from '../../src/core/messages.js';
 import { resolvePolicy } from '../../src/core/policy.js';
+import type { ResolvedWindow } from '../../src/core/window.js';
 
 const policy = (strict: boolean) => resolvePolicy([{ source: { layer: 'env' }, values: { strict } }]).policy;
+type JudgeFacts = { toolName: string; toolInput: unknown; occupancy: { kind: 'measured'; tokens: number; source: 'usage' }; window: ResolvedWindow; policy: ReturnType<typeof policy> };
+const judgeCeiling = (f: JudgeFacts) => judgeCall(describeCall(f.toolName, f.toolInput), f.policy, () => ({ occupancy: f.occupancy, window: f.window }));
+const opus: ResolvedWindow = { tokens: 1_000_000, source: 'model', detail: 'claude-opus-5-5', verified: true };
 
 describe('renderVerdict', () => {
   it('warn: stderr, model and user texts name percent, numbers, window source and the recovery skill', () => {
     const verdict = judgeCeiling({
       toolName: 'Agent',
       toolInput: {},
-      occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' },
-      window: { tokens: 200_000, source: 'bridge' },
+      occupancy: { kind: 'measured', tokens: 450_000, source: 'usage' },
+      window: opus,
       policy: policy(false),
-      recoverySkill: 'context-summarization',
     });
-    const texts = renderVerdict(verdict)!;
+    const texts = renderVerdict(verdict, { recoverySkill: 'context-summarization' })!;
     expect(texts.stderr).toBe(
-      'context-ceiling: context at 50% (100,000 of 200,000 tokens, window: bridge) is over the 40% ceiling before Agent; run the /context-summarization skill before loading more capabilities.',
+      'context-ceiling: context at 45% (450,000 of 1,000,000 tokens, window: model claude-opus-5-5) is over the 40% ceiling before Agent; run the /context-summarization skill before loading more capabilities.',
     );
     expect(texts.model).toBe(
-      'Context ceiling warning: context is at 50% (100,000 of 200,000 tokens; window: bridge), over the 40% ceiling. The Agent call proceeds, but load no further agents or skills until you have brought context back under the ceiling: run the /context-summarization skill.',
+      'Context ceiling warning: context is at 45% (450,000 of 1,000,000 tokens; window: model claude-opus-5-5), over the 40% ceiling. The Agent call proceeds, but load no further agents, skills or workflows until you have brought context back under the ceiling: run the /context-summarization skill.',
     );
     expect(texts.user).toBe(
-      'context-ceiling: 50% of a 200,000-token window (bridge) is over the 40% ceiling; the model was told to run the /context-summarization skill.',
+      'context-ceiling: 45% of a 1,000,000-token window (model claude-opus-5-5) is over the 40% ceiling; the model was told to run the /context-summarization skill.',
     );
     expect(texts.stderr).not.toContain('\n');
   });
@@ -33,12 +43,15 @@ describe('renderVerdict', () => {
       toolName: 'Agent',
       toolInput: {},
       occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' },
-      window: { tokens: 200_000, source: 'default' },
+      window: { tokens: 200_000, source: 'assumed', verified: false, assumption: { why: 'variant', model: 'claude-sonnet-4-5', largest: 1_000_000 } },
       policy: policy(true),
     });
     const texts = renderVerdict(verdict)!;
     expect(verdict.kind).toBe('warn');
     expect(texts.model).toContain('of an assumed 200,000-token window');
+    expect(texts.user).toContain(
+      'of an assumed 200,000-token window (claude-sonnet-4-5; with [1m] it has 1,000,000, and nothing here says which) is over the 40% ceiling',
+    );
     for (const text of [texts.stderr, texts.user!]) {
       expect(text).toContain(
         "The window is assumed, so this only warns, even in strict mode; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens).",
@@ -51,27 +64,28 @@ describe('renderVerdict', () => {
       toolName: 'Skill',
       toolInput: { skill: 'x' },
       occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' },
-      window: { tokens: 200_000, source: 'env' },
+      window: { tokens: 200_000, source: 'env', verified: true },
       policy: policy(true),
-      recoverySkill: undefined,
     });
-    expect(renderVerdict(verdict)!.stderr).toContain(
-      'To bring context under the ceiling, have the conversation compacted (/compact), then retry',
+    expect(renderVerdict(verdict)!.model).toContain(
+      'To bring context back under the ceiling, have the conversation compacted (/compact), then retry',
     );
   });
 
-  it('block: one stderr line with "blocked", the numbers and the way out', () => {
+  it('block: a decision the model reads (not an error), the person told, one stderr line with "blocked"', () => {
     const verdict = judgeCeiling({
       toolName: 'Skill',
       toolInput: { skill: 'deep-dive' },
-      occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' },
-      window: { tokens: 200_000, source: 'env' },
+      occupancy: { kind: 'measured', tokens: 450_000, source: 'usage' },
+      window: opus,
       policy: policy(true),
-      recoverySkill: 'context-summarization',
     });
-    expect(renderVerdict(verdict)).toEqual({
+    expect(renderVerdict(verdict, { recoverySkill: 'context-summarization' })).toEqual({
       stderr:
-        'context-ceiling: blocked Skill "deep-dive": context at 90% (180,000 of 200,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
+        'context-ceiling: blocked Skill "deep-dive": context at 45% (450,000 of 1,000,000 tokens, window: model claude-opus-5-5) is over the 40% ceiling (strict mode).',
+      model:
+        'Blocked by the context ceiling (strict mode), not an error in the Skill tool: context is at 45% (450,000 of 1,000,000 tokens; window: model claude-opus-5-5), over the 40% ceiling, so Skill "deep-dive" was not loaded. To bring context back under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
+      user: 'context-ceiling: blocked Skill "deep-dive" at 45% of a 1,000,000-token window (model claude-opus-5-5), over the 40% ceiling (strict mode); the model was told to run the /context-summarization skill.',
     });
   });
 
@@ -80,17 +94,18 @@ describe('renderVerdict', () => {
       toolName: 'Skill',
       toolInput: { skill: 'deep-dive' },
       occupancy: { kind: 'measured', tokens: 180_000, source: 'usage' },
-      window: { tokens: 200_000, source: 'env' },
+      window: { tokens: 200_000, source: 'env', verified: true },
     } as const;
     expect(
-      renderVerdict(judgeCeiling({ ...facts, policy: policy(true), recoverySkill: 'context-ceiling:context-summarization' }))!.stderr,
-    ).toContain('To bring context under the ceiling, run the /context-ceiling:context-summarization skill, then retry');
+      renderVerdict(judgeCeiling({ ...facts, policy: policy(true) }), { recoverySkill: 'context-ceiling:context-summarization' })!.model,
+    ).toContain('To bring context back under the ceiling, run the /context-ceiling:context-summarization skill, then retry');
     const blocked = renderVerdict(judgeCeiling({ ...facts, policy: policy(true) }))!;
-    expect(blocked.stderr).toContain(
-      '(strict mode). To bring context under the ceiling, have the conversation compacted (/compact), then retry',
+    expect(blocked.model).toContain(
+      'was not loaded. To bring context back under the ceiling, have the conversation compacted (/compact), then retry',
     );
     const warned = renderVerdict(judgeCeiling({ ...facts, policy: policy(false) }))!;
-    for (const text of [blocked.stderr, warned.stderr, warned.model!, warned.user!]) expect(text).not.toContain('context-summarization');
+    for (const text of [blocked.stderr, blocked.model!, blocked.user!, warned.stderr, warned.model!, warned.user!])
+      expect(text).not.toContain('context-summarization');
     expect(warned.stderr).toContain('; have the conversation compacted (/compact) before loading more capabilities.');
     expect(warned.model).toContain('until you have brought context back under the ceiling: have the conversation compacted (/compact).');
     expect(warned.user).toContain('; the model was told to have the conversation compacted (/compact).');
@@ -101,7 +116,7 @@ describe('renderVerdict', () => {
       toolName: 'Agent',
       toolInput: {},
       occupancy: { kind: 'measured', tokens: 500_000, source: 'usage' },
-      window: { tokens: 1_000_000, source: 'env' },
+      window: { tokens: 1_000_000, source: 'env', verified: true },
       policy: policy(false),
     });
     expect(renderVerdict(verdict)!.user).not.toContain('DEV_TEAM_CONTEXT_WINDOW');
@@ -112,7 +127,7 @@ describe('renderVerdict', () => {
       toolName: 'Agent',
       toolInput: {},
       occupancy: { kind: 'measured', tokens: 1, source: 'usage' },
-      window: { tokens: 200_000, source: 'default' },
+      window: opus,
       policy: policy(false),
     });
     expect(renderVerdict(verdict)).toBeUndefined();
@@ -143,8 +158,11 @@ describe('describeWindowSource: the one way a window source reads for people', (
     [{ tokens: 1, source: 'env' as const }, 'env (.claude/settings.json)', 'env (.claude/settings.json)'],
     [{ tokens: 1, source: 'env' as const }, undefined, 'env'],
     [{ tokens: 1, source: 'policy' as const, detail: '/p/policy.json' }, undefined, 'policy: /p/policy.json'],
-    [{ tokens: 1, source: 'bridge' as const, detail: '2 min old' }, 'ignored for a non-env source', 'bridge: 2 min old'],
-    [{ tokens: 1, source: 'default' as const }, undefined, 'default'],
+    [{ tokens: 1, source: 'statusline' as const, detail: '2 min old' }, 'ignored for a non-env source', 'status line, 2 min old'],
+    [{ tokens: 1, source: 'model' as const, detail: 'claude-opus-5-5' }, undefined, 'model claude-opus-5-5'],
+    [{ tokens: 1, source: 'learned' as const, detail: 'claude-foo-9' }, undefined, 'learned for claude-foo-9'],
+    [{ tokens: 1, source: 'evidence' as const, detail: 'claude-sonnet-4-5' }, undefined, 'claude-sonnet-4-5 with [1m], proven by what this session held'],
+    [{ tokens: 1, source: 'assumed' as const }, undefined, 'assumed'],
   ])('%j from %j → %s', (window, configuredFrom, expected) => {
     expect(describeWindowSource(window, configuredFrom)).toBe(expected);
   });
@@ -152,6 +170,22 @@ describe('describeWindowSource: the one way a window source reads for people', (
   it('the advice for an assumed window names the one way to state it', () => {
     expect(ASSUMED_WINDOW_ADVICE).toBe(
       `assumed; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy "window"`,
+    );
+  });
+});
+
+describe('renderWindowNotice: said once per session to the person', () => {
+  it('a stated window the session outgrew', () => {
+    const window: ResolvedWindow = { ...opus, disproved: { tokens: 200_000, source: 'env' } };
+    expect(renderWindowNotice({ id: 'window-disproved', disproved: { tokens: 200_000, source: 'env' }, held: 300_000, window })).toBe(
+      "context-ceiling: this session has held 300,000 tokens, more than the 200,000-token window (env), so that window is wrong; the ceiling is judged against 1,000,000 tokens (model claude-opus-5-5) instead. Correct it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens).",
+    );
+  });
+
+  it('a model Claude Code does not know', () => {
+    const window: ResolvedWindow = { tokens: 1_000_000, source: 'assumed', verified: false, assumption: { why: 'unknown-model', model: 'claude-foo-9' } };
+    expect(renderWindowNotice({ id: 'unknown-model', model: 'claude-foo-9', window })).toBe(
+      "context-ceiling: claude-foo-9 is not in Claude Code's model table, so its window is assumed to be 1,000,000 tokens (Claude Code's own default for such models) and the ceiling only warns; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy \"window\".",
     );
   });
 });

@@ -9,8 +9,10 @@ import { scanRecords } from '../../src/io/replay-scan.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 
 const gated = new Set(['Agent', 'Task', 'Skill']);
+/** A window stated as 200,000 tokens, whatever the session held. */
+const stated200k = () => ({ tokens: 200_000, source: 'env' as const, verified: true });
 const rules = {
-  window: { tokens: 200_000, source: 'env' as const },
+  window: stated200k,
   ceilings: [30, 40, 50],
   policy: resolvePolicy([{ source: { layer: 'env' }, values: { recoverySkills: ['context-summarization'] } }]).policy,
 };
@@ -208,7 +210,7 @@ describe('replay judges calls as the guard does', () => {
   const policyOf = (values: Parameters<typeof resolvePolicy>[0][number]['values']) =>
     resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
   const at40 = (policy: ReturnType<typeof policyOf>) =>
-    analyzeSession(over, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy });
+    analyzeSession(over, { window: stated200k, ceilings: [40], policy });
 
   // The expected outcome is written out, not computed: auto follows strict, off is not judged at all.
   it.each([
@@ -228,7 +230,7 @@ describe('replay judges calls as the guard does', () => {
   it('a disabled guard and a recovery skill count nothing; a tool the policy adds is judged', () => {
     expect(at40(policyOf({ enabled: false })).calls).toBe(0);
     const recovery: TimelineEvent[] = [over[0]!, { kind: 'call', tool: 'Skill', target: 'plugin:continue', tokens: 100_000 }];
-    expect(analyzeSession(recovery, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy: policyOf({}) }).calls).toBe(0);
+    expect(analyzeSession(recovery, { window: stated200k, ceilings: [40], policy: policyOf({}) }).calls).toBe(0);
     const policy = policyOf({ tools: { WebFetch: 'block' } });
     const t = new TimelineBuilder(recordedTools(policy));
     t.add({
@@ -244,7 +246,27 @@ describe('replay judges calls as the guard does', () => {
       },
     });
     expect(
-      analyzeSession(t.events, { window: { tokens: 200_000, source: 'env' }, ceilings: [40], policy }).byCeiling[40]!.blockedByTool,
+      analyzeSession(t.events, { window: stated200k, ceilings: [40], policy }).byCeiling[40]!.blockedByTool,
     ).toEqual({ WebFetch: 1 });
+  });
+});
+
+describe("replay judges each call against the window the session had then, as the guard's kept evidence does", () => {
+  const sonnet = (held: number) =>
+    held > 200_000
+      ? { tokens: 1_000_000, source: 'evidence' as const, verified: true }
+      : { tokens: 200_000, source: 'assumed' as const, verified: false };
+  const events: TimelineEvent[] = [
+    { kind: 'turn', tokens: 100_000, output: 10 },
+    { kind: 'call', tool: 'Skill', target: 'a', tokens: 100_000 }, // 50 % of an assumed 200,000: a warning, never a block
+    { kind: 'turn', tokens: 450_000, output: 10 },
+    { kind: 'call', tool: 'Skill', target: 'b', tokens: 450_000 }, // 45 % of the proven 1,000,000: blocked
+  ];
+  it('an assumed window warns; the proven larger one blocks; the peak is judged against the larger', () => {
+    const policy = resolvePolicy([{ source: { layer: 'env' }, values: { strict: true } }]).policy;
+    const a = analyzeSession(events, { window: sonnet, ceilings: [40], policy });
+    expect(a.byCeiling[40]).toMatchObject({ gatedByTool: { Skill: 2 }, blockedByTool: { Skill: 1 } });
+    expect(a.peakPercent).toBeCloseTo(45);
+    expect(a.window).toMatchObject({ tokens: 1_000_000, source: 'evidence' });
   });
 });

@@ -71,7 +71,7 @@ describe('checkpoint files', () => {
       occupancy: { kind: 'measured', tokens: 100, source: 'usage' },
       percent: 0.05,
       tier: 'NOMINAL',
-      window: { tokens: 200_000, source: 'default' },
+      window: { tokens: 200_000, source: 'assumed' },
       ceilingPct: 40,
       orchestration: { path: '/p/O.yaml', status: 'loaded', header: null, resumption: { next_step: 'x' } },
       session: { cwd: '/p', projectDir: '/p', gitBranch: 'main', transcriptPath: '/t.jsonl' },

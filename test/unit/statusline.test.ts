@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStatusInput, renderStatusLine } from '../../src/core/statusline.js';
-import { resolveWindow } from '../../src/core/window.js';
 import { FIXTURES } from '../helpers/sandbox.js';
 
 const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
@@ -52,22 +51,5 @@ describe('renderStatusLine', () => {
       '\u001b[1;31mEMERGENCY\u001b[0m',
     );
     expect(renderStatusLine({ usage: 180_000, window: 200_000, percent: 90, tier: 'EMERGENCY', colour: false })).not.toContain('\u001b[');
-  });
-});
-
-describe('the bridge in window resolution', () => {
-  const bridge = { tokens: 1_000_000, ageSeconds: 30, modelId: 'claude-opus-5-5' };
-  it.each([
-    ['fresh, same model', { bridge, bridgeMaxAgeSeconds: 3600, measuredModel: 'claude-opus-5-5' }, 'bridge'],
-    ['fresh, model unknown', { bridge, bridgeMaxAgeSeconds: 3600 }, 'bridge'],
-    ['stale', { bridge: { ...bridge, ageSeconds: 7200 }, bridgeMaxAgeSeconds: 3600 }, 'default'],
-    ['another model (a subagent, or after /model)', { bridge, bridgeMaxAgeSeconds: 3600, measuredModel: 'claude-haiku-5' }, 'default'],
-    ['env wins over a fresh bridge', { configured: { tokens: 500_000, source: 'env' as const }, bridge }, 'env'],
-  ])('%s', (_name, facts, source) => {
-    expect(resolveWindow(facts).source).toBe(source);
-  });
-
-  it('names the bridge’s age', () => {
-    expect(resolveWindow({ bridge, bridgeMaxAgeSeconds: 3600 })).toEqual({ tokens: 1_000_000, source: 'bridge', detail: '30s old' });
   });
 });

@@ -4,13 +4,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCheckpoint, type Checkpoint, type OrchestrationRecord } from '../../src/core/checkpoint.js';
 import type { Occupancy } from '../../src/core/occupancy.js';
+import type { ResolvedWindow } from '../../src/core/window.js';
 import { computePercent, computeTier } from '../../src/core/tiers.js';
 import { renderResumptionContext } from '../../src/core/resumption-template.js';
 import { judgeStaleness, renderStaleness } from '../../src/core/staleness.js';
 import { estimateTokens, renderCompactionAlert, renderMonitor } from '../../src/core/templates.js';
 import { misprintedNumbers } from '../helpers/computed-lines.js';
 
-const WINDOW = { tokens: 200_000, source: 'default' as const };
+const WINDOW: ResolvedWindow = { tokens: 200_000, source: 'model', detail: 'claude-haiku-4-5', verified: true };
 const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };
 
 function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: AutocompactPoint) {
@@ -146,7 +147,7 @@ describe('<context-monitor> at every tier', () => {
             occupancy: measured(tokens),
             percent,
             tier,
-            window: { tokens: window, source: 'env' },
+            window: { tokens: window, source: 'env', verified: true },
             ceilingPct,
             recoverySkill: 'context-summarization',
             orchestrationFile: 'ORCHESTRATION.yaml',

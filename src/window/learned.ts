@@ -7,14 +7,11 @@
  */
 import { join } from 'node:path';
 import type { LearnedFact } from '../core/window.js';
-import { writeFileAtomic } from './fs-safe.js';
-import { readRegularText } from './read-safe.js';
-import { ensurePrivateDir, privateDirForRead, sanitizeId } from './state.js';
+import { writeFileAtomic } from '../io/fs-safe.js';
+import { ensurePrivateDir, readPrivateJson, sanitizeId } from '../io/state.js';
 
 const LEARNED_FILE = 'learned-windows.json';
 const EVIDENCE_FILE = 'window-evidence.json';
-/** Both files are a few hundred bytes; anything larger was not written by us. */
-const MAX_FILE_BYTES = 64 * 1024;
 /** Models remembered; the least recently reported are forgotten first. */
 const MAX_MODELS = 64;
 
@@ -64,21 +61,6 @@ function readLearnedFile(stateDir: string): LearnedFile | undefined {
       models[model] = { tokens: entry.tokens, updatedAt: entry.updatedAt };
   }
   return { models };
-}
-
-/**
- * JSON from a file in a directory only we could have written (privateDirForRead: ours, not a
- * symlink, not writable by others); the file regular, ours, under the cap, opened without
- * following a link or blocking. Anything else (another local user's planted record) is ignored.
- */
-function readPrivateJson(dir: string, name: string): unknown {
-  try {
-    const trusted = privateDirForRead(dir);
-    const text = trusted && readRegularText(join(trusted, name), MAX_FILE_BYTES, { noFollow: true, ownedBy: process.getuid?.() });
-    return text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined; // unreadable, not ours or garbled: nothing learned
-  }
 }
 
 function isWindowSize(value: unknown): value is number {
