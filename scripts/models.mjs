@@ -16,6 +16,10 @@ const USAGE = 'usage: npm run models -- [--bin PATH] [--check] [--table FILE]';
 
 function main(argv) {
   const args = parseFlags(argv);
+  if (args.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const bin = args.bin ? { path: resolve(args.bin), from: '--bin' } : claudeCodeBin();
   if (!existsSync(bin.path))
     throw new ModelsError(`no Claude Code binary at ${bin.path} (from ${bin.from}): pass --bin PATH, set CLAUDE_CODE_BIN, or npm ci`);
@@ -39,10 +43,6 @@ function parseFlags(argv) {
       options: { bin: { type: 'string' }, check: { type: 'boolean' }, table: { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
     });
-    if (values.help) {
-      process.stdout.write(`${USAGE}\n`);
-      process.exit(0);
-    }
     return values;
   } catch (error) {
     throw new ModelsError(`${error.message} (${USAGE})`);
