@@ -4,7 +4,6 @@ import type { EffectiveEnv } from '../core/settings-env.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { resolveStateDir } from '../io/state.js';
 import type { Measurement } from '../io/transcript.js';
-import { lookupModel } from '../window/model-lookup.js';
 import { resolveSessionWindow } from '../window/session-window.js';
 import { loadConfig, type ConfigContext, type LoadedConfig } from '../io/config.js';
 import { parsePolicyText } from '../io/policy-parse.js';
@@ -71,7 +70,6 @@ export function sessionWindowOf(io: CliIO, config: LoadedConfig, transcript: str
       tokens: measurement?.occupancy.kind === 'measured' ? measurement.occupancy.tokens : undefined,
       preTokens: measurement?.preTokens,
     },
-    lookup: lookupModel,
     debug: () => {},
     persist: false,
   }).window;

@@ -26,7 +26,7 @@ const SUMMARIES: Array<[string, string]> = [
   ['status', 'occupancy, window, tier and what the guard would do now'],
   ['config', 'show, get, validate the policy; each value with its source'],
   ['checkpoints', 'list, show, acknowledge the checkpoints written at compaction'],
-  ['events', "the guard's warnings and blocks (--summary: one line for a CI log)"],
+  ['events', 'warnings and blocks the guard gave (--summary: one line for a CI log)'],
   ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
   ['uninstall', 'remove exactly what install added'],
   ['doctor', 'check Node, hooks or plugin, config, the window in use, compaction point, state'],

@@ -13,7 +13,6 @@ import {
   type SessionAnalysis,
 } from '../core/replay.js';
 import { statedWindows } from '../core/window.js';
-import { lookupModel } from '../window/model-lookup.js';
 import { recordedSessionWindow } from '../window/session-window.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { claudeSettingsOf, loadValidConfig } from './context.js';
@@ -82,7 +81,7 @@ Options:
       corruptLines += scan.corruptLines;
       oversizedLines += scan.oversizedLines;
       bytes += scan.bytes;
-      const window = recordedSessionWindow(stated, timeline, env, lookupModel);
+      const window = recordedSessionWindow(stated, timeline, env);
       analyses.push(analyzeSession(timeline.events, { window, ceilings, policy: config.policy }));
     }
     progress.done();

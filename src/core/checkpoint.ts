@@ -31,6 +31,8 @@ export type Checkpoint = {
     tier: Tier;
     window: number;
     windowSource: WindowSource;
+    /** The model, file or report behind the window, when there is one (as describeWindowSource shows it). */
+    windowDetail?: string | undefined;
     ceilingPct: number;
   };
   orchestration: OrchestrationRecord;
@@ -74,7 +76,7 @@ export type CheckpointFacts = {
   occupancy: Occupancy;
   percent: number | undefined;
   tier: Tier;
-  window: { tokens: number; source: WindowSource };
+  window: { tokens: number; source: WindowSource; detail?: string | undefined };
   ceilingPct: number;
   orchestration: OrchestrationRecord;
   session: Checkpoint['session'];
@@ -99,6 +101,7 @@ export function buildCheckpoint(f: CheckpointFacts): Checkpoint {
       tier: f.tier,
       window: f.window.tokens,
       windowSource: f.window.source,
+      ...(f.window.detail === undefined ? {} : { windowDetail: f.window.detail.slice(0, 200) }),
       ceilingPct: f.ceilingPct,
     },
     orchestration: f.orchestration,
@@ -134,6 +137,7 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
       tier: (string(context.tier) ?? 'UNKNOWN') as Tier,
       window: number(context.window) ?? 0,
       windowSource: (string(context.windowSource) ?? 'assumed') as WindowSource,
+      windowDetail: string(context.windowDetail) ?? undefined,
       ceilingPct: number(context.ceilingPct) ?? 0,
     },
     orchestration: {

@@ -1,55 +1,55 @@
 /**
- * The window Claude Code gives a session's model, mirrored from the client (2.1.331, CLAUDE-CODE-FACTS.md):
- * a `[1m]` suffix makes any model 1,000,000 (unless CLAUDE_CODE_DISABLE_1M_CONTEXT); a natively 1M model
- * has its own window; any other model in the table has its table window (200,000); a model the table
- * does not know gets CLAUDE_CODE_MAX_CONTEXT_TOKENS, else 1,000,000 (200,000 with 1M disabled).
+ * The session's model as a window fact (core/window.ts): Claude Code's own rules for a model id
+ * (core/model-window.ts, mirrored from the client), applied to what the transcript shows. The newest
+ * assistant turn's `message.model` never carries `[1m]`; the `model` attachment does (2.1.331), so a model
+ * with a 1M variant is known only when its attachment is found, and stays ambiguous otherwise.
  */
+import { CLIENT_1M_WINDOW } from './constants.js';
+import { normalizeModelId, resolveModelWindow, type ModelLookupOptions } from './model-window.js';
 import type { ModelWindowFact } from './window.js';
 
-/** One model of Claude Code's table, as the window rules need it. */
-export type ModelTableEntry = { id: string; tokens: number; native1m: boolean; largest?: number | undefined };
-
-export type ModelLookup = (rawId: string) => ModelTableEntry | undefined;
-
-/** The client's knobs that change a model's window (from the hook's environment). */
+/** The client's knobs that change a model's window, from the hook's environment. */
 export type ClientWindowKnobs = { disable1m: boolean; maxContextTokens?: number | undefined };
 
-const ONE_MILLION = 1_000_000;
-const BASE_WINDOW = 200_000;
-const SUFFIX = /\[1m\]/i;
+/**
+ * `measured`: the newest turn's model; `attachment`: the newest model attachment's id, which counts only
+ * when it names the same model (one from before a model switch does not).
+ */
+export function judgeModelWindow(measured: string | undefined, attachment: string | undefined, knobs: ClientWindowKnobs): ModelWindowFact | undefined {
+  const options: ModelLookupOptions = { disable1mContext: knobs.disable1m };
+  const raw = measured ?? attachment;
+  if (raw === undefined) return undefined;
+  const attached = attachment !== undefined && sameModel(attachment, raw) ? attachment : undefined;
+  const model = resolveModelWindow(attached ?? raw, options);
+  switch (model.kind) {
+    case 'known':
+      return { kind: 'known', id: attached ?? model.id, tokens: model.tokens };
+    case 'variants':
+      // An attachment without `[1m]` says the session runs the smaller window (`--betas` alone is not seen).
+      return attached !== undefined
+        ? { kind: 'known', id: model.id, tokens: model.tokens }
+        : { kind: 'ambiguous', id: model.id, tokens: model.tokens, largest: model.largest };
+    case 'unknown':
+      // Client `Jv`: CLAUDE_CODE_MAX_CONTEXT_TOKENS, else its default for ids it does not know.
+      return { kind: 'unknown', id: model.id ?? raw.slice(0, 120), tokens: knobs.maxContextTokens ?? model.largest };
+  }
+}
 
 /**
- * `measured`: the newest assistant turn's `message.model` (never suffixed); `attachment`: the newest model
- * attachment's id (suffixed for a 1M variant), which counts only when it names the same model.
- * Without an attachment a model that could run with `[1m]` stays ambiguous.
+ * Whether reading the model attachment could change the answer: for a model under 1M, whose `[1m]` the
+ * client would honour (it counts 1,000,000 for any id carrying it; 2.1.331). Never for the natively 1M
+ * default, so the common path reads nothing more.
  */
-export function judgeModelWindow(
-  measured: string | undefined,
-  attachment: string | undefined,
-  knobs: ClientWindowKnobs,
-  lookup: ModelLookup,
-): ModelWindowFact | undefined {
-  const base = measured ?? (attachment === undefined ? undefined : attachment.replace(SUFFIX, ''));
-  if (base === undefined) return undefined;
-  const entry = lookup(base);
-  const attached = attachment !== undefined && sameModel(attachment, base, entry, lookup) ? attachment : undefined;
-  if (attached !== undefined && SUFFIX.test(attached) && !knobs.disable1m)
-    return { kind: 'known', id: attached, tokens: Math.max(entry?.tokens ?? 0, entry?.largest ?? 0, ONE_MILLION) };
-  if (!entry) return { kind: 'unknown', id: base, tokens: knobs.maxContextTokens ?? (knobs.disable1m ? BASE_WINDOW : ONE_MILLION) };
-  if (entry.native1m || attached !== undefined || knobs.disable1m) return { kind: 'known', id: entry.id, tokens: entry.tokens };
-  return { kind: 'ambiguous', id: entry.id, tokens: entry.tokens, largest: Math.max(entry.largest ?? 0, ONE_MILLION) };
+export function needsAttachment(measured: string | undefined, knobs: ClientWindowKnobs): boolean {
+  if (measured === undefined) return true;
+  if (knobs.disable1m) return false;
+  const model = resolveModelWindow(measured);
+  return model.kind === 'variants' || (model.kind === 'known' && model.tokens < CLIENT_1M_WINDOW);
 }
 
-/** Whether an attachment's id names the measured model (a stale attachment from before a model switch does not count). */
-function sameModel(attachment: string, base: string, entry: ModelTableEntry | undefined, lookup: ModelLookup): boolean {
-  const bare = attachment.replace(SUFFIX, '');
-  if (entry) return lookup(bare)?.id === entry.id;
-  return bare.toLowerCase() === base.toLowerCase();
-}
-
-/** Whether a model needs its attachment read to know its window: only one that could also run with `[1m]`. */
-export function needsAttachment(measured: string | undefined, knobs: ClientWindowKnobs, lookup: ModelLookup): boolean {
-  if (measured === undefined || knobs.disable1m) return measured === undefined;
-  const entry = lookup(measured);
-  return entry !== undefined && !entry.native1m;
+/** Two ids name the same model of Claude Code's table (suffixes, dates and provider spellings aside). */
+export function sameModel(a: string, b: string): boolean {
+  const x = normalizeModelId(a);
+  const y = normalizeModelId(b);
+  return x !== undefined && y !== undefined && x.id === y.id;
 }

@@ -3,7 +3,7 @@
  * the body, and clip() on every field from a file (sanitize.ts).
  */
 import type { Checkpoint } from './checkpoint.js';
-import { formatPercent, formatTokens, WINDOW_PROVEN_WRONG } from './messages.js';
+import { describeWindowSource, formatPercent, formatTokens, WINDOW_PROVEN_WRONG } from './messages.js';
 import type { ResumptionView } from './resumption.js';
 import { sanitizeText } from './sanitize.js';
 
@@ -71,10 +71,10 @@ export function describeDoing(v: ResumptionView, limit: number): string | undefi
 }
 
 export function describeFill(c: Checkpoint): string {
-  const { occupancy, percent, window, windowSource, state } = c.context;
+  const { occupancy, percent, window, windowSource, windowDetail, state } = c.context;
   if (occupancy === null || percent === null)
     return state === 'unknown-since-compaction' ? 'unknown (no turn since the previous compaction)' : 'unknown (not measured)';
-  const source = clip(windowSource, 80);
+  const source = clip(describeWindowSource({ tokens: window, source: windowSource, detail: windowDetail }), 120);
   if (occupancy > window)
     return `${formatTokens(occupancy)} tokens, more than the ${formatTokens(window)}-token window (${source}), ${WINDOW_PROVEN_WRONG}`;
   return `${formatPercent(percent)} (${formatTokens(occupancy)} of ${formatTokens(window)} tokens, window: ${source}), tier ${clip(c.context.tier, 20)}`;

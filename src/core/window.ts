@@ -2,6 +2,7 @@
  * Which context window a verdict is judged against, and where that number came from
  * (DESIGN.md, "Resolving the window"). Pure: every fact arrives as data.
  */
+import { LARGEST_MODEL_WINDOW } from './model-window.js';
 import type { ResolvedPolicy } from './policy.js';
 
 /**
@@ -63,10 +64,11 @@ export type WindowFacts = {
 };
 
 /**
- * The largest window any model in Claude Code's table has; an unknown session is judged against it,
- * so nothing says "stop loading" below the ceiling of a window the session may well have.
+ * The largest window any model could have (Claude Code's table, and its 1M default for ids it does not
+ * know); a session whose model is not known yet is judged against it, so nothing says "stop loading"
+ * below the ceiling of a window the session may well have.
  */
-export const LARGEST_KNOWN_WINDOW = 1_000_000;
+export const LARGEST_KNOWN_WINDOW = LARGEST_MODEL_WINDOW;
 
 /**
  * Candidates in precedence order; the first the session has not outgrown wins. Evidence beats every

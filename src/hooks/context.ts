@@ -8,7 +8,6 @@ import { createDebug, type Debug } from '../io/debug.js';
 import type { YamlParser } from '../io/orchestration.js';
 import { resolveStateDir } from '../io/state.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
-import { lookupModel } from '../window/model-lookup.js';
 import { resolveSessionWindow } from '../window/session-window.js';
 import type { GuardVoice } from './guard-voice.js';
 
@@ -75,7 +74,6 @@ export function sessionWindow(settings: Settings, now: Date, place: SessionPlace
       preTokens: measurement.preTokens,
     },
     sdkWindow: place.sdkWindow,
-    lookup: lookupModel,
     timeUp: settings.timeUp,
     debug: settings.debug,
   }).window;

@@ -159,6 +159,21 @@ export class TranscriptBuilder {
     );
   }
 
+  /**
+   * The `model` attachment Claude Code writes at a session's start, after a model switch and after a
+   * compaction (2.1.331); its id keeps a `[1m]` suffix that assistant records never carry.
+   */
+  modelAttachment(modelId: string): this {
+    const text = `You are powered by the model ${modelId}.`;
+    return this.push(
+      this.base('attachment', {
+        attachment: { type: 'model', identity: { modelId, marketingName: null, knowledgeCutoff: null }, text },
+        rendered: [{ content: `<system-reminder>\n${text}\n</system-reminder>` }],
+        renderedRole: 'system',
+      }),
+    );
+  }
+
   /** Bookkeeping records Claude Code interleaves; never measured. */
   noise(): this {
     this.counter += 1;

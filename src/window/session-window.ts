@@ -3,7 +3,7 @@
  * (what the operator stated, what Claude Code reported, the session's model, what was learned, what
  * the session held), then resolve once (core/window.ts).
  */
-import { judgeModelWindow, needsAttachment, type ClientWindowKnobs, type ModelLookup } from '../core/model-window-fact.js';
+import { judgeModelWindow, needsAttachment, sameModel, type ClientWindowKnobs } from '../core/model-window-fact.js';
 import type { ResolvedPolicy } from '../core/policy.js';
 import { resolveWindow, statedWindows, usableStatusline, type ResolvedWindow, type WindowFacts } from '../core/window.js';
 import { readLearnedWindow, readWindowEvidence, writeWindowEvidence } from './learned.js';
@@ -25,7 +25,6 @@ export type SessionWindowRequest = {
   measured: { model?: string | undefined; tokens?: number | undefined; preTokens?: number | undefined };
   /** Claude Code's own window for the session, from the Agent SDK. */
   sdkWindow?: number | undefined;
-  lookup: ModelLookup;
   timeUp?: (() => boolean) | undefined;
   debug: (line: string) => void;
   /** False for commands that only look (status, doctor, report): nothing is written to the state directory. */
@@ -38,17 +37,17 @@ export function resolveSessionWindow(r: SessionWindowRequest): SessionWindow {
   const { policy } = r.config;
   const knobs = clientWindowKnobs(r.env);
   const attachment =
-    r.transcript !== undefined && needsAttachment(r.measured.model, knobs, r.lookup)
+    r.transcript !== undefined && needsAttachment(r.measured.model, knobs)
       ? readSessionModelId(
           { stateDir: r.stateDir, key: r.key, transcript: r.transcript, maxScanBytes: policy.maxScanBytes, timeUp: r.timeUp, persist: r.persist !== false },
           r.debug,
         )
       : undefined;
-  const model = judgeModelWindow(r.measured.model, attachment, knobs, r.lookup);
+  const model = judgeModelWindow(r.measured.model, attachment, knobs);
   const seen = Math.max(r.measured.tokens ?? 0, r.measured.preTokens ?? 0);
   const kept = readWindowEvidence(r.stateDir, r.key);
   const statusline = usableStatusline(readStatuslineReport(r.stateDir, r.sessionId, r.now), policy.bridgeMaxAgeMinutes * 60, (reported) =>
-    model === undefined ? true : sameModelFamily(reported, model.id, r.lookup),
+    model === undefined ? true : sameModel(reported, model.id),
   );
   const facts: WindowFacts = {
     ...statedWindows(r.config),
@@ -80,13 +79,6 @@ export function clientWindowKnobs(env: Readonly<Record<string, string | undefine
   };
 }
 
-/** A status line's model id (`claude-sonnet-4-5[1m]`) is about the session's model when both name the same table entry. */
-function sameModelFamily(reported: string, modelId: string, lookup: ModelLookup): boolean {
-  const bare = (id: string) => id.replace(/\[1m\]/i, '');
-  const a = lookup(bare(reported))?.id ?? bare(reported).toLowerCase();
-  const b = lookup(bare(modelId))?.id ?? bare(modelId).toLowerCase();
-  return a === b;
-}
 
 /**
  * For a recorded session (replay, report): its window as the guard would have resolved it once the
@@ -96,8 +88,7 @@ export function recordedSessionWindow(
   stated: Pick<WindowFacts, 'stated' | 'projectStated'>,
   models: { model: string | undefined; attachmentModel: string | undefined },
   env: Readonly<Record<string, string | undefined>>,
-  lookup: ModelLookup,
 ): (heldTokens: number) => ResolvedWindow {
-  const model = judgeModelWindow(models.model, models.attachmentModel, clientWindowKnobs(env), lookup);
+  const model = judgeModelWindow(models.model, models.attachmentModel, clientWindowKnobs(env));
   return (heldTokens) => resolveWindow({ ...stated, model, heldTokens });
 }

@@ -7,7 +7,7 @@ export function expectedHooks(runtimeDir: string): Record<string, unknown> {
     { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `node "${runtimeDir}/hook.cjs" ${name}`, timeout }] },
   ];
   return {
-    PreToolUse: entry('pre-tool-use', 10, 'Agent|Task|Skill'),
+    PreToolUse: entry('pre-tool-use', 10, 'Agent|Task|Skill|Workflow'),
     UserPromptSubmit: entry('user-prompt-submit', 10),
     PreCompact: entry('pre-compact', 30),
     PostCompact: entry('post-compact', 10),

@@ -34,8 +34,8 @@ describe('CLI commands that run hooks', () => {
       DEV_TEAM_CONTEXT_STRICT: 'on',
       DEV_TEAM_CONTEXT_WINDOW: '200000',
     });
-    expect(await main(['hook', 'pre-tool-use'], io)).toBe(2);
-    expect(written.out).toBe('');
+    expect(await main(['hook', 'pre-tool-use'], io)).toBe(0);
+    expect(JSON.parse(written.out).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
     expect(written.err).toMatch(/^context-ceiling: blocked Skill "deep-dive"/);
   });
 
