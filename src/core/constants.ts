@@ -45,9 +45,3 @@ export const KEPT_SUMMARY_MAX_CHARS = 48_000;
 
 /** How much of the kept summary a <resumption-context> after /clear quotes (its budget is 4,000 characters). */
 export const KEPT_SUMMARY_EXCERPT_CHARS = 1_400;
-
-/** Claude Code counts an id carrying `[1m]`, and a model id it does not know, as 1,000,000 tokens (2.1.331: `L_`, `YB`). */
-export const CLIENT_1M_WINDOW = 1_000_000;
-
-/** Longer strings are not read as model ids: real ones are under 64 characters, and Claude Code memoises ids only up to 256. */
-export const MAX_MODEL_ID_CHARS = 256;

@@ -2,8 +2,14 @@
  * A model id → the context window Claude Code gives it, from the client's own catalog (model-registry.generated.ts),
  * with the id normalised the way the client does it. Names like `vc`, `bB` are the client's (2.1.331's minified JS).
  */
-import { CLIENT_1M_WINDOW, DEFAULT_WINDOW, MAX_MODEL_ID_CHARS } from './constants.js';
+import { DEFAULT_WINDOW } from './constants.js';
 import { REGISTRY_ALIASES, REGISTRY_BEST, REGISTRY_MODELS, REGISTRY_PROVIDER_IDS } from './model-registry.generated.js';
+
+/** Claude Code counts an id carrying `[1m]`, and a model id it does not know, as 1,000,000 tokens (2.1.331: `L_`, `YB`). */
+export const CLIENT_1M_WINDOW = 1_000_000;
+
+/** Longer strings are not read as model ids: real ones are under 64 characters, and Claude Code memoises ids only up to 256. */
+export const MAX_MODEL_ID_CHARS = 256;
 
 /** One catalog entry as the generated table holds it. */
 export type RegistryModel = {
