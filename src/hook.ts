@@ -42,7 +42,7 @@ try {
   } else {
     // The guard is bundled here; the other events' code loads from dist/hook-events.cjs only when they fire.
     const lookup = () => (event === 'pre-tool-use' ? runPreToolUse : (require('./hook-events.cjs') as typeof Events).HANDLERS[event]);
-    emitOutcome(runHookEvent(lookup, processHookContext(services), inputFor(event)));
+    emitOutcome(runHookEvent(event, lookup, processHookContext(services), inputFor(event)));
   }
 } catch {
   process.exitCode = 0; // fail open, whatever happened

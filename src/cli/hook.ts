@@ -44,7 +44,7 @@ Events:
       home: io.home,
       writeStderr: io.err,
     };
-    const outcome = runHookEvent(() => HANDLERS[event], ctx, inputFor(event, io.readStdin));
+    const outcome = runHookEvent(event, () => HANDLERS[event], ctx, inputFor(event, io.readStdin));
     if (outcome.stdout) io.out(outcome.stdout);
     if (outcome.stderr) io.err(outcome.stderr);
     return outcome.exitCode;

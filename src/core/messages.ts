@@ -83,6 +83,11 @@ export function renderWindowNotice(notice: WindowNotice): string {
   );
 }
 
+/** Why a warning may repeat: its dedup state cannot be kept (a refused state directory never silences the guard). */
+export function renderUnremembered(stateDir: string): string {
+  return `context-ceiling: the state directory ${sanitizeText(stateDir).slice(0, 300)} cannot be used (not a private directory of yours), so warnings are not remembered and repeat on every call.`;
+}
+
 /** The way back under the ceiling: the installed recovery skill by its invoked name, else a compaction. */
 export function describeWayOut(recoverySkill: string | undefined): string {
   return recoverySkill ? `run the /${recoverySkill} skill` : 'have the conversation compacted (/compact)';

@@ -4,8 +4,7 @@
  * assistant turn's `message.model` never carries `[1m]`; the `model` attachment does (2.1.331), so a model
  * with a 1M variant is known only when its attachment is found, and stays ambiguous otherwise.
  */
-import { CLIENT_1M_WINDOW } from './constants.js';
-import { normalizeModelId, resolveModelWindow, type ModelLookupOptions } from './model-window.js';
+import { CLIENT_1M_WINDOW, normalizeModelId, resolveModelWindow, type ModelLookupOptions } from './model-window.js';
 import type { ModelWindowFact } from './window.js';
 
 /** The client's knobs that change a model's window, from the hook's environment. */

@@ -1,5 +1,5 @@
 /** Shared by the hooks that speak through additionalContext. */
-import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from '../io/hook-io.js';
 
 /** Run one optional part of a hook; its failure drops that part, never the others. */
 export function guarded<T>(part: () => T, debug: (message: string) => void): T | undefined {
@@ -11,11 +11,13 @@ export function guarded<T>(part: () => T, debug: (message: string) => void): T |
   }
 }
 
-export function additionalContext(hookEventName: string, parts: string[]): HookOutcome {
-  if (parts.length === 0) return SILENT;
+/** The model is told `parts` (nothing when there are none: `silentReason` says why). */
+export function additionalContext(hookEventName: string, parts: string[], reason: string, silentReason = reason): HookOutcome {
+  if (parts.length === 0) return silent(silentReason);
   return {
     exitCode: 0,
     stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } })}\n`,
     stderr: '',
+    reason,
   };
 }

@@ -2,7 +2,7 @@
 import { basename, isAbsolute, resolve } from 'node:path';
 import { parseSessionInput, stringField } from '../core/hook-input.js';
 import { judgeWrittenOrchestration, renderStaleness } from '../core/staleness.js';
-import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from '../io/hook-io.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
 import { additionalContext } from './output.js';
@@ -11,19 +11,19 @@ const WRITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 export function runPostToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
-  if (!input) return SILENT;
+  if (!input) return silent('not-a-hook-input');
   const tool = stringField(input.raw, 'tool_name', 256);
   const toolInput = input.raw.tool_input;
   const written =
     typeof toolInput === 'object' && toolInput !== null ? stringField(toolInput as Record<string, unknown>, 'file_path') : undefined;
-  if (!tool || !WRITING_TOOLS.has(tool) || !written) return SILENT;
+  if (!tool || !WRITING_TOOLS.has(tool) || !written) return silent('not-a-file-write');
   const settings = loadSettings(ctx, input.cwd);
   const { policy, projectDir } = settings;
-  if (!policy.enabled) return SILENT;
+  if (!policy.enabled) return silent('disabled');
   const target = orchestrationPath(projectDir, policy.orchestrationFile);
   const path = isAbsolute(written) ? resolve(written) : resolve(input.cwd ?? projectDir, written);
-  if (path !== target) return SILENT;
+  if (path !== target) return silent('not-the-orchestration-file');
   const facts = judgeWrittenOrchestration(readOrchestration(target, ctx.parseYaml), ctx.now(), policy.resumptionStaleMinutes);
   const text = facts && renderStaleness(facts, basename(target));
-  return text ? additionalContext('PostToolUse', [text]) : SILENT;
+  return text ? additionalContext('PostToolUse', [text], 'stale-resumption') : silent(facts ? 'resumption-fresh' : 'no-resumption-section');
 }

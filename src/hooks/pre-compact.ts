@@ -7,16 +7,16 @@ import { parseSessionInput } from '../core/hook-input.js';
 import { renderSummariserBrief } from '../core/compaction-text.js';
 import { describeFill } from '../core/templates.js';
 import { describeError } from '../io/debug.js';
-import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from '../io/hook-io.js';
 import { writeCheckpointNow } from './checkpoint-now.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
 
 export function runPreCompact(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
-  if (!input) return SILENT;
+  if (!input) return silent('not-a-hook-input');
   const settings = loadSettings(ctx, input.cwd);
   const { policy, projectDir, debug } = settings;
-  if (!policy.enabled) return SILENT;
+  if (!policy.enabled) return silent('disabled');
   try {
     const { path, checkpoint } = writeCheckpointNow(settings, ctx, {
       sessionId: input.session_id,
@@ -32,9 +32,9 @@ export function runPreCompact(stdin: string | undefined, ctx: HookContext): Hook
       orchestrationFile: basename(policy.orchestrationFile),
       fill: describeFill(checkpoint),
     });
-    return { exitCode: 0, stdout: `${brief}\n`, stderr: '' };
+    return { exitCode: 0, stdout: `${brief}\n`, stderr: '', reason: `checkpoint ${checkpoint.id}` };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);
-    return SILENT;
+    return silent('checkpoint-not-written');
   }
 }

@@ -6,10 +6,10 @@
 import { isAbsolute, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
-import type { GuardTexts } from '../core/messages.js';
+import { renderUnremembered, type GuardTexts } from '../core/messages.js';
 import { judgeWindowNotice, type ResolvedWindow } from '../core/window.js';
 import type { Debug } from '../io/debug.js';
-import { SILENT, sleepSync, type HookOutcome } from '../io/hook-io.js';
+import { silent, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
@@ -37,10 +37,11 @@ export function runPreToolUse(stdin: string | undefined, ctx: HookContext): Hook
 
 export function renderGuardResult(result: GuardResult): HookOutcome {
   const output = guardProtocolOutput(result);
-  if (!output) return SILENT;
+  const reason = `${result.outcome} ${result.reason}${result.notice ? ' +notice' : ''}`;
+  if (!output) return silent(reason);
   const spoken = result.outcome === 'warn' || result.outcome === 'block' ? result.texts?.stderr : undefined;
   const stderr = [spoken, result.notice].filter(Boolean).join('\n');
-  return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${stderr}\n` };
+  return { exitCode: 0, stdout: `${JSON.stringify(output)}\n`, stderr: `${stderr}\n`, reason };
 }
 
 /** What the guard's result says to Claude Code, as hook JSON (the command hook prints it, the SDK returns it); undefined when silent. */
@@ -111,7 +112,12 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   if (verdict.kind === 'warn' && s.transcript !== undefined) {
     const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: settings.policy.maxScanBytes };
     const claim = voice.claimWarningOnce(verdict, dedup, settings.debug);
-    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: 'deduplicated', verdict, texts, notice };
+    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: verdict.messageId, verdict, texts, notice };
+    if (claim === 'unremembered') {
+      const user = [texts.user, renderUnremembered(settings.stateDir)].filter(Boolean).join('\n');
+      voice.recordEvent(settings.stateDir, guardEvent(verdict, s, ctx.now()), settings.debug);
+      return { outcome: 'warn', reason: `${verdict.messageId} unremembered`, verdict, texts: { ...texts, user }, notice };
+    }
   }
   voice.recordEvent(settings.stateDir, guardEvent(verdict, s, ctx.now()), settings.debug);
   return { outcome: verdict.kind, reason: verdict.messageId, verdict, texts, notice };

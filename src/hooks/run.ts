@@ -2,7 +2,7 @@
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
-import { readStdin, SILENT, writeAll, type HookOutcome } from '../io/hook-io.js';
+import { readStdin, silent, writeAll, type HookOutcome } from '../io/hook-io.js';
 import type { HookContext } from './context.js';
 
 export type HookHandler = (stdin: string | undefined, ctx: HookContext) => HookOutcome;
@@ -36,20 +36,27 @@ export function inputFor(name: string, read: () => string | undefined = readStdi
   return SKILL_COMMANDS.includes(name) ? () => undefined : read;
 }
 
-/** Run a handler (looked up lazily, so a failing lookup also fails open). */
+/**
+ * Run a handler (looked up lazily, so a failing lookup also fails open). Every run ends with one
+ * `verdict <event>: <reason>` line on the debug channel, silence and failure included.
+ */
 export function runHookEvent(
+  event: string,
   lookup: () => HookHandler | undefined,
   ctx: HookContext,
   stdin: () => string | undefined = readStdin,
 ): HookOutcome {
+  const debug = createEnvDebug(ctx.env, ctx.writeStderr);
+  let outcome: HookOutcome;
   try {
     const handler = lookup();
-    if (!handler) return SILENT;
-    return handler(stdin(), ctx);
+    outcome = handler ? handler(stdin(), ctx) : silent('no-handler');
   } catch (error) {
-    createEnvDebug(ctx.env, ctx.writeStderr)(`unexpected ${describeError(error)}`);
-    return SILENT;
+    debug(`unexpected ${describeError(error)}`);
+    outcome = silent('failed-open unexpected-error');
   }
+  debug(`verdict ${event}: ${outcome.reason}`);
+  return outcome;
 }
 
 export function processHookContext(services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'>): HookContext {

@@ -15,8 +15,9 @@ import { loadSettings, type HookContext } from './context.js';
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function runSaveCheckpoint(_stdin: string | undefined, ctx: HookContext): HookOutcome {
-  const text = renderSaveResult(save(ctx), attendanceOf(ctx.env.CLAUDE_CODE_SESSION_ATTENDED));
-  return { exitCode: 0, stdout: text, stderr: '' };
+  const outcome = save(ctx);
+  const text = renderSaveResult(outcome, attendanceOf(ctx.env.CLAUDE_CODE_SESSION_ATTENDED));
+  return { exitCode: 0, stdout: text, stderr: '', reason: outcome.kind === 'saved' ? `saved ${outcome.id}` : 'not-saved' };
 }
 
 function save(ctx: HookContext): SaveOutcome {

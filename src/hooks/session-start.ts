@@ -5,22 +5,22 @@
  * newest checkpoint, otherwise from an earlier session's unacknowledged one.
  */
 import { parseSessionInput, stringField } from '../core/hook-input.js';
-import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from '../io/hook-io.js';
 import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from './alerts.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
 import { additionalContext, guarded } from './output.js';
 
 export function runSessionStart(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
-  if (!input) return SILENT;
+  if (!input) return silent('not-a-hook-input');
   const settings = loadSettings(ctx, input.cwd);
-  if (!settings.policy.enabled) return SILENT;
+  if (!settings.policy.enabled) return silent('disabled');
   const source = stringField(input.raw, 'source', 32);
   const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
-  if (alert || source === 'compact') return additionalContext('SessionStart', alert ? [alert] : []);
+  if (alert || source === 'compact') return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint');
   const resumption = guarded(
     () => (source === 'clear' ? takeClearResumption(settings) : takeResumptionContext(settings, input.session_id)),
     settings.debug,
   );
-  return additionalContext('SessionStart', resumption ? [resumption] : []);
+  return additionalContext('SessionStart', resumption ? [resumption] : [], 'resumption-context', 'no-checkpoint-to-resume');
 }

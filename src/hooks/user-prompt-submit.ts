@@ -2,7 +2,7 @@
 import { resolveAutocompact } from '../core/autocompact.js';
 import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
-import { SILENT, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from '../io/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { additionalContext, guarded } from './output.js';
 import { basename } from 'node:path';
@@ -11,10 +11,10 @@ import { loadSettings, parseJson, readContext, type HookContext } from './contex
 
 export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
-  if (!input) return SILENT;
+  if (!input) return silent('not-a-hook-input');
   const settings = loadSettings(ctx, input.cwd);
   const { policy } = settings;
-  if (!policy.enabled) return SILENT;
+  if (!policy.enabled) return silent('disabled');
   const parts: string[] = [];
   if (policy.monitor) {
     const reading = readContext(settings, input.transcript_path, input.session_id, ctx.now());
@@ -38,5 +38,6 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
   }
   const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
   if (alert) parts.push(alert);
-  return additionalContext('UserPromptSubmit', parts);
+  const reason = [policy.monitor ? 'monitor' : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
+  return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off');
 }

@@ -34,10 +34,17 @@ export function readStdin(maxBytes = MAX_STDIN_BYTES): string | undefined {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** What a hook run produced; only the entry point writes it out. */
-export type HookOutcome = { exitCode: 0 | 2; stdout: string; stderr: string };
+/**
+ * What a hook run produced, and why (`reason`: a short stable phrase, e.g. `allow below-ceiling`,
+ * `monitor`, `no-input`; the debug channel states it for every run, silence included). Only the entry
+ * point writes it out.
+ */
+export type HookOutcome = { exitCode: 0 | 2; stdout: string; stderr: string; reason: string };
 
-export const SILENT: HookOutcome = { exitCode: 0, stdout: '', stderr: '' };
+/** Nothing printed, for this reason. */
+export function silent(reason: string): HookOutcome {
+  return { exitCode: 0, stdout: '', stderr: '', reason };
+}
 
 /** Write all of `text` to fd 1 or 2 synchronously, so nothing is lost when the process ends. */
 export function writeAll(fd: 1 | 2, text: string): void {

@@ -261,6 +261,7 @@ describe.each(Object.keys(HANDLERS))('%s survives anything', (event) => {
         expectWellBehaved(
           event,
           runHookEvent(
+            event,
             () => HANDLERS[event],
             context(dir, { [ENV.strict]: 'on', [ENV.ceilingPct]: '1' }),
             () => stdin,

@@ -3,17 +3,44 @@ import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox, runHook, type HookRun, type Sandbox } from './sandbox.js';
 
-/** Strict mode on a stated window: only a verified window blocks (an assumed one only warns). */
-export const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' };
+/** What CI sets, and nothing else (the card's "strict mode in CI"): the window comes from the session's model. */
+export const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on' };
 
-export const expectSilent = (run: HookRun) => expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+/** Exit 0, nothing printed, and the verdict's stated reason is `reason` (a dead hook states none). */
+export const expectSilent = (run: HookRun, reason: string) => expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '', reason });
+
+/** The guard's output JSON, parsed. */
+export const guardOutput = (run: HookRun) =>
+  JSON.parse(run.stdout) as { systemMessage?: string; hookSpecificOutput?: Record<string, string> };
+
+/** A strict block as Claude Code gets it: exit 0, a `deny` decision whose reason the model reads, a notice for the person, one stderr line. */
+export function expectBlocked(run: HookRun, reason = 'block over-ceiling-blocked'): { model: string; user: string } {
+  expect(run.exitCode).toBe(0);
+  expect(run.reason).toBe(reason);
+  const output = guardOutput(run);
+  expect(output.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse', permissionDecision: 'deny' });
+  expect(run.stderr).toMatch(/^context-ceiling: blocked .+\n/);
+  return { model: output.hookSpecificOutput!.permissionDecisionReason!, user: output.systemMessage! };
+}
+
+/** A warning: exit 0, additionalContext for the model, a systemMessage for the person. */
+export function expectWarned(run: HookRun, reason = 'warn over-ceiling'): { model: string; user: string } {
+  expect(run.exitCode).toBe(0);
+  expect(run.reason).toBe(reason);
+  const output = guardOutput(run);
+  expect(output.hookSpecificOutput).toMatchObject({ hookEventName: 'PreToolUse' });
+  return { model: output.hookSpecificOutput!.additionalContext!, user: output.systemMessage! };
+}
 
 export type GuardRun = {
   /** This test's sandbox (each test makes its own). */
   readonly sandbox: Sandbox;
   guard(input: unknown, env?: Record<string, string>): Promise<HookRun>;
-  /** A transcript whose newest main-thread turn sits at `tokens`. */
-  transcriptAt(tokens: number, name?: string): string;
+  /**
+   * A transcript whose newest main-thread turn sits at `tokens`, on `model` (default: the default model,
+   * claude-opus-5-5), with a model attachment naming `attachment` when given.
+   */
+  transcriptAt(tokens: number, name?: string, model?: string, attachment?: string): string;
 };
 
 /**
@@ -34,17 +61,20 @@ export function describeEachEntry(cases: (run: GuardRun) => void): void {
         return sandbox;
       },
       guard: (input, env = {}) => runHook(sandbox, input, env, entry),
-      transcriptAt: (tokens, name = 'session.jsonl') =>
-        sandbox.write(
+      transcriptAt: (tokens, name = 'session.jsonl', model = undefined, attachment = undefined) => {
+        const t = aTranscript();
+        if (attachment !== undefined) t.modelAttachment(attachment);
+        return sandbox.write(
           `claude/${name}`,
-          aTranscript()
+          t
             .user('go')
             .attachment(13_000)
-            .assistant({ cacheRead: tokens - 5 })
+            .assistant({ cacheRead: tokens - 5, ...(model === undefined ? {} : { model }) })
             .toolResult(2_000)
             .noise()
             .toString(),
-        ),
+        );
+      },
     });
   });
 }

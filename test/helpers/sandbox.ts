@@ -1,5 +1,5 @@
 /** A temp world for black-box runs: HOME, TMPDIR, a project, a transcript folder; removed afterwards. */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa, type Result } from 'execa';
@@ -48,9 +48,16 @@ export function makeSandbox(): Sandbox {
   };
 }
 
-export type HookRun = { exitCode: number; stdout: string; stderr: string };
+/** What a run printed; for a hook run, also the reason its verdict states on the debug channel. */
+export type HookRun = { exitCode: number; stdout: string; stderr: string; reason?: string | undefined };
 
-/** Run the built hook entry as Claude Code would: JSON on stdin, explicit env, cwd = project. */
+let debugFiles = 0;
+
+/**
+ * Run the built hook entry as Claude Code would: JSON on stdin, explicit env, cwd = project. The debug
+ * channel goes to a file of the sandbox (unless the test sets it), so `reason` is the verdict's stated
+ * reason while stdout and stderr stay what Claude Code would get.
+ */
 export async function runHook(
   sandbox: Sandbox,
   input: unknown,
@@ -59,15 +66,25 @@ export async function runHook(
   event = 'pre-tool-use',
 ): Promise<HookRun> {
   const args = entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event];
+  debugFiles += 1;
+  const debugFile = env.DEV_TEAM_CONTEXT_DEBUG === undefined ? join(sandbox.root, `debug-${process.pid}-${debugFiles}.log`) : undefined;
   const result: Result = await execa(process.execPath, args, {
     input: typeof input === 'string' ? input : JSON.stringify(input),
-    env: sandbox.env(env),
+    env: sandbox.env(debugFile ? { DEV_TEAM_CONTEXT_DEBUG: debugFile, ...env } : env),
     extendEnv: false,
     cwd: sandbox.project,
     reject: false,
     stripFinalNewline: false,
   });
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+  const stderr = String(result.stderr);
+  const debug = debugFile && existsSync(debugFile) ? readFileSync(debugFile, 'utf8') : stderr;
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason: verdictReason(debug, event) };
+}
+
+/** The reason of the last `verdict <event>:` line on the debug channel (undefined: the hook stated none, e.g. it never ran). */
+export function verdictReason(debug: string, event: string): string | undefined {
+  const lines = debug.split('\n').filter((line) => line.includes(`context-ceiling debug: verdict ${event}: `));
+  return lines.at(-1)?.split(`verdict ${event}: `)[1];
 }
 
 /** Run the CLI with args; same explicit environment. */

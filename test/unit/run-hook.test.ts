@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HookContext } from '../../src/hooks/context.js';
 import { runHookEvent } from '../../src/hooks/run.js';
-import { SILENT } from '../../src/io/hook-io.js';
+import { silent } from '../../src/io/hook-io.js';
 import { GUARD_VOICE } from '../../src/hooks/guard-voice.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
@@ -20,6 +20,7 @@ function run(debug: string | undefined): { outcome: unknown; stderr: string[] } 
     now: () => new Date(0),
   };
   const outcome = runHookEvent(
+    'pre-tool-use',
     () => () => {
       throw new Error('boom');
     },
@@ -35,11 +36,11 @@ describe('runHookEvent on an unexpected error', () => {
     ['off', 'off', []],
     ['0', '0', []],
     ['a value the policy ignores', 'yes', []],
-    ['1', '1', ['context-ceiling debug: unexpected boom\n']],
-    ['on', 'on', ['context-ceiling debug: unexpected boom\n']],
+    ['1', '1', ['context-ceiling debug: unexpected boom\n', 'context-ceiling debug: verdict pre-tool-use: failed-open unexpected-error\n']],
+    ['on', 'on', ['context-ceiling debug: unexpected boom\n', 'context-ceiling debug: verdict pre-tool-use: failed-open unexpected-error\n']],
   ])('DEV_TEAM_CONTEXT_DEBUG %s: exit 0, silent stdout; stderr %j', (_name, debug, expected) => {
     const { outcome, stderr } = run(debug);
-    expect(outcome).toEqual(SILENT);
+    expect(outcome).toEqual(silent('failed-open unexpected-error'));
     expect(stderr).toEqual(expected);
   });
 });
