@@ -3,6 +3,7 @@ import { copyFileSync, mkdirSync, readFileSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { REAL_CLIENTS } from '../helpers/real-clients.js';
 import { FIXTURES, makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -130,8 +131,10 @@ describe('status', () => {
   });
 
   it('after a compaction without a new turn it says so plainly', async () => {
-    const run = await runCliOk(sandbox, ['status', '--transcript', join(FIXTURES, 'skill-then-manual-compact.jsonl'), '--json']);
-    expect(JSON.parse(run.stdout)).toMatchObject({ occupancy: 2_595, occupancySource: 'compaction', tier: 'NOMINAL' });
+    for (const { dir, manualCompact } of REAL_CLIENTS) {
+      const run = await runCliOk(sandbox, ['status', '--transcript', join(dir, 'skill-then-manual-compact.jsonl'), '--json']);
+      expect(JSON.parse(run.stdout)).toMatchObject({ occupancy: manualCompact.tokens, occupancySource: 'compaction', tier: 'NOMINAL' });
+    }
     const unknown = sandbox.write(
       'u.jsonl',
       aTranscript().assistant({ cacheRead: 100_000 }).compactBoundary({ trigger: 'manual' }).toString(),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { expectSilent, describeEachEntry, STRICT } from '../helpers/guard-runners.js';
+import { EACH_CLIENT, REAL_CLIENTS } from '../helpers/real-clients.js';
 import { FIXTURES, preToolUse } from '../helpers/sandbox.js';
 
 describeEachEntry((h) => {
@@ -60,13 +61,23 @@ describeEachEntry((h) => {
       expect(run.stderr).toContain('95% (951,005 of 1,000,000 tokens, window: env)');
     });
 
-    it('real transcript, skill-then-manual-compact.jsonl: after /compact the stale 46% turn no longer counts, postTokens does', async () => {
-      const transcript = join(FIXTURES, 'skill-then-manual-compact.jsonl');
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), STRICT));
-      // 2,595 postTokens is 1.3% of the window: a 1% ceiling proves that number is the one used
-      const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_CEILING_PCT: '1' });
-      expect(run.exitCode).toBe(2);
-      expect(run.stderr).toContain('1% (2,595 of 200,000 tokens');
+    it.each(EACH_CLIENT)(
+      'real transcript from %s, skill-then-manual-compact.jsonl: after /compact the stale turn (46 percent) no longer counts, postTokens does',
+      async (_version, { dir, manualCompact }) => {
+        const transcript = join(dir, 'skill-then-manual-compact.jsonl');
+        expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), STRICT));
+        // postTokens is 1.3% of the window: a 1% ceiling proves that number is the one used
+        const run = await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_CEILING_PCT: '1' });
+        expect(run.exitCode).toBe(2);
+        expect(run.stderr).toContain(`1% (${manualCompact.tokens.toLocaleString('en-US')} of 200,000 tokens`);
+      },
+    );
+
+    it('real transcript from 2.1.331, auto-compact.jsonl: after a mid-run compaction the fresh turn (3,505) counts, not the 951,005 before it', async () => {
+      const { dir } = REAL_CLIENTS.find((client) => client.version === '2.1.331')!;
+      const transcript = join(dir, 'auto-compact.jsonl');
+      // 951,005 of 1,000,000 would be 95% and blocked in strict mode
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'deep-dive' }), { ...STRICT, DEV_TEAM_CONTEXT_WINDOW: '1000000' }));
     });
   });
 

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { EACH_CLIENT } from '../helpers/real-clients.js';
 import { FIXTURES, makeSandbox, preToolUse, ROOT, runCli, runCliOk, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -22,23 +23,26 @@ const statusline = (input: string, env: Record<string, string> = {}, args: strin
     cwd: sandbox.project,
     reject: false,
   });
-const bridgeFile = () => join(sandbox.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge', `${SESSION}.json`);
+const bridgeFile = (session = SESSION) => join(sandbox.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge', `${session}.json`);
 
 describe('statusline', () => {
-  it('prints one line and records the session’s window', async () => {
-    const run = await statusline(afterTurn);
-    expect(run.exitCode).toBe(0);
-    expect(run.stdout).toBe('ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL');
-    const record = JSON.parse(readFileSync(bridgeFile(), 'utf8'));
-    expect(record).toMatchObject({
-      sessionId: SESSION,
-      windowTokens: 1_000_000,
-      usageTokens: 121_005,
-      modelId: 'claude-opus-5-5',
-      version: '2.1.328',
-    });
-    expect(Date.parse(record.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
-  });
+  it.each(EACH_CLIENT)(
+    'prints one line and records the session’s window (input recorded from %s)',
+    async (version, { dir, statusAfterTurn }) => {
+      const run = await statusline(readFileSync(join(dir, 'statusline-after-turn.json'), 'utf8'));
+      expect(run.exitCode).toBe(0);
+      expect(run.stdout).toBe(statusAfterTurn.line);
+      const record = JSON.parse(readFileSync(bridgeFile(statusAfterTurn.sessionId), 'utf8'));
+      expect(record).toMatchObject({
+        sessionId: statusAfterTurn.sessionId,
+        windowTokens: 1_000_000,
+        usageTokens: statusAfterTurn.usageTokens,
+        modelId: 'claude-opus-5-5',
+        version,
+      });
+      expect(Date.parse(record.updatedAt)).toBeGreaterThan(Date.now() - 60_000);
+    },
+  );
 
   it('colours when NO_COLOR is not set', async () => {
     const env = sandbox.env();

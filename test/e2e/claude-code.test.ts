@@ -1,5 +1,5 @@
 /**
- * The product inside the real Claude Code (2.1.328, pinned), offline against
+ * The product inside the real Claude Code (the pinned client), offline against
  * a scripted Messages API on loopback. Every assertion is on what the fake
  * server received, i.e. what the model actually saw, or on files written.
  *
@@ -8,7 +8,7 @@
  * not exist yet), so each scenario first runs a turn that sets the occupancy,
  * then resumes the session for the turn under test.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { RecordedRequest } from './fake-api.js';
 import { Terminal } from './terminal.js';
 import { World, stopWorldsAfterEach } from './world.js';
@@ -191,7 +191,12 @@ describe('the plugin route', () => {
       const bridgeDir = join(world.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge');
       const [file] = readdirSync(bridgeDir);
       const bridge = JSON.parse(readFileSync(join(bridgeDir, file!), 'utf8'));
-      expect(bridge).toMatchObject({ windowTokens: 1_000_000, usageTokens: 501_005, modelId: 'claude-opus-5-5', version: '2.1.328' });
+      expect(bridge).toMatchObject({
+        windowTokens: 1_000_000,
+        usageTokens: 501_005,
+        modelId: 'claude-opus-5-5',
+        version: inject('claudeVersion'),
+      });
       sessionId = bridge.sessionId;
     } finally {
       await terminal.close();

@@ -1,5 +1,5 @@
 /**
- * Compaction that keeps what matters, in the real Claude Code (2.1.328) against
+ * Compaction that keeps what matters, in the real Claude Code (the pinned client) against
  * the scripted API: what the summariser is told, the summary kept, the alert,
  * and /clear continuing the work. Assertions are on what the fake server
  * received (what the model and the summariser saw) and on files written.

@@ -1,5 +1,5 @@
 /**
- * Trust boundaries inside the real Claude Code (2.1.328), offline against the
+ * Trust boundaries inside the real Claude Code (the pinned client), offline against the
  * scripted Messages API: what the model actually receives from a hostile
  * repository, and that the bounded YAML worker runs under the client's hooks.
  */

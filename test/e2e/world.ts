@@ -1,18 +1,19 @@
 /**
  * One end-to-end world: a git-initialised temp project with a temp HOME, the
  * product's hooks installed by its own `install` command, a fake Messages API,
- * and the real Claude Code CLI (the pinned devDependency) run in print mode.
+ * and the real Claude Code CLI (the pinned client, installed by the e2e globalSetup) run in print mode.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
-import { afterEach, expect } from 'vitest';
-import { CLI_BIN, ROOT } from '../helpers/sandbox.js';
+import { afterEach, expect, inject } from 'vitest';
+import { CLI_BIN } from '../helpers/sandbox.js';
 import { FakeAnthropic, type Script, type Turn } from './fake-api.js';
 
-export const CLAUDE_BIN = join(ROOT, 'node_modules', '.bin', 'claude');
+/** The real client under test (client-setup.ts installs it; CLAUDE_CODE_VERSION chooses another). */
+export const CLAUDE_BIN = inject('claudeBin');
 
 export type ClaudeResult = {
   exitCode: number;

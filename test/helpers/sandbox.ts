@@ -8,6 +8,7 @@ import { afterEach, beforeEach, expect } from 'vitest';
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const HOOK_BIN = join(ROOT, 'dist', 'hook.cjs');
 export const CLI_BIN = join(ROOT, 'dist', 'cli.js');
+/** Real 2.1.328 recordings, where a test needs one real transcript (951,005 tokens at its end); every version: real-clients.ts. */
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'claude-code-2.1.328');
 
 export type Sandbox = {

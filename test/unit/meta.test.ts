@@ -8,8 +8,6 @@ import { PRESET_NAMES } from '../../src/core/policy.js';
 import { PRESETS } from '../../src/io/config.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { RUNTIME_FILES } from '../../src/cli/install.js';
 import { HOOK_SPECS } from '../../src/core/install-plan.js';
 import { HOOK_EVENTS } from '../../src/hooks/run.js';
@@ -68,34 +66,6 @@ describe('hooks/hooks.json and the plugin', () => {
     const plugin = JSON.parse(read('.claude-plugin/plugin.json'));
     const pkg = JSON.parse(read('package.json'));
     expect(plugin).toMatchObject({ name: pkg.name, version: pkg.version, hooks: './hooks/hooks.json' });
-  });
-
-  it('the real Claude Code validates the plugin, strictly', () => {
-    const result = spawnSync(join(ROOT, 'node_modules', '.bin', 'claude'), ['plugin', 'validate', '--strict', '--json', ROOT], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'cc-plugin-')) },
-    });
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    const report = JSON.parse(result.stdout);
-    expect(report.success).toBe(true);
-    expect(report.manifest.errors).toEqual([]);
-    expect(report.manifest.warnings).toEqual([]);
-    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
-  });
-
-  it('the real Claude Code validates the repository as its own marketplace, strictly', () => {
-    const result = spawnSync(
-      join(ROOT, 'node_modules', '.bin', 'claude'),
-      ['plugin', 'validate', '--strict', join(ROOT, '.claude-plugin', 'marketplace.json')],
-      {
-        encoding: 'utf8',
-        env: { PATH: process.env.PATH, HOME: mkdtempSync(join(tmpdir(), 'cc-plugin-')) },
-      },
-    );
-    expect(result.status, result.stdout + result.stderr).toBe(0);
-    expect(JSON.parse(read('.claude-plugin/marketplace.json')).plugins).toEqual([
-      expect.objectContaining({ name: 'context-ceiling', source: './' }),
-    ]);
   });
 
   it.each(RUNTIME_FILES)('the committed dist/%s is the current build (run npm run build and commit it when this fails)', (file) => {

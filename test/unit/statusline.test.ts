@@ -2,29 +2,50 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseStatusInput, renderStatusLine } from '../../src/core/statusline.js';
-import { FIXTURES } from '../helpers/sandbox.js';
+import { EACH_CLIENT, REAL_CLIENTS } from '../helpers/real-clients.js';
 
-const fixture = (name: string) => JSON.parse(readFileSync(join(FIXTURES, name), 'utf8'));
+const fixture = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, name), 'utf8'));
 
-describe('status line input (recorded from Claude Code 2.1.328)', () => {
+describe.each(EACH_CLIENT)('status line input (recorded from Claude Code %s)', (version, { dir, statusAfterTurn }) => {
   it('after a turn: window, usage (prompt side of current_usage), model', () => {
-    expect(parseStatusInput(fixture('statusline-after-turn.json'))).toEqual({
-      sessionId: 'e5f74ece-445c-474e-817a-0891f9d160cb',
-      transcriptPath: '/home/dev/.claude/projects/-home-dev-project/e5f74ece-445c-474e-817a-0891f9d160cb.jsonl',
+    expect(parseStatusInput(fixture(dir, 'statusline-after-turn.json'))).toEqual({
+      sessionId: statusAfterTurn.sessionId,
+      transcriptPath: `/home/dev/.claude/projects/-home-dev-project/${statusAfterTurn.sessionId}.jsonl`,
       modelId: 'claude-opus-5-5',
-      version: '2.1.328',
+      version,
       windowTokens: 1_000_000,
-      usageTokens: 121_005,
+      usageTokens: statusAfterTurn.usageTokens,
     });
   });
 
   it('before the first turn: the window is known, the usage is not', () => {
-    expect(parseStatusInput(fixture('statusline-before-first-turn.json'))).toMatchObject({
+    expect(parseStatusInput(fixture(dir, 'statusline-before-first-turn.json'))).toMatchObject({
+      windowTokens: 1_000_000,
+      usageTokens: undefined,
+    });
+  });
+});
+
+describe('status line input around /compact (recorded from Claude Code 2.1.331)', () => {
+  const dir = REAL_CLIENTS.find((client) => client.version === '2.1.331')!.dir;
+
+  // 2.1.328 sent all-zero current_usage here; 2.1.331 sends null, as before a first turn. The window stays known.
+  it('right after /compact: the window is known, the usage is not (current_usage null), never a zero reading', () => {
+    expect(parseStatusInput(fixture(dir, 'statusline-after-compact.json'))).toMatchObject({
       windowTokens: 1_000_000,
       usageTokens: undefined,
     });
   });
 
+  it('after the next turn: the usage again', () => {
+    expect(parseStatusInput(fixture(dir, 'statusline-after-next-turn.json'))).toMatchObject({
+      windowTokens: 1_000_000,
+      usageTokens: 3_005,
+    });
+  });
+});
+
+describe('status line input', () => {
   it.each([null, [], 'x', {}, { session_id: '' }, { session_id: 5 }])('%j is not a status line input', (value) => {
     expect(parseStatusInput(value)).toBeUndefined();
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { findLastCompaction, readOccupancy, scanTranscript } from '../../src/io/transcript.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES } from '../helpers/sandbox.js';
+import { EACH_CLIENT, REAL_CLIENTS, recordedVersions } from '../helpers/real-clients.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-transcript-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -20,35 +20,33 @@ const scan = (path: string, extra: Partial<Parameters<typeof scanTranscript>[1]>
 const occupancyOf = (content: string, extra: Partial<Parameters<typeof scanTranscript>[1]> = {}) =>
   readOccupancy(file(content), { maxScanBytes: 64 * MiB, ...extra }).occupancy;
 
-describe('real Claude Code 2.1.328 transcripts', () => {
-  it('auto-compact.jsonl: the turn after the boundary is newest, so its usage counts (951,005)', () => {
-    const result = readOccupancy(join(FIXTURES, 'auto-compact.jsonl'), { maxScanBytes: 64 * MiB });
-    expect(result.occupancy).toEqual({ kind: 'measured', tokens: 951_005, source: 'usage' });
+it('every recorded client version is read by the tests below', () => {
+  expect(REAL_CLIENTS.map((client) => client.version).sort()).toEqual(recordedVersions());
+});
+
+describe.each(EACH_CLIENT)('real Claude Code %s transcripts', (_version, client) => {
+  const { dir, autoCompact, manualCompact } = client;
+  const auto = join(dir, 'auto-compact.jsonl');
+  const manual = join(dir, 'skill-then-manual-compact.jsonl');
+
+  it(`auto-compact.jsonl: the turn after the boundary is newest, so its usage counts (${autoCompact.tokens.toLocaleString('en-US')})`, () => {
+    expect(readOccupancy(auto, { maxScanBytes: 64 * MiB }).occupancy).toEqual({ kind: 'measured', ...autoCompact });
   });
 
-  it('skill-then-manual-compact.jsonl: the boundary is newest, so occupancy is its postTokens (2,595)', () => {
-    const result = readOccupancy(join(FIXTURES, 'skill-then-manual-compact.jsonl'), { maxScanBytes: 64 * MiB });
-    expect(result.occupancy).toEqual({ kind: 'measured', tokens: 2_595, source: 'compaction' });
+  it(`skill-then-manual-compact.jsonl: the boundary is newest, so occupancy is its postTokens (${manualCompact.tokens.toLocaleString('en-US')})`, () => {
+    expect(readOccupancy(manual, { maxScanBytes: 64 * MiB }).occupancy).toEqual({ kind: 'measured', ...manualCompact });
   });
 
   it('reads only the tail it needs, not the whole file', () => {
-    const result = scan(join(FIXTURES, 'auto-compact.jsonl'));
+    const result = scan(auto);
     expect(result.fileSize).toBeGreaterThan(290_000);
     expect(result.bytesScanned).toBeLessThan(result.fileSize / 2);
   });
 
   it('with tiny chunks (every line split across reads) the answer is the same', () => {
     for (const chunkBytes of [1, 7, 64, 1000]) {
-      expect(readOccupancy(join(FIXTURES, 'auto-compact.jsonl'), { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({
-        kind: 'measured',
-        tokens: 951_005,
-        source: 'usage',
-      });
-      expect(readOccupancy(join(FIXTURES, 'skill-then-manual-compact.jsonl'), { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({
-        kind: 'measured',
-        tokens: 2_595,
-        source: 'compaction',
-      });
+      expect(readOccupancy(auto, { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({ kind: 'measured', ...autoCompact });
+      expect(readOccupancy(manual, { maxScanBytes: 64 * MiB, chunkBytes }).occupancy).toEqual({ kind: 'measured', ...manualCompact });
     }
   });
 });
