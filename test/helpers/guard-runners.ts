@@ -9,6 +9,15 @@ export const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on' };
 /** Exit 0, nothing printed, and the verdict's stated reason is `reason` (a dead hook states none). */
 export const expectSilent = (run: HookRun, reason: string) => expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '', reason });
 
+/** Allowed, and the person told one thing about the window (a notice): returns what they were told. */
+export function expectNotice(run: HookRun, reason = 'allow below-ceiling +notice'): string {
+  expect(run.exitCode).toBe(0);
+  expect(run.reason).toBe(reason);
+  const output = guardOutput(run);
+  expect(Object.keys(output)).toEqual(['systemMessage']);
+  return output.systemMessage!;
+}
+
 /** The guard's output JSON, parsed. */
 export const guardOutput = (run: HookRun) =>
   JSON.parse(run.stdout) as { systemMessage?: string; hookSpecificOutput?: Record<string, string> };

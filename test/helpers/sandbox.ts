@@ -78,7 +78,8 @@ export async function runHook(
     stripFinalNewline: false,
   });
   const stderr = String(result.stderr);
-  const debug = debugFile && existsSync(debugFile) ? readFileSync(debugFile, 'utf8') : stderr;
+  const sink = debugFile ?? (env.DEV_TEAM_CONTEXT_DEBUG?.startsWith('/') ? env.DEV_TEAM_CONTEXT_DEBUG : undefined);
+  const debug = sink ? (existsSync(sink) ? readFileSync(sink, 'utf8') : '') : stderr;
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason: verdictReason(debug, event) };
 }
 
