@@ -4,7 +4,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSy
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { makeSandbox, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, makeSandbox, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
 import { ORCHESTRATION, SUMMARY } from '../helpers/compaction-fixture.js';
 
 let sandbox: Sandbox;
@@ -68,7 +68,7 @@ describe('PostCompact keeps the summary', () => {
     await preCompact();
     await preCompact();
     const checkpoint = readFileSync(join(dir(), 'cx-002-checkpoint.json'), 'utf8');
-    expect(await postCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await postCompact(), 'summary-kept');
     expect(readFileSync(join(dir(), 'cx-002-checkpoint.json'), 'utf8')).toBe(checkpoint);
     expect(readdirSync(dir()).sort()).toEqual(['cx-001-checkpoint.json', 'cx-002-checkpoint.json', 'cx-002-summary.json']);
     const kept = JSON.parse(readFileSync(join(dir(), 'cx-002-summary.json'), 'utf8'));
@@ -95,7 +95,7 @@ describe('PostCompact keeps the summary', () => {
   });
 
   it('without a checkpoint, or without a summary, writes nothing', async () => {
-    expect(await postCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await postCompact(), 'no-checkpoint');
     expect(existsSync(dir())).toBe(false);
     await preCompact();
     for (const summary of [null, '', '  ', 42]) await postCompact(summary);
@@ -169,8 +169,7 @@ describe('SessionStart clear continues the work', () => {
   it('startup and resume keep today’s rule: an acknowledged checkpoint is not offered', async () => {
     await preCompact();
     await sessionStart('compact');
-    for (const source of ['startup', 'resume'])
-      expect(await sessionStart(source, `new-${source}`)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    for (const source of ['startup', 'resume']) expectSilent(await sessionStart(source, `new-${source}`), 'no-checkpoint-to-resume');
     expect(context(await sessionStart('clear', 'new-clear'))).toContain('<resumption-context>');
   });
 

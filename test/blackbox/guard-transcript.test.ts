@@ -3,7 +3,7 @@ import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { describeEachEntry, expectBlocked, expectSilent, guardOutput, STRICT } from '../helpers/guard-runners.js';
+import { describeEachEntry, expectBlocked, expectSilent, STRICT } from '../helpers/guard-runners.js';
 import { EACH_CLIENT, REAL_CLIENTS } from '../helpers/real-clients.js';
 import { FIXTURES, preToolUse } from '../helpers/sandbox.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { context, hookEvents, ORCHESTRATION, SESSION } from '../helpers/hook-events.js';
-import { makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -38,9 +38,9 @@ describe('UserPromptSubmit', () => {
   });
 
   it('the monitor can be turned off by env and by policy; then a prompt without an alert is silent', async () => {
-    expect(await prompt(transcriptAt(20_000), { DEV_TEAM_CONTEXT_MONITOR: 'off' })).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await prompt(transcriptAt(20_000), { DEV_TEAM_CONTEXT_MONITOR: 'off' }), 'monitor-off');
     sandbox.write('project/.claude/context-ceiling.json', JSON.stringify({ monitor: false }));
-    expect(await prompt(transcriptAt(20_000))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await prompt(transcriptAt(20_000)), 'monitor-off');
   });
 
   it('after a checkpoint: the compaction alert once, acknowledged with a marker file; the checkpoint itself untouched', async () => {
@@ -92,7 +92,7 @@ describe('SessionStart', () => {
   });
 
   it('source "compact" with nothing pending is silent', async () => {
-    expect(await sessionStart('compact')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await sessionStart('compact'), 'no-pending-checkpoint');
   });
 
   // ("clear" shows the newest checkpoint every time: test/blackbox/compaction.test.ts)
@@ -104,7 +104,7 @@ describe('SessionStart', () => {
     expect(text).toContain('WORKFLOW: FEAT-015  PROJECT: PROJ-001');
     expect(text).toContain('NEXT ACTION: Apply the DA-001 fix, then re-score');
     expect(text.length / 4).toBeLessThanOrEqual(1000);
-    expect(await sessionStart(source, 'third-session')).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await sessionStart(source, 'third-session'), 'no-checkpoint-to-resume');
   });
 
   it('a corrupt checkpoint yields a minimal generic alert, never a crash or a silent skip', async () => {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { context, hookEvents, ORCHESTRATION } from '../helpers/hook-events.js';
-import { makeSandbox, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, makeSandbox, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -24,7 +24,7 @@ describe('PostToolUse on the orchestration file', () => {
 
   it('a fresh resumption section is silent', async () => {
     sandbox.write('project/ORCHESTRATION.yaml', ORCHESTRATION);
-    expect(await written(orchestration())).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await written(orchestration()), 'resumption-fresh');
   });
 
   it('a stale updated_at warns through additionalContext', async () => {
@@ -79,7 +79,7 @@ describe('PostToolUse on the orchestration file', () => {
 
   it('other files are ignored', async () => {
     sandbox.write('project/README.md', '# x');
-    expect(await written(join(sandbox.project, 'README.md'))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
-    expect(await written(join(sandbox.project, 'sub', 'ORCHESTRATION.yaml'))).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await written(join(sandbox.project, 'README.md')), 'not-the-orchestration-file');
+    expectSilent(await written(join(sandbox.project, 'sub', 'ORCHESTRATION.yaml')), 'not-the-orchestration-file');
   });
 });

@@ -4,7 +4,7 @@ import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hookEvents, ORCHESTRATION, SESSION } from '../helpers/hook-events.js';
-import { FIXTURES, makeSandbox, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, FIXTURES, makeSandbox, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -25,7 +25,7 @@ describe('PreCompact', () => {
     expect(run.stdout).toBe(
       [
         `context-ceiling: this compaction is checkpointed as cx-001 (.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json).`,
-        'Context at compaction: 90% (180,000 of 200,000 tokens, window: default), tier EMERGENCY; auto compaction.',
+        'Context at compaction: 90% (180,000 of 200,000 tokens, window: model claude-haiku-4-5), tier EMERGENCY; auto compaction.',
         'The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:',
         '- Next step: Apply the DA-001 fix, then re-score',
         '- Phase: 2 (Core License Changes)',
@@ -47,7 +47,8 @@ describe('PreCompact', () => {
         percent: 90,
         tier: 'EMERGENCY',
         window: 200_000,
-        windowSource: 'default',
+        windowSource: 'model',
+        windowDetail: 'claude-haiku-4-5',
         ceilingPct: 40,
       },
       orchestration: {
@@ -113,15 +114,17 @@ describe('PreCompact', () => {
     });
   });
 
-  it('a real Claude Code transcript (auto-compact.jsonl) at the 1M window', async () => {
+  it("a real Claude Code transcript (auto-compact.jsonl) on the default model's 1M window, nothing configured", async () => {
     const transcript = join(sandbox.root, 'auto.jsonl');
     copyFileSync(join(FIXTURES, 'auto-compact.jsonl'), transcript);
-    await preCompact('auto', transcript, { DEV_TEAM_CONTEXT_WINDOW: '1000000' });
+    await preCompact('auto', transcript);
     expect(JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8')).context).toMatchObject({
       occupancy: 951_005,
       percent: 95.1,
       tier: 'EMERGENCY',
-      windowSource: 'env',
+      window: 1_000_000,
+      windowSource: 'model',
+      windowDetail: 'claude-opus-5-5',
     });
   });
 
@@ -136,13 +139,13 @@ describe('PreCompact', () => {
     'an unwritable project fails open with no output (needs a non-root uid: root writes anywhere)',
     async () => {
       execFileSync('chmod', ['555', sandbox.project]);
-      expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+      expectSilent(await preCompact(), 'checkpoint-not-written');
     },
   );
 
   it('a checkpoint folder that cannot be created (a file is in its place) fails open with no output, also as root', async () => {
     sandbox.write('project/.claude/context-ceiling', 'not a directory');
-    expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await preCompact(), 'checkpoint-not-written');
     expect(readFileSync(join(sandbox.project, '.claude', 'context-ceiling'), 'utf8')).toBe('not a directory');
   });
 
@@ -151,16 +154,12 @@ describe('PreCompact', () => {
     sandbox.write('elsewhere/.keep', '');
     sandbox.write('project/.claude/context-ceiling/.keep', '');
     execFileSync('ln', ['-s', elsewhere, join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints')]);
-    expect(await preCompact()).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    expectSilent(await preCompact(), 'checkpoint-not-written');
     expect(readdirSync(elsewhere)).toEqual(['.keep']);
   });
 
   it('disabled: nothing written', async () => {
-    expect(await preCompact('auto', transcriptAt(1_000), { DEV_TEAM_CONTEXT_CEILING: 'off' })).toEqual({
-      exitCode: 0,
-      stdout: '',
-      stderr: '',
-    });
+    expectSilent(await preCompact('auto', transcriptAt(1_000), { DEV_TEAM_CONTEXT_CEILING: 'off' }), 'disabled');
     expect(existsSync(checkpointDir())).toBe(false);
   });
 });
@@ -168,7 +167,7 @@ describe('PreCompact', () => {
 describe('every hook fails open on bad input', () => {
   it.each(['user-prompt-submit', 'pre-compact', 'session-start', 'post-tool-use'])('%s', async (event) => {
     for (const stdin of ['', 'not json', '[]', 'null', '{"session_id": 5}']) {
-      expect(await runHook(sandbox, stdin, {}, 'hook', event)).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+      expectSilent(await runHook(sandbox, stdin, {}, 'hook', event), 'not-a-hook-input');
     }
   });
 });

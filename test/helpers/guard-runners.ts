@@ -6,8 +6,7 @@ import { makeSandbox, runHook, type HookRun, type Sandbox } from './sandbox.js';
 /** What CI sets, and nothing else (the card's "strict mode in CI"): the window comes from the session's model. */
 export const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on' };
 
-/** Exit 0, nothing printed, and the verdict's stated reason is `reason` (a dead hook states none). */
-export const expectSilent = (run: HookRun, reason: string) => expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '', reason });
+export { expectSilent } from './sandbox.js';
 
 /** Allowed, and the person told one thing about the window (a notice): returns what they were told. */
 export function expectNotice(run: HookRun, reason = 'allow below-ceiling +notice'): string {

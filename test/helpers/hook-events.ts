@@ -5,6 +5,9 @@ import { runHook, type HookRun, type Sandbox } from './sandbox.js';
 
 export const SESSION = '23a83752-3e60-4380-a61e-938c7063d518';
 
+/** A model whose one window is 200,000 tokens: the seeds' examples are in its numbers. */
+export const HAIKU = 'claude-haiku-4-5';
+
 /** A resumption section as a workflow writes it; updated_at is now, so it is fresh. */
 export const ORCHESTRATION = `header:
   workflow_id: FEAT-015
@@ -37,12 +40,14 @@ export function hookEvents(current: () => Sandbox) {
       event,
     );
   const checkpointDir = (session = SESSION) => join(current().project, '.claude', 'context-ceiling', 'checkpoints', session);
+  /** A session on claude-haiku-4-5 (a 200,000-token model, as its attachment confirms), so fills read as in the seeds' examples. */
   const transcriptAt = (tokens: number, name = 'main.jsonl') =>
     current().write(
       `claude/${name}`,
       aTranscript()
+        .modelAttachment(HAIKU)
         .user('go')
-        .assistant({ cacheRead: tokens - 5 })
+        .assistant({ cacheRead: tokens - 5, model: HAIKU })
         .toString(),
     );
   const preCompact = (trigger = 'auto', transcript = transcriptAt(180_000), env: Record<string, string> = {}) =>

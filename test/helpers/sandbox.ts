@@ -83,6 +83,9 @@ export async function runHook(
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason: verdictReason(debug, event) };
 }
 
+/** Exit 0, nothing printed, and the verdict's stated reason is `reason` (a dead hook states none). */
+export const expectSilent = (run: HookRun, reason: string) => expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '', reason });
+
 /** The reason of the last `verdict <event>:` line on the debug channel (undefined: the hook stated none, e.g. it never ran). */
 export function verdictReason(debug: string, event: string): string | undefined {
   const lines = debug.split('\n').filter((line) => line.includes(`context-ceiling debug: verdict ${event}: `));

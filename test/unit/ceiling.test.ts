@@ -23,10 +23,14 @@ type Case = { toolName?: string; toolInput?: unknown; occupancy?: Occupancy; win
 function judge(over: Case = {}) {
   let reads = 0;
   const facts: MeasuredFacts = { occupancy: over.occupancy ?? measured(100_000), window: over.window ?? stated() };
-  const verdict = judgeCall(describeCall(over.toolName ?? 'Agent', over.toolInput ?? { subagent_type: 'Explore' }), policyWith(over.values), () => {
-    reads += 1;
-    return facts;
-  });
+  const verdict = judgeCall(
+    describeCall(over.toolName ?? 'Agent', over.toolInput ?? { subagent_type: 'Explore' }),
+    policyWith(over.values),
+    () => {
+      reads += 1;
+      return facts;
+    },
+  );
   return { verdict, reads };
 }
 
@@ -47,7 +51,13 @@ describe('judgeCall', () => {
     ['disabled allows', { values: { enabled: false, strict: true } }, 'allow', 'disabled', 'UNKNOWN'],
     ['other tools are not gated', { toolName: 'Read', values: { strict: true } }, 'allow', 'not-gated', 'UNKNOWN'],
     ['a tool turned off is not gated', { values: { strict: true, tools: { Agent: 'off' } } }, 'allow', 'not-gated', 'UNKNOWN'],
-    ['strict blocks a Workflow', { toolName: 'Workflow', toolInput: { name: 'deep-research' }, values: { strict: true } }, 'block', 'over-ceiling-blocked', 'LOW'],
+    [
+      'strict blocks a Workflow',
+      { toolName: 'Workflow', toolInput: { name: 'deep-research' }, values: { strict: true } },
+      'block',
+      'over-ceiling-blocked',
+      'LOW',
+    ],
     ['a tool set to warn warns even in strict mode', { values: { strict: true, tools: { Agent: 'warn' } } }, 'warn', 'over-ceiling', 'LOW'],
     ['a tool set to block blocks without strict mode', { values: { tools: { Agent: 'block' } } }, 'block', 'over-ceiling-blocked', 'LOW'],
     [
@@ -118,13 +128,7 @@ describe('judgeCall', () => {
       'over-ceiling-assumed-window',
       'LOW',
     ],
-    [
-      'an assumed window warns without strict too, saying so',
-      { window: assumed() },
-      'warn',
-      'over-ceiling-assumed-window',
-      'LOW',
-    ],
+    ['an assumed window warns without strict too, saying so', { window: assumed() }, 'warn', 'over-ceiling-assumed-window', 'LOW'],
     [
       'a learned window blocks',
       { window: { tokens: 200_000, source: 'learned', detail: 'm', verified: true }, values: { strict: true } },
@@ -141,7 +145,11 @@ describe('judgeCall', () => {
     ],
     [
       "the model's window from Claude Code's table blocks",
-      { occupancy: measured(450_000), window: { tokens: 1_000_000, source: 'model', detail: 'claude-opus-5-5', verified: true }, values: { strict: true } },
+      {
+        occupancy: measured(450_000),
+        window: { tokens: 1_000_000, source: 'model', detail: 'claude-opus-5-5', verified: true },
+        values: { strict: true },
+      },
       'block',
       'over-ceiling-blocked',
       'LOW',

@@ -12,8 +12,15 @@ import { resolvePolicy } from '../../src/core/policy.js';
 import type { ResolvedWindow } from '../../src/core/window.js';
 
 const policy = (strict: boolean) => resolvePolicy([{ source: { layer: 'env' }, values: { strict } }]).policy;
-type JudgeFacts = { toolName: string; toolInput: unknown; occupancy: { kind: 'measured'; tokens: number; source: 'usage' }; window: ResolvedWindow; policy: ReturnType<typeof policy> };
-const judgeCeiling = (f: JudgeFacts) => judgeCall(describeCall(f.toolName, f.toolInput), f.policy, () => ({ occupancy: f.occupancy, window: f.window }));
+type JudgeFacts = {
+  toolName: string;
+  toolInput: unknown;
+  occupancy: { kind: 'measured'; tokens: number; source: 'usage' };
+  window: ResolvedWindow;
+  policy: ReturnType<typeof policy>;
+};
+const judgeCeiling = (f: JudgeFacts) =>
+  judgeCall(describeCall(f.toolName, f.toolInput), f.policy, () => ({ occupancy: f.occupancy, window: f.window }));
 const opus: ResolvedWindow = { tokens: 1_000_000, source: 'model', detail: 'claude-opus-5-5', verified: true };
 
 describe('renderVerdict', () => {
@@ -43,7 +50,12 @@ describe('renderVerdict', () => {
       toolName: 'Agent',
       toolInput: {},
       occupancy: { kind: 'measured', tokens: 100_000, source: 'usage' },
-      window: { tokens: 200_000, source: 'assumed', verified: false, assumption: { why: 'variant', model: 'claude-sonnet-4-5', largest: 1_000_000 } },
+      window: {
+        tokens: 200_000,
+        source: 'assumed',
+        verified: false,
+        assumption: { why: 'variant', model: 'claude-sonnet-4-5', largest: 1_000_000 },
+      },
       policy: policy(true),
     });
     const texts = renderVerdict(verdict)!;
@@ -161,7 +173,11 @@ describe('describeWindowSource: the one way a window source reads for people', (
     [{ tokens: 1, source: 'statusline' as const, detail: '2 min old' }, 'ignored for a non-env source', 'status line, 2 min old'],
     [{ tokens: 1, source: 'model' as const, detail: 'claude-opus-5-5' }, undefined, 'model claude-opus-5-5'],
     [{ tokens: 1, source: 'learned' as const, detail: 'claude-foo-9' }, undefined, 'learned for claude-foo-9'],
-    [{ tokens: 1, source: 'evidence' as const, detail: 'claude-sonnet-4-5' }, undefined, 'claude-sonnet-4-5 with [1m], proven by what this session held'],
+    [
+      { tokens: 1, source: 'evidence' as const, detail: 'claude-sonnet-4-5' },
+      undefined,
+      'claude-sonnet-4-5 with [1m], proven by what this session held',
+    ],
     [{ tokens: 1, source: 'assumed' as const }, undefined, 'assumed'],
   ])('%j from %j → %s', (window, configuredFrom, expected) => {
     expect(describeWindowSource(window, configuredFrom)).toBe(expected);
@@ -183,7 +199,12 @@ describe('renderWindowNotice: said once per session to the person', () => {
   });
 
   it('a model Claude Code does not know', () => {
-    const window: ResolvedWindow = { tokens: 1_000_000, source: 'assumed', verified: false, assumption: { why: 'unknown-model', model: 'claude-foo-9' } };
+    const window: ResolvedWindow = {
+      tokens: 1_000_000,
+      source: 'assumed',
+      verified: false,
+      assumption: { why: 'unknown-model', model: 'claude-foo-9' },
+    };
     expect(renderWindowNotice({ id: 'unknown-model', model: 'claude-foo-9', window })).toBe(
       "context-ceiling: claude-foo-9 is not in Claude Code's model table, so its window is assumed to be 1,000,000 tokens (Claude Code's own default for such models) and the ceiling only warns; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy \"window\".",
     );

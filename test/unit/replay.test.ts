@@ -209,8 +209,7 @@ describe('replay judges calls as the guard does', () => {
   ];
   const policyOf = (values: Parameters<typeof resolvePolicy>[0][number]['values']) =>
     resolvePolicy([{ source: { layer: 'env' }, values }]).policy;
-  const at40 = (policy: ReturnType<typeof policyOf>) =>
-    analyzeSession(over, { window: stated200k, ceilings: [40], policy });
+  const at40 = (policy: ReturnType<typeof policyOf>) => analyzeSession(over, { window: stated200k, ceilings: [40], policy });
 
   // The expected outcome is written out, not computed: auto follows strict, off is not judged at all.
   it.each([
@@ -245,9 +244,7 @@ describe('replay judges calls as the guard does', () => {
         ],
       },
     });
-    expect(
-      analyzeSession(t.events, { window: stated200k, ceilings: [40], policy }).byCeiling[40]!.blockedByTool,
-    ).toEqual({ WebFetch: 1 });
+    expect(analyzeSession(t.events, { window: stated200k, ceilings: [40], policy }).byCeiling[40]!.blockedByTool).toEqual({ WebFetch: 1 });
   });
 });
 

@@ -37,7 +37,11 @@ describe('runHookEvent on an unexpected error', () => {
     ['0', '0', []],
     ['a value the policy ignores', 'yes', []],
     ['1', '1', ['context-ceiling debug: unexpected boom\n', 'context-ceiling debug: verdict pre-tool-use: failed-open unexpected-error\n']],
-    ['on', 'on', ['context-ceiling debug: unexpected boom\n', 'context-ceiling debug: verdict pre-tool-use: failed-open unexpected-error\n']],
+    [
+      'on',
+      'on',
+      ['context-ceiling debug: unexpected boom\n', 'context-ceiling debug: verdict pre-tool-use: failed-open unexpected-error\n'],
+    ],
   ])('DEV_TEAM_CONTEXT_DEBUG %s: exit 0, silent stdout; stderr %j', (_name, debug, expected) => {
     const { outcome, stderr } = run(debug);
     expect(outcome).toEqual(silent('failed-open unexpected-error'));
