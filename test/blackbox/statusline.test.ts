@@ -1,11 +1,12 @@
 /** The status line command as Claude Code runs it, and the hooks using the window it bridges. */
-import { readFileSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { EACH_CLIENT } from '../helpers/real-clients.js';
-import { FIXTURES, makeSandbox, preToolUse, ROOT, runCli, runCliOk, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { expectBlocked } from '../helpers/guard-runners.js';
+import { expectSilent, FIXTURES, makeSandbox, preToolUse, ROOT, runCli, runCliOk, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -23,7 +24,7 @@ const statusline = (input: string, env: Record<string, string> = {}, args: strin
     cwd: sandbox.project,
     reject: false,
   });
-const bridgeFile = (session = SESSION) => join(sandbox.tmp, `context-ceiling-${process.getuid?.() ?? 'user'}`, 'bridge', `${session}.json`);
+const reportFile = (session = SESSION) => join(sandbox.home, '.local', 'state', 'context-ceiling', 'statusline', `${session}.json`);
 
 describe('statusline', () => {
   it.each(EACH_CLIENT)(
@@ -32,7 +33,7 @@ describe('statusline', () => {
       const run = await statusline(readFileSync(join(dir, 'statusline-after-turn.json'), 'utf8'));
       expect(run.exitCode).toBe(0);
       expect(run.stdout).toBe(statusAfterTurn.line);
-      const record = JSON.parse(readFileSync(bridgeFile(statusAfterTurn.sessionId), 'utf8'));
+      const record = JSON.parse(readFileSync(reportFile(statusAfterTurn.sessionId), 'utf8'));
       expect(record).toMatchObject({
         sessionId: statusAfterTurn.sessionId,
         windowTokens: 1_000_000,
@@ -77,7 +78,7 @@ describe('statusline', () => {
   });
 });
 
-describe('hooks use the bridged window', () => {
+describe("hooks use the window Claude Code's status line reported for the session", () => {
   const transcriptAt = (tokens: number, model = 'claude-opus-5-5') =>
     sandbox.write(
       't.jsonl',
@@ -85,85 +86,73 @@ describe('hooks use the bridged window', () => {
         .assistant({ cacheRead: tokens - 5, model })
         .toString(),
     );
-
-  it('the guard judges against the real 1M window, and says the window came from the bridge', async () => {
-    await statusline(afterTurn);
-    const input = preToolUse(transcriptAt(500_000), 'Skill', { skill: 'x' }, { session_id: SESSION });
-    const run = await runHook(sandbox, input, { DEV_TEAM_CONTEXT_STRICT: 'on' });
-    expect(run.exitCode).toBe(2);
-    expect(run.stderr).toContain('context at 50% (500,000 of 1,000,000 tokens, window: bridge)');
-    expect(
-      (
-        await runHook(sandbox, preToolUse(transcriptAt(300_000), 'Skill', { skill: 'x' }, { session_id: SESSION }), {
-          DEV_TEAM_CONTEXT_STRICT: 'on',
-        })
-      ).exitCode,
-    ).toBe(0); // 30% of 1M
-  });
-
-  it('without the bridge the same call is judged against the 200,000 default', async () => {
-    const run = await runHook(sandbox, preToolUse(transcriptAt(150_000), 'Skill', { skill: 'x' }, { session_id: SESSION }), {
-      DEV_TEAM_CONTEXT_STRICT: 'on',
+  /** The recorded input, reporting `window` for the session's model instead of 1,000,000. */
+  const reporting = (window: number, model = 'claude-opus-5-5') => {
+    const input = JSON.parse(afterTurn);
+    return JSON.stringify({
+      ...input,
+      model: { ...input.model, id: model },
+      context_window: { ...input.context_window, context_window_size: window },
     });
-    expect(run.stderr).toContain('75% (150,000 of an assumed 200,000-token window)');
+  };
+  const strictSkill = (transcript: string) =>
+    runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), { DEV_TEAM_CONTEXT_STRICT: 'on' });
+
+  it("the report beats the model's table, and the guard says the window came from the status line", async () => {
+    await statusline(reporting(400_000));
+    const { model } = expectBlocked(await strictSkill(transcriptAt(200_000)));
+    expect(model).toMatch(/context is at 50% \(200,000 of 400,000 tokens; window: status line, \d+s old\)/);
   });
 
-  it('DEV_TEAM_CONTEXT_WINDOW still wins over the bridge', async () => {
+  it('without a report the same call is judged against the model: 20 % of 1,000,000, silent', async () => {
+    expectSilent(await strictSkill(transcriptAt(200_000)), 'allow below-ceiling');
+  });
+
+  it('DEV_TEAM_CONTEXT_WINDOW still wins over the report', async () => {
     await statusline(afterTurn);
     const run = await runHook(sandbox, preToolUse(transcriptAt(300_000), 'Skill', { skill: 'x' }, { session_id: SESSION }), {
       DEV_TEAM_CONTEXT_STRICT: 'on',
       DEV_TEAM_CONTEXT_WINDOW: '400000',
     });
-    expect(run.stderr).toContain('75% (300,000 of 400,000 tokens, window: env)');
+    expect(expectBlocked(run).model).toContain('75% (300,000 of 400,000 tokens; window: env)');
   });
 
-  it('a stale bridge is not used; the window learned for the model is', async () => {
-    await statusline(afterTurn);
-    const record = JSON.parse(readFileSync(bridgeFile(), 'utf8'));
+  it('a stale report is not used', async () => {
+    await statusline(reporting(400_000));
+    const record = JSON.parse(readFileSync(reportFile(), 'utf8'));
     sandbox.write(
-      bridgeFile().slice(sandbox.root.length + 1),
+      reportFile().slice(sandbox.root.length + 1),
       JSON.stringify({ ...record, updatedAt: new Date(Date.now() - 2 * 86_400_000).toISOString() }),
     );
-    const input = preToolUse(transcriptAt(500_000), 'Skill', { skill: 'x' }, { session_id: SESSION });
-    expect((await runHook(sandbox, input, { DEV_TEAM_CONTEXT_STRICT: 'on' })).stderr).toContain(
-      '50% (500,000 of 1,000,000 tokens, window: learned)',
-    );
-    rmSync(join(dirname(dirname(bridgeFile())), 'learned-windows.json'));
-    expect((await runHook(sandbox, input, { DEV_TEAM_CONTEXT_STRICT: 'on' })).stderr).toContain(
-      'more than the 200,000-token window (default)',
-    );
+    expectSilent(await strictSkill(transcriptAt(200_000)), 'allow below-ceiling');
   });
 
-  it('a turn of another model (a subagent’s haiku) does not use the main model’s bridge', async () => {
-    await statusline(afterTurn);
-    const run = await runHook(
-      sandbox,
-      preToolUse(transcriptAt(150_000, 'claude-haiku-5'), 'Skill', { skill: 'x' }, { session_id: SESSION }),
-      { DEV_TEAM_CONTEXT_STRICT: 'on' },
-    );
-    expect(run.stderr).toContain('75% (150,000 of an assumed 200,000-token window)');
+  it('a turn of another model (a subagent’s haiku) does not use the main model’s report', async () => {
+    await statusline(reporting(400_000));
+    const { model } = expectBlocked(await strictSkill(transcriptAt(150_000, 'claude-haiku-4-5')));
+    expect(model).toContain('75% (150,000 of 200,000 tokens; window: model claude-haiku-4-5)');
   });
 
-  it('the monitor and status name the bridge too', async () => {
-    await statusline(afterTurn);
+  it('the monitor and status name the status line too', async () => {
+    await statusline(reporting(800_000));
     const monitor = await runHook(
       sandbox,
-      { session_id: SESSION, transcript_path: transcriptAt(750_000), cwd: sandbox.project },
+      { session_id: SESSION, transcript_path: transcriptAt(600_000), cwd: sandbox.project },
       {},
       'hook',
       'user-prompt-submit',
     );
-    expect(JSON.parse(monitor.stdout).hookSpecificOutput.additionalContext).toContain(
-      'Context 75% (750,000 of 1,000,000 tokens, window: bridge',
+    expect(JSON.parse(monitor.stdout).hookSpecificOutput.additionalContext).toMatch(
+      /Context 75% \(600,000 of 800,000 tokens, window: status line, \d+s old\)/,
     );
     const transcript = sandbox.write(
       `${SESSION}.jsonl`,
       aTranscript()
-        .assistant({ cacheRead: 100_000 - 5 })
+        .assistant({ cacheRead: 80_000 - 5 })
         .toString(),
     );
     const status = JSON.parse((await runCliOk(sandbox, ['status', '--transcript', transcript, '--json'])).stdout);
-    expect(status).toMatchObject({ window: 1_000_000, windowSource: 'bridge', percent: 10 });
+    expect(status).toMatchObject({ window: 800_000, windowSource: 'statusline', percent: 10 });
   });
 });
 

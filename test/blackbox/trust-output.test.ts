@@ -70,25 +70,23 @@ describe('learned windows are believed only from a private directory, as a regul
   const learned = () => join(state(), 'learned-windows.json');
   const plant = () => {
     mkdirSync(state(), { recursive: true, mode: 0o700 });
-    writeFileSync(learned(), JSON.stringify({ models: { 'claude-opus-5-5': { tokens: 1_000_000, updatedAt: new Date().toISOString() } } }));
+    writeFileSync(learned(), JSON.stringify({ models: { 'claude-foo-9': { tokens: 400_000, updatedAt: new Date().toISOString() } } }));
   };
-  // 500,000 tokens in strict mode: 50 % of a learned 1M window, or more than the 200,000 default.
+  // 300,000 tokens of a model Claude Code's table lacks, in strict mode: 75 % of a learned 400,000 window
+  // (blocked), or 30 % of the assumed 1,000,000 the client gives unknown models (silent but for the notice).
   const judged = async () => {
     const transcript = sandbox.write(
       't.jsonl',
       aTranscript()
-        .assistant({ cacheRead: 500_000 - 5, model: 'claude-opus-5-5' })
+        .assistant({ cacheRead: 300_000 - 5, model: 'claude-foo-9' })
         .toString(),
     );
-    const run = await runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: 'no-bridge' }), {
+    const run = await runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: 'no-report' }), {
       DEV_TEAM_CONTEXT_STRICT: 'on',
       DEV_TEAM_CONTEXT_STATE_DIR: state(),
     });
-    return run.stderr.includes('window: learned')
-      ? 'learned'
-      : run.stderr.includes('200,000-token window (default)')
-        ? 'default'
-        : run.stderr;
+    if (run.reason === 'block over-ceiling-blocked' && run.stdout.includes('window: learned for claude-foo-9')) return 'learned';
+    return run.reason?.startsWith('allow below-ceiling') ? 'default' : `${run.reason}: ${run.stdout}`;
   };
 
   it('believed from our own 0700 directory (the control case)', async () => {
