@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, ROOT, runCliOk, useProjectSandbox } from '../helpers/sandbox.js';
+import { CLI_BIN, FIXTURES, runCliOk, useProjectSandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
 const { sandbox, cli, cliOk } = useProjectSandbox();
@@ -101,7 +101,7 @@ describe('status and config read the settings env as Claude Code applies it over
     execFileSync('mkfifo', [join(sandbox().project, '.claude', 'settings.json')]);
     mkdirSync(join(sandbox().project, '.claude', 'settings.local.json'));
     settings('user', `{"env":{"DEV_TEAM_CONTEXT_STRICT":"on"},"pad":"${'x'.repeat(1024 * 1024)}"}`);
-    const run = await execa(process.execPath, [join(ROOT, 'dist', 'cli.js'), 'config', 'show'], {
+    const run = await execa(process.execPath, [CLI_BIN, 'config', 'show'], {
       env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
       extendEnv: false,
       cwd: sandbox().project,

@@ -35,19 +35,19 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 describe('npm pack', () => {
   it('contains exactly what a user needs: dist, hooks, skills, policies, docs, README, CLAUDE.md.snippet, LICENSE', () => {
     const allowed =
-      /^(dist\/[^/]+\.(c?js|d\.ts)|hooks\/hooks\.json|skills\/[a-z-]+\/SKILL\.md|policies\/[a-z-]+\.json|docs\/([a-z-]+\.md|img\/[a-z-]+\.png)|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
+      /^(dist\/index\.(js|d\.ts)|plugin\/(\.claude-plugin\/plugin\.json|bin\/context-ceiling|dist\/[a-z-]+\.cjs|hooks\/hooks\.json|skills\/[a-z-]+\/SKILL\.md)|\.claude-plugin\/marketplace\.json|policies\/[a-z-]+\.json|docs\/([a-z-]+\.md|img\/[a-z-]+\.png)|README\.md|CLAUDE\.md\.snippet|LICENSE|package\.json)$/;
     expect(files.filter((file) => !allowed.test(file))).toEqual([]);
     for (const needed of [
-      'dist/cli.js',
       'dist/index.js',
       'dist/index.d.ts',
-      'dist/statusline.cjs',
-      'dist/hook.cjs',
-      'dist/hook-events.cjs',
-      'dist/policy-parse.cjs',
-      'dist/yaml-parse.cjs',
-      'hooks/hooks.json',
-      'skills/context-summarization/SKILL.md',
+      'plugin/dist/cli.cjs',
+      'plugin/dist/statusline.cjs',
+      'plugin/dist/hook.cjs',
+      'plugin/dist/hook-events.cjs',
+      'plugin/dist/policy-parse.cjs',
+      'plugin/dist/yaml-parse.cjs',
+      'plugin/hooks/hooks.json',
+      'plugin/skills/context-summarization/SKILL.md',
       'policies/schema.json',
       'policies/strict-ci.json',
       'docs/configuration.md',
@@ -92,6 +92,6 @@ describe('npm pack', () => {
     expect(lib.stdout).toBe('function Agent|Task|Skill');
     // As a project dependency, install points the hooks at node_modules instead of copying the runtime.
     const install = await execa(bin, ['install'], { cwd: app, env: { ...env, CLAUDE_PROJECT_DIR: app }, extendEnv: false });
-    expect(install.stdout).toContain('node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/dist/hook.cjs" pre-tool-use');
+    expect(install.stdout).toContain('node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" pre-tool-use');
   }, 120_000);
 });

@@ -5,6 +5,7 @@
  * path reads. One route per install: the plugin (--plugin-dir) and `install`.
  */
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { ROOT } from '../helpers/sandbox.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
@@ -38,7 +39,7 @@ describe('the recovery skill in the real client', () => {
     await world.start(null);
     const { session, afterBlock, afterSkill } = await blockThenRecover(world, 'context-ceiling:context-summarization', [
       '--plugin-dir',
-      ROOT,
+      join(ROOT, 'plugin'),
     ]);
     expect(afterBlock).toContain('blocked Skill "deep-dive": context at 45% (90,005 of 200,000 tokens, window: env)');
     expect(afterBlock).toContain('run the /context-ceiling:context-summarization skill');
