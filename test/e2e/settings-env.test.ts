@@ -146,7 +146,7 @@ describe('doctor and a plugin the real client installed', () => {
       {
         name: 'hooks',
         status: 'ok',
-        detail: 'plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run on every event',
+        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from ${plugin}/plugin, in the folder its marketplace was added from (keep it there)`,
       },
     ]);
   });
