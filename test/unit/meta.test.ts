@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { RUNTIME_FILES } from '../../src/cli/install.js';
 import { HOOK_SPECS } from '../../src/core/install-plan.js';
 import { HOOK_EVENTS } from '../../src/hooks/run.js';
+import { PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -48,15 +49,6 @@ describe('src/core is pure', () => {
   });
 });
 
-/** What the plugin carries (plugin/, the marketplace's plugin source): the manifest, the hooks, the recovery skill, the CLI's bin shim and the bundles they run. */
-const PAYLOAD = [
-  '.claude-plugin/plugin.json',
-  'bin/context-ceiling',
-  'hooks/hooks.json',
-  'skills/context-summarization/SKILL.md',
-  ...[...RUNTIME_FILES, 'cli.cjs'].map((file) => `dist/${file}`),
-].sort();
-
 describe('plugin/: the payload Claude Code installs and runs', () => {
   const hooks = JSON.parse(read('plugin/hooks/hooks.json')).hooks;
 
@@ -81,12 +73,12 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
 
   it('holds only what runs, committed, and nothing else after a build; under 1 MB', () => {
     const committed = spawnSync('git', ['ls-files', '-s', 'plugin'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n');
-    expect(committed.map((line) => line.split('\t')[1]!.replace(/^plugin\//, '')).sort()).toEqual(PAYLOAD);
+    expect(committed.map((line) => line.split('\t')[1]!.replace(/^plugin\//, '')).sort()).toEqual(PAYLOAD_FILES);
     expect(readdirSync(join(ROOT, 'plugin'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length).toBe(
-      PAYLOAD.length,
+      PAYLOAD_FILES.length,
     );
-    const bytes = PAYLOAD.reduce((sum, file) => sum + statSync(join(ROOT, 'plugin', file)).size, 0);
-    expect(bytes).toBeLessThan(1024 * 1024);
+    const bytes = PAYLOAD_FILES.reduce((sum, file) => sum + statSync(join(ROOT, 'plugin', file)).size, 0);
+    expect(bytes).toBeLessThan(PAYLOAD_MAX_BYTES);
     // Claude Code puts the plugin's bin/ on its shell's PATH; git keeps the mode a clone needs.
     expect(committed.find((line) => line.endsWith('\tplugin/bin/context-ceiling'))).toMatch(/^100755 /);
   });
