@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 import { serveGit } from './git-http.js';
-import { addPlugin, blockedLoad, claudeCommand, filesUnder, installTarballGlobally, userEnv } from './routes.js';
+import { addPlugin, blockedLoad, filesUnder, installTarballGlobally, userEnv } from './routes.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
@@ -100,11 +100,10 @@ describe('the plugin from a git URL: the repository, as committed', () => {
 });
 
 describe('the CLI inside a plugin session', () => {
-  it('the plugin’s bin/ is on the PATH of Claude Code’s shell: `context-ceiling doctor` runs there', async () => {
+  it('the plugin’s bin/ is on the PATH of Claude Code’s shell: `context-ceiling doctor` runs there (README: `! context-ceiling doctor`)', async () => {
     world = new World();
     await world.start(null);
-    await claudeCommand(world, ['plugin', 'marketplace', 'add', ROOT]);
-    await claudeCommand(world, ['plugin', 'install', 'context-ceiling@context-ceiling']);
+    await addPlugin(world, ROOT);
     world.reply({ cacheRead: 10_000, toolUse: { name: 'Bash', input: { command: 'context-ceiling doctor', description: 'doctor' } } });
     world.reply({ cacheRead: 11_000, text: 'done' });
     const run = await world.claude('check the context-ceiling install', { args: ['--allowedTools', 'Bash(context-ceiling:*)'] });

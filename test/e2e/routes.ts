@@ -40,7 +40,7 @@ export async function installTarballGlobally(world: World): Promise<GlobalInstal
 }
 
 /** `claude <args>` (plugin management) in the World's project, with no prompt to answer. */
-export async function claudeCommand(world: World, args: string[]): Promise<string> {
+async function claudeCommand(world: World, args: string[]): Promise<void> {
   const run = await execa(CLAUDE_BIN, args, {
     cwd: world.project,
     env: userEnv(world),
@@ -50,7 +50,6 @@ export async function claudeCommand(world: World, args: string[]): Promise<strin
     stdin: 'ignore',
   });
   expect(run.exitCode, `claude ${args.join(' ')}: ${run.stdout}${run.stderr}`).toBe(0);
-  return String(run.stdout);
 }
 
 /** `claude plugin marketplace add <source>` then `claude plugin install context-ceiling@context-ceiling`. */
