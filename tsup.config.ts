@@ -4,7 +4,7 @@ import { defineConfig, type Options } from 'tsup';
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 // Everything is bundled (only the library leaves out the optional Agent SDK peer):
-// the package installs with no runtime dependencies, and a plugin checkout runs without `npm install`.
+// the package installs with no runtime dependencies, and the plugin runs from a clone without `npm install`.
 const shared: Options = {
   platform: 'node',
   target: 'node20',
@@ -14,10 +14,14 @@ const shared: Options = {
   clean: false,
 };
 
+/** The plugin payload's bundles (committed): what Claude Code runs, and the CLI beside them. */
+const PAYLOAD = 'plugin/dist';
+
 export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...shared,
+    outDir: PAYLOAD,
     // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
     // parser, run in a worker thread with a deadline (io/yaml-bounded.ts), never in the hook's own thread.
     // hook-events.cjs holds every event but pre-tool-use, so the guard's bundle stays small.
@@ -36,8 +40,21 @@ export default defineConfig([
     splitting: false,
   },
   {
-    // The library (createCeilingGuard for the Agent SDK), with type declarations.
+    // The one CLI, self-contained beside the hook bundles: the npm bin, and what a plugin user runs
+    // (`node <plugin>/dist/cli.cjs`, or `context-ceiling` through the plugin's bin/ inside Claude Code).
     ...shared,
+    outDir: PAYLOAD,
+    entry: { cli: 'src/cli.ts' },
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    minify: true,
+    splitting: false,
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The library (createCeilingGuard for the Agent SDK), with type declarations; not part of the plugin.
+    ...shared,
+    outDir: 'dist',
     entry: { index: 'src/index.ts' },
     format: ['esm'],
     dts: true,
@@ -46,16 +63,6 @@ export default defineConfig([
     noExternal: [/^(?!@anthropic-ai\/claude-agent-sdk$)/],
     banner: {
       js: "import { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);",
-    },
-  },
-  {
-    ...shared,
-    entry: { cli: 'src/cli.ts' },
-    format: ['esm'],
-    splitting: true,
-    // Bundled CommonJS dependencies (yaml) call require('process'): give the ESM bundle a real require.
-    banner: {
-      js: "#!/usr/bin/env node\nimport { createRequire as __ccCreateRequire } from 'node:module';\nconst require = __ccCreateRequire(import.meta.url);",
     },
   },
 ]);

@@ -7,13 +7,27 @@ export default defineConfig({
     // Black-box tests spawn many short Node processes; two workers match the 2-core CI machine.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'package', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/e2e/**'] } },
+      // pack-setup: the packed artifact every install-route test installs (black-box and e2e), packed once per project.
+      {
+        extends: true,
+        test: {
+          name: 'package',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/e2e/**'],
+          globalSetup: ['test/helpers/pack-setup.ts'],
+        },
+      },
       {
         // The real Claude Code: its globalSetup installs the pinned client (once, into a cache) only when an e2e file runs.
         // A test runs the client two to six times: ~2 s each when idle, 10-20 s on a loaded 2-core machine, where 30 s
         // timed out mid-test (and the timed-out test, still running, then fed the next test's fake API).
         extends: true,
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], globalSetup: ['test/e2e/client-setup.ts'], testTimeout: 120_000 },
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/helpers/pack-setup.ts', 'test/e2e/client-setup.ts'],
+          testTimeout: 120_000,
+        },
       },
     ],
   },

@@ -15,7 +15,7 @@ import { writeSection } from './results.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
-const HOOK = join(ROOT, 'dist', 'hook.cjs');
+const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
 const MiB = 1024 * 1024;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'session-start', 'post-tool-use'];

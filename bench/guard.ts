@@ -16,7 +16,7 @@ import { writeSection } from './results.js';
 /** The package root: this file runs bundled from bench/.data/, so look upwards for package.json. */
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
-const HOOK = join(ROOT, 'dist', 'hook.cjs');
+const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
 const SEED = join(ROOT, 'bench', 'seed-guard.sh');
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const SEED_RUNS = Number(process.env.BENCH_SEED_RUNS ?? 5);
@@ -119,7 +119,7 @@ const median = (values: number[]) => {
 };
 
 function main(): void {
-  if (!existsSync(HOOK)) throw new Error('dist/hook.cjs is missing: run npm run build first');
+  if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
   const state = join(DATA, 'state');
   const env = { PATH: process.env.PATH ?? '', HOME: DATA, TMPDIR: DATA, DEV_TEAM_CONTEXT_STATE_DIR: state };
   const rows: string[] = [];
@@ -194,7 +194,7 @@ Each transcript is a run of realistic turns (prompt, 13 KB attachment,
 tool call, tool result, \`progress\` decoy, bookkeeping records; every 8th
 tool result is 1–4 MiB) ending with the newest usage **behind a 4 MiB tool
 result**, so the guard must skip that line backwards to find it. The guard
-runs the PreToolUse hook for a Skill call (\`node dist/hook.cjs pre-tool-use\`,
+runs the PreToolUse hook for a Skill call (\`node plugin/dist/hook.cjs pre-tool-use\`,
 allow path). "seed" is the source ADR's approach, \`tail -n 400 | jq\`
 (bench/seed-guard.sh). Wall times are medians of ${RUNS} interleaved runs
 (${SEED_RUNS} for seed); "guard / bare" is the median of each guard run's

@@ -1,4 +1,4 @@
-/** The hook entry (dist/hook.cjs): `node hook.cjs <event>`. Kept free of CLI code for start-up time. */
+/** The hook entry (plugin/dist/hook.cjs): `node hook.cjs <event>`. Kept free of CLI code for start-up time. */
 import { join } from 'node:path';
 import type { HookContext } from './hooks/context.js';
 import { writeAll } from './io/hook-io.js';
@@ -40,7 +40,7 @@ try {
     );
     process.exitCode = 1;
   } else {
-    // The guard is bundled here; the other events' code loads from dist/hook-events.cjs only when they fire.
+    // The guard is bundled here; the other events' code loads from hook-events.cjs only when they fire.
     const lookup = () => (event === 'pre-tool-use' ? runPreToolUse : (require('./hook-events.cjs') as typeof Events).HANDLERS[event]);
     emitOutcome(runHookEvent(event, lookup, processHookContext(services), inputFor(event)));
   }

@@ -1,4 +1,4 @@
-/** The status line entry (dist/statusline.cjs): `node statusline.cjs [--wrap "<command>"]`. */
+/** The status line entry (plugin/dist/statusline.cjs): `node statusline.cjs [--wrap "<command>"]`. */
 import type { HookContext } from './hooks/context.js';
 import { processHookContext } from './hooks/run.js';
 import { runStatusLine } from './hooks/statusline.js';

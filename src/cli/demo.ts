@@ -3,8 +3,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { aTranscript } from '../samples/transcript-builder.js';
+import { bundleDir } from './bundle-dir.js';
 import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 
@@ -145,7 +145,7 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
     tool_input: scenario.toolInput,
     tool_use_id: `toolu_demo_${index + 1}`,
   };
-  const hook = fileURLToPath(new URL('./hook.cjs', import.meta.url));
+  const hook = join(bundleDir(), 'hook.cjs');
   const result = spawnSync(process.execPath, [hook, 'pre-tool-use'], {
     input: JSON.stringify(input),
     encoding: 'utf8',

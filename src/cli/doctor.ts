@@ -6,10 +6,11 @@ import { describeAssumption, describeWindowSource, formatTokens } from '../core/
 import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { findPluginInstall, type SettingsFacts } from '../core/settings-env.js';
+import { findPluginInstall, type PluginInstall, type SettingsFacts } from '../core/settings-env.js';
 import type { ResolvedWindow } from '../core/window.js';
 import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
+import { locatePlugin } from '../io/plugin-install.js';
 import { privateDirForRead, resolveStateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './context.js';
@@ -26,9 +27,10 @@ export const doctorCommand: Command = {
 
 Checks, each with a fix when something is wrong:
   node      the Node.js version (20 or newer)
-  hooks     the context-ceiling plugin enabled in a settings file, or which
-            settings files register the hooks, whether every event is there
-            and the runtime each command runs exists
+  hooks     the context-ceiling plugin enabled in a settings file and the
+            folder Claude Code runs it from (which must still be there), or
+            which settings files register the hooks, whether every event is
+            there and the runtime each command runs exists
   config    every policy file parses and validates
   window    the window the hooks use for this project's newest session, and
             where it comes from (env, policy, bridge, learned or the
@@ -65,7 +67,7 @@ function runChecks(io: CliIO): Check[] {
   const projectDir = projectDirOf(io);
   const settings = claudeSettingsOf(io);
   const config = loadUncheckedConfig(io);
-  const checks: Check[] = [checkNode(), ...checkHooks(settings, projectDir)];
+  const checks: Check[] = [checkNode(), ...checkHooks(settings, io, projectDir)];
   checks.push(
     config.problems.length > 0
       ? { name: 'config', status: 'fail', detail: config.problems.join('; '), fix: cliMessage('doctor.config-invalid-fix') }
@@ -165,7 +167,7 @@ function checkNode(): Check {
       };
 }
 
-function checkHooks(settings: ClaudeSettings, projectDir: string): Check[] {
+function checkHooks(settings: ClaudeSettings, io: CliIO, projectDir: string): Check[] {
   const checks: Check[] = settings.problems.map((problem) => ({
     name: 'hooks',
     status: 'fail',
@@ -173,8 +175,7 @@ function checkHooks(settings: ClaudeSettings, projectDir: string): Check[] {
     fix: cliMessage('doctor.settings-broken-fix'),
   }));
   const plugin = findPluginInstall(settings.files);
-  if (plugin)
-    checks.push({ name: 'hooks', status: 'ok', detail: cliMessage('doctor.plugin-enabled', { id: plugin.id, label: plugin.label }) });
+  if (plugin) checks.push(checkPlugin(plugin, io));
   const installs = settings.files
     .map((file) => checkSettingsHooks(file, projectDir))
     .filter((check): check is Check => check !== undefined);
@@ -183,6 +184,28 @@ function checkHooks(settings: ClaudeSettings, projectDir: string): Check[] {
     checks.push({ name: 'hooks', status: 'fail', detail: cliMessage('doctor.no-hooks'), fix: cliMessage('doctor.no-hooks-fix') });
   }
   return checks;
+}
+
+/** An enabled plugin runs only while the folder Claude Code runs it from is there (io/plugin-install.ts). */
+function checkPlugin(plugin: PluginInstall, io: CliIO): Check {
+  const where = { id: plugin.id, label: plugin.label, marketplace: plugin.marketplace };
+  const location = locatePlugin(plugin, io.env, io.home);
+  if (location.kind === 'not-installed')
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: cliMessage('doctor.plugin-not-installed', { ...where, records: location.records }),
+      fix: cliMessage('doctor.plugin-not-installed-fix', where),
+    };
+  if (location.missing !== undefined)
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: cliMessage('doctor.plugin-missing', { ...where, missing: location.missing }),
+      fix: cliMessage(location.from === 'folder' ? 'doctor.plugin-folder-fix' : 'doctor.plugin-copy-fix', where),
+    };
+  const detail = location.from === 'folder' ? 'doctor.plugin-folder' : 'doctor.plugin-copy';
+  return { name: 'hooks', status: 'ok', detail: cliMessage(detail, { ...where, folder: location.folder }) };
 }
 
 function checkSettingsHooks(file: SettingsFacts, projectDir: string): Check | undefined {

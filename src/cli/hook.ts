@@ -1,10 +1,11 @@
-/** `context-ceiling hook <event>`: the same runner as dist/hook.cjs, reachable through the bin. */
-import { fileURLToPath } from 'node:url';
+/** `context-ceiling hook <event>`: the same runner as hook.cjs, reachable through the bin. */
+import { join } from 'node:path';
 import { HANDLERS } from '../hooks/events.js';
 import { HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { GUARD_VOICE } from '../hooks/guard-voice.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
+import { bundleDir } from './bundle-dir.js';
 import { UsageError, type Command } from './io.js';
 import { cliMessage } from './messages.js';
 
@@ -34,8 +35,8 @@ Events:
     const [event, ...extra] = args;
     if (!isEntryCommand(event)) throw new UsageError(cliMessage('hook.unknown-event', { event: event ?? '' }), usage);
     if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
-    // The same bounded YAML parsing as dist/hook.cjs: the parser runs in a worker, from the bundle beside this one.
-    const yamlModule = fileURLToPath(new URL('./yaml-parse.cjs', import.meta.url));
+    // The same bounded YAML parsing as hook.cjs: the parser runs in a worker, from the bundle beside this one.
+    const yamlModule = join(bundleDir(), 'yaml-parse.cjs');
     const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
     const ctx = {
       ...processHookContext({ parsePolicy: parsePolicyText, parseYaml, voice: () => GUARD_VOICE }),

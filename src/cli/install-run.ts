@@ -8,7 +8,8 @@ import { formatTokens } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { OUR_SKILL } from '../io/recovery-skill.js';
 import { loadUncheckedConfig } from './context.js';
-import { packageDistDir, RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
+import { bundleDir } from './bundle-dir.js';
+import { RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
 import {
   assertInsideProject,
   hashOfFile,
@@ -45,9 +46,7 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
       ownedEnvObject: previous?.created?.envObject === true,
     }),
   );
-  const staleRuntime = runtime.copy
-    ? RUNTIME_FILES.filter((file) => !sameFile(join(packageDistDir(), file), join(runtime.realDir, file)))
-    : [];
+  const staleRuntime = runtime.copy ? RUNTIME_FILES.filter((file) => !sameFile(join(bundleDir(), file), join(runtime.realDir, file))) : [];
   const skill = planSkill(skillPath, relative(dirname(skillPath), runtime.realDir).split(sep).join('/'), previous?.skillHash);
   const changed = plan.actions.length > 0 || staleRuntime.length > 0 || skill.action === 'write';
   let backup: string | undefined;
@@ -257,14 +256,14 @@ function planSkill(path: string, runtimeFromSkill: string, earlierHash: string |
 }
 
 function skillText(runtimeFromSkill: string): string {
-  return installedSkillText(readFileSync(join(packageDistDir(), '..', 'skills', OUR_SKILL, 'SKILL.md'), 'utf8'), runtimeFromSkill);
+  return installedSkillText(readFileSync(join(bundleDir(), '..', 'skills', OUR_SKILL, 'SKILL.md'), 'utf8'), runtimeFromSkill);
 }
 
 /** A runtime file install wrote: its content is this package's, or what the record says install wrote there. */
 function provenOurs(path: string, file: string, record: InstallRecord | undefined): boolean {
   const hash = hashOfFile(path);
   if (hash === undefined) return false;
-  const expected = file === 'VERSION' ? sha256(`${PACKAGE_VERSION}\n`) : hashOfFile(join(packageDistDir(), file));
+  const expected = file === 'VERSION' ? sha256(`${PACKAGE_VERSION}\n`) : hashOfFile(join(bundleDir(), file));
   if (hash === expected) return true;
   return record?.runtimeHashes?.[file] === hash;
 }
@@ -280,7 +279,7 @@ function planOrExplain(path: string, plan: () => Plan): Plan {
 
 function copyRuntime(dir: string): void {
   mkdirSync(dir, { recursive: true });
-  for (const file of RUNTIME_FILES) writeFileAtomic(join(dir, file), readFileSync(join(packageDistDir(), file)), 0o644);
+  for (const file of RUNTIME_FILES) writeFileAtomic(join(dir, file), readFileSync(join(bundleDir(), file)), 0o644);
   writeFileAtomic(join(dir, 'VERSION'), `${PACKAGE_VERSION}\n`, 0o644);
 }
 

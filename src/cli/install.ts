@@ -1,8 +1,8 @@
 /** `context-ceiling install` / `uninstall`: wire the hooks into a Claude Code settings.json, idempotently. */
 import { basename, dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ENV } from '../core/constants.js';
 import { HOOK_SPECS, type Created, type EnvChange } from '../core/install-plan.js';
+import { bundleDir } from './bundle-dir.js';
 import { projectDirOf } from './context.js';
 import { runInstall, runUninstall } from './install-run.js';
 import { parseFlags, parseWindowFlag, UsageError, type CliIO, type Command } from './io.js';
@@ -145,14 +145,9 @@ function target(io: CliIO, flags: Record<string, unknown>, usage: string): Targe
   };
 }
 
-/** The folder holding this package's bundles (dist/). */
-export function packageDistDir(): string {
-  return dirname(fileURLToPath(import.meta.url));
-}
-
 /** How hooks.json-style commands should name the runtime, and whether a copy is needed. */
 export function runtimeFor(t: Target): { commandDir: string; realDir: string; copy: boolean } {
-  const dist = packageDistDir();
+  const dist = bundleDir();
   if (t.scope !== 'user') {
     const insideProject = relative(t.projectDir, dist);
     if (insideProject.split(sep)[0] === 'node_modules' && !insideProject.includes('..')) {

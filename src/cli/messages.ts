@@ -42,7 +42,19 @@ const CLI_MESSAGES = {
   'doctor.node-old': (d: { version: string }) => `Node ${d.version} is too old`,
   'doctor.node-fix': () => 'install Node.js 20 or newer',
   'doctor.settings-broken-fix': () => 'repair the file; Claude Code ignores it as it is',
-  'doctor.plugin-enabled': (d: { id: string; label: string }) => `plugin ${d.id} enabled in ${d.label}: its hooks run on every event`,
+  'doctor.plugin-folder': (d: { id: string; label: string; folder: string }) =>
+    `plugin ${d.id} enabled in ${d.label}: its hooks run from ${d.folder}, in the folder its marketplace was added from (keep it there)`,
+  'doctor.plugin-copy': (d: { id: string; label: string; folder: string }) =>
+    `plugin ${d.id} enabled in ${d.label}: its hooks run from Claude Code's copy, ${d.folder}`,
+  'doctor.plugin-missing': (d: { id: string; label: string; missing: string }) =>
+    `plugin ${d.id} enabled in ${d.label}, but ${d.missing} is gone: Claude Code skips the plugin without a word`,
+  'doctor.plugin-folder-fix': (d: { id: string; marketplace: string }) =>
+    `put the folder back, or add the marketplace again from where it is now: claude plugin marketplace remove ${d.marketplace}; claude plugin marketplace add <folder>; claude plugin install ${d.id}`,
+  'doctor.plugin-copy-fix': (d: { marketplace: string }) => `claude plugin marketplace update ${d.marketplace}`,
+  'doctor.plugin-not-installed': (d: { id: string; label: string; records: string }) =>
+    `plugin ${d.id} enabled in ${d.label}, but Claude Code has no record of it or its marketplace in ${d.records}: its hooks do not run`,
+  'doctor.plugin-not-installed-fix': (d: { id: string }) =>
+    `claude plugin marketplace add <git URL or folder of context-ceiling>; claude plugin install ${d.id}`,
   'doctor.no-hooks': () => 'no context-ceiling hooks in the project, local or user settings, and no context-ceiling plugin enabled',
   'doctor.no-hooks-fix': () => 'run context-ceiling install (or install the repository as a Claude Code plugin)',
   'doctor.runtime-absent': (d: { label: string; scope: string; dirs: string }) =>

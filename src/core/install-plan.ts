@@ -1,16 +1,16 @@
 /**
  * What `install` and `uninstall` do to a settings.json object, as pure
- * functions: the hooks we add (one table, also the source of hooks/hooks.json),
+ * functions: the hooks we add (one table, also the source of plugin/hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
 import { isObject } from './json-shape.js';
 
 export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
 
-/** Every hook the product registers. hooks/hooks.json is checked against this table. */
 /** The capability loads the guard judges: subagents (`Agent`, `Task` before 2.1.63), skills, and workflows of subagents. */
 export const GUARD_MATCHER = 'Agent|Task|Skill|Workflow';
 
+/** Every hook the product registers. plugin/hooks/hooks.json is checked against this table. */
 export const HOOK_SPECS: readonly HookSpec[] = [
   { event: 'PreToolUse', name: 'pre-tool-use', matcher: GUARD_MATCHER, timeout: 10 },
   { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },

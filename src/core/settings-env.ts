@@ -15,6 +15,8 @@ export type SettingsFacts = {
   label: string;
   env: Record<string, string>;
   enabledPlugins: Record<string, unknown>;
+  /** `extraKnownMarketplaces`: marketplaces the file declares, by name (Claude Code adds them on the next start). */
+  marketplaces: Record<string, unknown>;
   /** Every hook command the file registers, for any event. */
   hookCommands: string[];
 };
@@ -41,6 +43,7 @@ export function settingsFactsOf(scope: SettingsScope, label: string, parsed: unk
     label,
     env,
     enabledPlugins: isObject(root.enabledPlugins) ? root.enabledPlugins : {},
+    marketplaces: isObject(root.extraKnownMarketplaces) ? root.extraKnownMarketplaces : {},
     hookCommands: hookCommandsOf(root.hooks),
   };
 }
@@ -71,15 +74,25 @@ export function mergeSettingsEnv(processEnv: Readonly<Record<string, string | un
   return { env, origins };
 }
 
-export type PluginInstall = { id: string; label: string };
+/**
+ * An enabled context-ceiling plugin: its id, the file enabling it, its marketplace's
+ * name and, when a settings file declares that marketplace, the declared `source`.
+ */
+export type PluginInstall = { id: string; label: string; marketplace: string; declaredSource: unknown };
 
 /** The enabled context-ceiling plugin, if any; a higher scope's `false` turns a lower scope's `true` off. */
 export function findPluginInstall(files: readonly SettingsFacts[]): PluginInstall | undefined {
   const merged = new Map<string, { value: unknown; label: string }>();
+  const declared = new Map<string, unknown>();
   for (const file of byPrecedence(files)) {
     for (const [id, value] of Object.entries(file.enabledPlugins)) merged.set(id, { value, label: file.label });
+    for (const [name, entry] of Object.entries(file.marketplaces)) if (isObject(entry)) declared.set(name, entry.source);
   }
-  for (const [id, { value, label }] of merged) if (id.startsWith(PLUGIN_PREFIX) && value === true) return { id, label };
+  for (const [id, { value, label }] of merged) {
+    if (!id.startsWith(PLUGIN_PREFIX) || value !== true) continue;
+    const marketplace = id.slice(PLUGIN_PREFIX.length);
+    return { id, label, marketplace, declaredSource: declared.get(marketplace) };
+  }
   return undefined;
 }
 

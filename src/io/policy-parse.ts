@@ -1,6 +1,6 @@
 /**
  * Validates policy file text with the zod schema. Its own bundle in the hook
- * (dist/policy-parse.cjs): required only when a policy file exists.
+ * (plugin/dist/policy-parse.cjs): required only when a policy file exists.
  */
 import { checkPolicyRules } from '../core/policy.js';
 import { formatPolicyIssues, policyFileSchema } from '../core/policy-schema.js';

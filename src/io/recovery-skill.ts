@@ -10,7 +10,7 @@ import { claudeConfigDir } from './locate.js';
 /** The recovery skill this package ships (skills/<name>/SKILL.md; install copies it). */
 export const OUR_SKILL = 'context-summarization';
 
-/** The plugin's name (.claude-plugin/plugin.json): plugin skills are invoked as `<plugin>:<skill>`. */
+/** The plugin's name (plugin/.claude-plugin/plugin.json): plugin skills are invoked as `<plugin>:<skill>`. */
 export const PLUGIN_NAME = 'context-ceiling';
 
 /** A name that can only be a folder directly under a skills/ directory. */

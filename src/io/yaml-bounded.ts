@@ -19,7 +19,7 @@ Atomics.notify(signal, 0);
 `;
 
 /**
- * Parse `text` with the `parseYamlText` exported by `modulePath` (dist/yaml-parse.cjs),
+ * Parse `text` with the `parseYamlText` exported by `modulePath` (plugin/dist/yaml-parse.cjs),
  * giving up after `timeoutMs`. Never throws.
  */
 export function parseYamlWithin(modulePath: string, text: string, timeoutMs: number): YamlResult {

@@ -1,6 +1,6 @@
 /**
  * YAML parsing for ORCHESTRATION.yaml. Its own bundle in the hook
- * (dist/yaml-parse.cjs), required only by the hooks that read that file.
+ * (plugin/dist/yaml-parse.cjs), required only by the hooks that read that file.
  */
 import { parse, YAMLParseError } from 'yaml';
 

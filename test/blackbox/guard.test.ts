@@ -25,7 +25,7 @@ describeEachEntry((h) => {
 
     it("run from the plugin (CLAUDE_PLUGIN_ROOT is the bundle's parent, which ships the skill): plugin-qualified", async () => {
       removeUserSkill();
-      expect(await blocked({ CLAUDE_PLUGIN_ROOT: ROOT })).toContain('run the /context-ceiling:context-summarization skill');
+      expect(await blocked({ CLAUDE_PLUGIN_ROOT: join(ROOT, 'plugin') })).toContain('run the /context-ceiling:context-summarization skill');
       expect(await blocked({ CLAUDE_PLUGIN_ROOT: h.sandbox.root })).toContain('(/compact)'); // another plugin's root says nothing about us
     });
 

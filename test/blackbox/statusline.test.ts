@@ -17,7 +17,7 @@ afterEach(() => sandbox.cleanup());
 const SESSION = 'e5f74ece-445c-474e-817a-0891f9d160cb';
 const afterTurn = readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8');
 const statusline = (input: string, env: Record<string, string> = {}, args: string[] = []) =>
-  execa(process.execPath, [join(ROOT, 'dist', 'statusline.cjs'), ...args], {
+  execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs'), ...args], {
     input,
     env: sandbox.env(env),
     extendEnv: false,
@@ -48,7 +48,7 @@ describe('statusline', () => {
   it('colours when NO_COLOR is not set', async () => {
     const env = sandbox.env();
     delete (env as Record<string, string | undefined>).NO_COLOR;
-    const run = await execa(process.execPath, [join(ROOT, 'dist', 'statusline.cjs')], {
+    const run = await execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
       input: afterTurn,
       env,
       extendEnv: false,
@@ -188,7 +188,7 @@ describe('install --statusline', () => {
 
 describe('statusline --wrap with a multi-line status line', () => {
   it('appends ours to the first line, keeps the rest', async () => {
-    const run = await execa(process.execPath, [join(ROOT, 'dist', 'statusline.cjs'), '--wrap', 'printf "one\\ntwo\\n"'], {
+    const run = await execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs'), '--wrap', 'printf "one\\ntwo\\n"'], {
       input: afterTurn,
       env: sandbox.env(),
       extendEnv: false,

@@ -174,8 +174,8 @@ describe('compaction in the real client', () => {
   });
 });
 
-describe('the plugin route', () => {
-  it('a clone of the repository, with no npm install, works as a plugin (--plugin-dir)', async () => {
+describe('the status line bridge (install --statusline; a plugin cannot set a status line)', () => {
+  it('the interactive client reports the 1M window to our status line, and the guard then uses it in print mode', async () => {
     const { readdirSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     world = new World();

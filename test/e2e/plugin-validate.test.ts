@@ -16,7 +16,7 @@ const validate = (...args: string[]) =>
 
 describe('claude plugin validate', () => {
   it('the real Claude Code validates the plugin, strictly', () => {
-    const result = validate('--json', ROOT);
+    const result = validate('--json', join(ROOT, 'plugin'));
     expect(result.status, result.stdout + result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report.success).toBe(true);
@@ -25,11 +25,11 @@ describe('claude plugin validate', () => {
     expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
   });
 
-  it('the real Claude Code validates the repository as its own marketplace, strictly', () => {
+  it('the real Claude Code validates the repository as its own marketplace, strictly, whose plugin is plugin/', () => {
     const result = validate(join(ROOT, '.claude-plugin', 'marketplace.json'));
     expect(result.status, result.stdout + result.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(ROOT, '.claude-plugin', 'marketplace.json'), 'utf8')).plugins).toEqual([
-      expect.objectContaining({ name: 'context-ceiling', source: './' }),
+      expect.objectContaining({ name: 'context-ceiling', source: './plugin' }),
     ]);
   });
 });

@@ -2,9 +2,10 @@
  * The way out exists in the real client: a strict block names the recovery
  * skill under the name it is invoked by, the model's Skill call for it loads
  * it (never "Unknown skill"), and its save step lands a checkpoint the resume
- * path reads. One route per install: the plugin (--plugin-dir) and `install`.
+ * path reads. One route per install: the plugin (`--plugin-dir <clone>/plugin`) and `install`.
  */
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import { ROOT } from '../helpers/sandbox.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
@@ -38,9 +39,10 @@ describe('the recovery skill in the real client', () => {
     await world.start(null);
     const { session, afterBlock, afterSkill } = await blockThenRecover(world, 'context-ceiling:context-summarization', [
       '--plugin-dir',
-      ROOT,
+      join(ROOT, 'plugin'),
     ]);
     expect(afterBlock).toContain('blocked Skill "deep-dive": context at 45% (90,005 of 200,000 tokens, window: env)');
+    expect(afterBlock).toContain(`[node "${join(ROOT, 'plugin')}/dist/hook.cjs" pre-tool-use]`); // --plugin-dir runs it in place
     expect(afterBlock).toContain('run the /context-ceiling:context-summarization skill');
     expect(afterSkill).not.toContain('Unknown skill');
     expect(afterSkill).toContain('Back under the context ceiling');

@@ -1,4 +1,4 @@
-/** The hook processes themselves (dist/hook.cjs), fed hostile bytes: exit codes, streams and time are what Claude Code sees. */
+/** The hook processes themselves (plugin/dist/hook.cjs), fed hostile bytes: exit codes, streams and time are what Claude Code sees. */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';

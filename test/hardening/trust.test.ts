@@ -126,7 +126,7 @@ describe('a repository cannot choose where we write', () => {
       reject: false,
     });
     const statusInput = readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8');
-    await execa(process.execPath, [join(ROOT, 'dist', 'statusline.cjs')], {
+    await execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
       input: statusInput,
       env: sandbox.env(noStateEnv),
       extendEnv: false,

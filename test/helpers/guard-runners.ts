@@ -52,7 +52,7 @@ export type GuardRun = {
 };
 
 /**
- * Runs `cases` through both entry points, dist/hook.cjs (what hooks.json runs) and the bin
+ * Runs `cases` through both entry points, plugin/dist/hook.cjs (what hooks.json runs) and the bin
  * (`context-ceiling hook`), each test in a fresh sandbox where the recovery skill is installed
  * (messages name only an installed one).
  */

@@ -6,8 +6,8 @@ import { execa, type Result } from 'execa';
 import { afterEach, beforeEach, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const HOOK_BIN = join(ROOT, 'dist', 'hook.cjs');
-export const CLI_BIN = join(ROOT, 'dist', 'cli.js');
+export const HOOK_BIN = join(ROOT, 'plugin', 'dist', 'hook.cjs');
+export const CLI_BIN = join(ROOT, 'plugin', 'dist', 'cli.cjs');
 /** Real 2.1.328 recordings, where a test needs one real transcript (951,005 tokens at its end); every version: real-clients.ts. */
 export const FIXTURES = join(ROOT, 'test', 'fixtures', 'claude-code-2.1.328');
 

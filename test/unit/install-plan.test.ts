@@ -73,7 +73,7 @@ describe('our commands are recognised, nobody else’s', () => {
   it.each([
     ['node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/hook.cjs" pre-tool-use', 'pre-tool-use'],
     ['node "/home/u/.claude/context-ceiling/runtime/hook.cjs" session-start', 'session-start'],
-    ['node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/dist/hook.cjs" post-tool-use', 'post-tool-use'],
+    ['node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" post-tool-use', 'post-tool-use'],
     ['node "/x/other-tool/hook.cjs" pre-tool-use', undefined],
     ['./guard.sh', undefined],
     ['node "/x/context-ceiling/hook.cjs" pre-tool-use && rm -rf /', undefined],

@@ -1,5 +1,5 @@
 /** Meta-tests: generated files, presets, core purity and hook wiring stay in step with the code. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyJsonSchema } from '../../src/cli/config.js';
@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { RUNTIME_FILES } from '../../src/cli/install.js';
 import { HOOK_SPECS } from '../../src/core/install-plan.js';
 import { HOOK_EVENTS } from '../../src/hooks/run.js';
+import { PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -46,8 +47,8 @@ describe('src/core is pure', () => {
   });
 });
 
-describe('hooks/hooks.json and the plugin', () => {
-  const hooks = JSON.parse(read('hooks/hooks.json')).hooks;
+describe('plugin/: the payload Claude Code installs and runs', () => {
+  const hooks = JSON.parse(read('plugin/hooks/hooks.json')).hooks;
 
   it('registers exactly HOOK_SPECS (what install writes), each running the bundle through the plugin root', () => {
     expect(Object.keys(hooks).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
@@ -63,22 +64,42 @@ describe('hooks/hooks.json and the plugin', () => {
   });
 
   it('plugin.json names the package and its version', () => {
-    const plugin = JSON.parse(read('.claude-plugin/plugin.json'));
+    const plugin = JSON.parse(read('plugin/.claude-plugin/plugin.json'));
     const pkg = JSON.parse(read('package.json'));
     expect(plugin).toMatchObject({ name: pkg.name, version: pkg.version, hooks: './hooks/hooks.json' });
   });
 
-  it.each(RUNTIME_FILES)('the committed dist/%s is the current build (run npm run build and commit it when this fails)', (file) => {
-    const committed = spawnSync('git', ['show', `:dist/${file}`], { cwd: ROOT, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
-    expect(committed.status, `dist/${file} is not in git: the plugin route needs it committed`).toBe(0);
-    expect(readFileSync(join(ROOT, 'dist', file)).equals(committed.stdout)).toBe(true);
+  it('holds only what runs, committed, and nothing else after a build; under 1 MB', () => {
+    const committed = spawnSync('git', ['ls-files', '-s', 'plugin'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n');
+    expect(committed.map((line) => line.split('\t')[1]!.replace(/^plugin\//, '')).sort()).toEqual(PAYLOAD_FILES);
+    expect(readdirSync(join(ROOT, 'plugin'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length).toBe(
+      PAYLOAD_FILES.length,
+    );
+    const bytes = PAYLOAD_FILES.reduce((sum, file) => sum + statSync(join(ROOT, 'plugin', file)).size, 0);
+    expect(bytes).toBeLessThan(PAYLOAD_MAX_BYTES);
+    // Claude Code puts the plugin's bin/ on its shell's PATH; git keeps the mode a clone needs.
+    expect(committed.find((line) => line.endsWith('\tplugin/bin/context-ceiling'))).toMatch(/^100755 /);
+  });
+
+  it.each([...RUNTIME_FILES, 'cli.cjs'])(
+    'the committed plugin/dist/%s is the current build (run npm run build and commit it when this fails)',
+    (file) => {
+      const committed = spawnSync('git', ['show', `:plugin/dist/${file}`], { cwd: ROOT, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
+      expect(committed.status, `plugin/dist/${file} is not in git: the plugin route needs it committed`).toBe(0);
+      expect(readFileSync(join(ROOT, 'plugin', 'dist', file)).equals(committed.stdout)).toBe(true);
+    },
+  );
+
+  it('the bin shim runs the bundled CLI', () => {
+    const run = spawnSync(join(ROOT, 'plugin', 'bin', 'context-ceiling'), ['--version'], { encoding: 'utf8' });
+    expect(run.stdout).toBe(`${JSON.parse(read('package.json')).version}\n`);
   });
 
   it.each(['hook.cjs', 'hook-events.cjs', 'statusline.cjs'])(
-    'dist/%s carries no zod: it loads from policy-parse.cjs only when a policy file exists',
+    'plugin/dist/%s carries no zod: it loads from policy-parse.cjs only when a policy file exists',
     (file) => {
-      expect(read('dist/policy-parse.cjs')).toContain('_zod'); // the marker this test looks for
-      expect(read(`dist/${file}`)).not.toContain('_zod');
+      expect(read('plugin/dist/policy-parse.cjs')).toContain('_zod'); // the marker this test looks for
+      expect(read(`plugin/dist/${file}`)).not.toContain('_zod');
     },
   );
 });

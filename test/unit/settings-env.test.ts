@@ -15,14 +15,23 @@ describe('settingsFactsOf', () => {
       env: { A: 'x', B: 1000000, C: true, D: { nested: 1 }, E: null, F: Number.NaN },
       hooks: { PreToolUse: [{ matcher: 'Skill', hooks: [{ type: 'command', command: 'a' }, { type: 'command' }] }], Stop: 'broken' },
       enabledPlugins: { 'context-ceiling@m': true },
+      extraKnownMarketplaces: { m: { source: { source: 'directory', path: '/src/cc' } } },
     });
     expect(facts.env).toEqual({ A: 'x', B: '1000000', C: 'true' });
     expect(facts.hookCommands).toEqual(['a']);
     expect(facts.enabledPlugins).toEqual({ 'context-ceiling@m': true });
+    expect(facts.marketplaces).toEqual({ m: { source: { source: 'directory', path: '/src/cc' } } });
   });
 
   it.each([null, 'text', 42, [], { env: [] }, { env: 'A=1' }])('a malformed file (%j) contributes nothing', (parsed) => {
-    expect(file('user', parsed)).toEqual({ scope: 'user', label: LABEL.user, env: {}, enabledPlugins: {}, hookCommands: [] });
+    expect(file('user', parsed)).toEqual({
+      scope: 'user',
+      label: LABEL.user,
+      env: {},
+      enabledPlugins: {},
+      marketplaces: {},
+      hookCommands: [],
+    });
   });
 });
 
@@ -67,6 +76,24 @@ describe('findPluginInstall', () => {
     ['a lookalike name is not ours', [['user', { 'context-ceiling-extra@m': true, 'context-ceiling': true }]], undefined],
   ])('%s', (_name, files, label) => {
     expect(findPluginInstall(files.map(([scope, plugins]) => file(scope, { enabledPlugins: plugins })))?.label).toBe(label);
+  });
+
+  it('names the marketplace, and the source the most precedent settings file declares for it', () => {
+    const source = (path: string) => ({ source: { source: 'directory', path } });
+    const found = findPluginInstall([
+      file('user', {
+        enabledPlugins: { 'context-ceiling@team': true },
+        extraKnownMarketplaces: { team: source('/user'), other: source('/o') },
+      }),
+      file('project', { extraKnownMarketplaces: { team: source('/project') } }),
+    ]);
+    expect(found).toEqual({
+      id: 'context-ceiling@team',
+      label: '~/.claude/settings.json',
+      marketplace: 'team',
+      declaredSource: { source: 'directory', path: '/project' },
+    });
+    expect(findPluginInstall([file('user', { enabledPlugins: { 'context-ceiling@m': true } })])?.declaredSource).toBeUndefined();
   });
 });
 

@@ -1,0 +1,50 @@
+/**
+ * The settings routes README names, from the packed artifact, in the real client:
+ * `npm i -g ./context-ceiling-*.tgz`, then `context-ceiling install --project` or
+ * `--user`. The hooks must fire and run from the runtime copy install made, so they
+ * keep working once the package itself is gone (README: "the hooks do not depend on
+ * where the package lives"). The clone route (`node plugin/dist/cli.cjs install`) is
+ * how every other end-to-end World installs.
+ */
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { blockedLoad, installTarballGlobally, userEnv } from './routes.js';
+import { World, stopWorldsAfterEach } from './world.js';
+
+let world: World | undefined;
+stopWorldsAfterEach();
+
+describe.each([
+  {
+    flag: '--project',
+    runtime: (w: World) => join(w.project, '.claude', 'context-ceiling', 'runtime'),
+    command: () => '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime',
+  },
+  {
+    flag: '--user',
+    runtime: (w: World) => join(w.home, '.claude', 'context-ceiling', 'runtime'),
+    command: (w: World) => join(w.home, '.claude', 'context-ceiling', 'runtime'),
+  },
+])('npm i -g ./context-ceiling-*.tgz, then context-ceiling install $flag', ({ flag, runtime, command }) => {
+  it('the hooks fire in the real client, from the runtime copy, with the package uninstalled', async () => {
+    world = new World();
+    await world.start(null);
+    const { prefix, bin } = await installTarballGlobally(world);
+    const run = (args: string[]) => execa(bin, args, { cwd: world!.project, env: userEnv(world!), extendEnv: false, reject: false });
+    const install = await run(['install', flag]);
+    expect(install.exitCode, install.stderr).toBe(0);
+    expect(install.stdout).toContain(
+      `copied runtime (hook.cjs, hook-events.cjs, policy-parse.cjs, yaml-parse.cjs, statusline.cjs) to ${runtime(world)}`,
+    );
+    const doctor = await run(['doctor']);
+    expect(doctor.stdout).toMatch(new RegExp(`✓ hooks .*all 6 events, runtime ${runtime(world).replace(/[.]/g, '\\.')}`));
+    rmSync(prefix, { recursive: true, force: true }); // npm uninstall -g, or a cleaned npx cache
+    const afterBlock = await blockedLoad(world);
+    expect(world.api.conversation[0]!.text).toContain('<context-monitor>');
+    expect(afterBlock).toContain(`PreToolUse:Skill hook error: [node "${command(world)}/hook.cjs" pre-tool-use]`);
+    expect(afterBlock).toContain('blocked Skill "deep-dive": context at 45% (90,005 of 200,000 tokens, window: env)');
+    expect(afterBlock).toContain('run the /context-summarization skill');
+  }, 180_000);
+});

@@ -1,0 +1,29 @@
+/**
+ * globalSetup: `npm pack` once per test run, before any worker starts; the install-route
+ * tests (black-box and end-to-end) install this one tarball (`inject('tarball')`).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The packed artifact (context-ceiling-<version>.tgz) of the current build. */
+    tarball: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
+  const out = mkdtempSync(join(tmpdir(), 'cc-pack-'));
+  // --ignore-scripts: the build already ran (pretest); prepack would rebuild under the workers' feet.
+  const json = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out], {
+    cwd: resolve(import.meta.dirname, '..', '..'),
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', HOME: out, npm_config_cache: join(out, 'npm-cache'), npm_config_update_notifier: 'false' },
+  });
+  const [info] = JSON.parse(json) as Array<{ filename: string }>;
+  project.provide('tarball', join(out, info!.filename));
+  return () => rmSync(out, { recursive: true, force: true });
+}

@@ -1,0 +1,13 @@
+/** What the plugin carries (plugin/, the marketplace's plugin source): the manifest, the hooks, the recovery skill, the CLI's bin shim and the bundles they run. */
+import { RUNTIME_FILES } from '../../src/cli/install.js';
+
+export const PAYLOAD_FILES = [
+  '.claude-plugin/plugin.json',
+  'bin/context-ceiling',
+  'hooks/hooks.json',
+  'skills/context-summarization/SKILL.md',
+  ...[...RUNTIME_FILES, 'cli.cjs'].map((file) => `dist/${file}`),
+].sort();
+
+/** The plugin must stay small: it is copied into every user's ~/.claude/plugins. */
+export const PAYLOAD_MAX_BYTES = 1024 * 1024;
