@@ -12,7 +12,8 @@ const usage = 'context-ceiling demo [--json]';
 
 type Scenario = {
   title: string;
-  transcript: string;
+  /** The transcript, given the calling tool_use id. */
+  transcript: (toolUseId: string) => string;
   tool: string;
   toolInput: Record<string, unknown>;
   env?: Record<string, string>;
@@ -28,9 +29,11 @@ export const demoCommand: Command = {
 
 Writes a few sample transcripts (the record layout of Claude Code 2.1.x,
 with sidechain and progress decoys) to a temporary directory and runs the
-real PreToolUse guard on each, with built-in defaults (window 200,000,
-ceiling 40%) unless a scenario says otherwise. Shows the exit code, the
-stderr line, what the model is told and what the user sees.
+real PreToolUse guard on each, with nothing configured: the window comes
+from the session's model (claude-opus-5-5, 1,000,000 tokens, unless a
+scenario says otherwise), the ceiling is 40%, and strict mode is on only
+where a scenario sets it. Shows what the model reads, what the person sees
+and the log line.
 `,
   run(args, io) {
     const flags = parseFlags(args, { boolean: ['json'] }, usage);
@@ -46,88 +49,75 @@ stderr line, what the model is told and what the user sees.
   },
 };
 
+/**
+ * Each scenario's transcript ends with the turn that makes the call (its tool_use id is the input's), as
+ * Claude Code writes it: the guard judges that turn at once, with no wait for a record still to come.
+ */
 function scenarios(): Scenario[] {
-  const turns = (cacheRead: number) =>
-    aTranscript()
-      .noise()
-      .user('Refactor the billing module')
-      .attachment(13_000)
-      .assistant({ cacheRead, cacheCreation: 1_000, toolUse: { name: 'Read', input: { file_path: 'src/billing.ts' } } })
-      .toolResult(4_000)
-      .noise();
-  const at30 = turns(59_000).toString();
-  const at50 = turns(99_000).toString();
-  const at56 = turns(111_000).toString();
-  const at90 = turns(179_000).toString();
-  const decoys = aTranscript()
-    .user('go')
-    .assistant({ cacheRead: 59_000, cacheCreation: 1_000 })
-    .sidechain({ cacheRead: 150_000 })
-    .progress({ cacheRead: 170_000 })
-    .apiError()
-    .toString();
-  const compacted = aTranscript()
-    .assistant({ cacheRead: 179_000 })
-    .compactBoundary({ trigger: 'auto', preTokens: 180_005, postTokens: 2_600 })
-    .user('continue')
-    .toString();
-  const skill = (skill: string) => ({ skill });
   const agent = { description: 'Explore the billing module', prompt: 'Map billing', subagent_type: 'Explore' };
+  const strict = { DEV_TEAM_CONTEXT_STRICT: 'on' };
+  const at = (tokens: number, tool: string, toolInput: Record<string, unknown>, model = DEFAULT_MODEL) => ({
+    transcript: (id: string) =>
+      aTranscript()
+        .modelAttachment(model)
+        .noise()
+        .user('Refactor the billing module')
+        .attachment(13_000)
+        .assistant({ cacheRead: tokens - 1_005, cacheCreation: 1_000, model, toolUse: { name: 'Read', input: { file_path: 'src/billing.ts' } } })
+        .toolResult(4_000)
+        .assistant({ cacheRead: tokens - 1_005, cacheCreation: 1_000, model, toolUse: { name: tool, input: toolInput, id } })
+        .toString(),
+    tool,
+    toolInput,
+  });
+  const skill = (name: string) => ({ skill: name });
   return [
-    { title: '30% full: a Skill call passes silently', transcript: at30, tool: 'Skill', toolInput: skill('deep-dive') },
-    { title: '50% full: an Agent call over the 40% ceiling warns', transcript: at50, tool: 'Agent', toolInput: agent, session: 'warned' },
+    { title: "30% of the default model's 1,000,000-token window: a Skill call passes silently", ...at(300_000, 'Skill', skill('deep-dive')) },
+    { title: '45%: an Agent call over the 40% ceiling warns the model and the person', ...at(450_000, 'Agent', agent), session: 'warned' },
+    { title: '45% again, same session: same 5-point band, so silent', ...at(450_000, 'Agent', agent), session: 'warned' },
+    { title: '52% in the same session: a higher band warns again', ...at(520_000, 'Agent', agent), session: 'warned' },
+    { title: '45%, strict mode (what CI sets): the Skill call is blocked', ...at(450_000, 'Skill', skill('deep-dive')), env: strict },
     {
-      title: '50% again, same session: same 5-point band, so silent',
-      transcript: at50,
+      title: '90%, strict mode: a recovery skill is never gated',
+      ...at(900_000, 'Skill', skill('dev-team:context-summarization')),
+      env: strict,
+    },
+    {
+      title: 'claude-haiku-4-5 at 50% of its own 200,000-token window, strict mode: blocked',
+      ...at(100_000, 'Skill', skill('deep-dive'), 'claude-haiku-4-5'),
+      env: strict,
+    },
+    {
+      title: 'Newer sidechain (900K), progress (950K) and API-error records are decoys: 30% passes',
+      transcript: (id: string) =>
+        aTranscript()
+          .user('go')
+          .assistant({ cacheRead: 299_000, cacheCreation: 1_000, toolUse: { name: 'Agent', input: agent, id } })
+          .sidechain({ cacheRead: 900_000 })
+          .progress({ cacheRead: 950_000 })
+          .apiError()
+          .toString(),
       tool: 'Agent',
       toolInput: agent,
-      session: 'warned',
+      env: strict,
     },
-    { title: '56% in the same session: a higher band warns again', transcript: at56, tool: 'Agent', toolInput: agent, session: 'warned' },
     {
-      title: '90% of a stated 200K window, strict mode: a Skill call is blocked',
-      transcript: at90,
+      title: 'After an auto-compaction (postTokens 2,600), before the next turn: a strict Skill call passes',
+      transcript: () =>
+        aTranscript()
+          .assistant({ cacheRead: 950_000 })
+          .compactBoundary({ trigger: 'auto', preTokens: 950_005, postTokens: 2_600 })
+          .user('continue')
+          .toString(),
       tool: 'Skill',
       toolInput: skill('deep-dive'),
-      env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' },
-    },
-    {
-      title: 'The same with no window stated: the 200K default is only assumed, so strict mode warns instead',
-      transcript: at90,
-      tool: 'Skill',
-      toolInput: skill('deep-dive'),
-      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
-    },
-    {
-      title: '90% full, strict mode: a recovery skill is never gated',
-      transcript: at90,
-      tool: 'Skill',
-      toolInput: skill('dev-team:context-summarization'),
-      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
-    },
-    {
-      title: '90% of 200K is 18% of a 1M window: DEV_TEAM_CONTEXT_WINDOW=1000000 passes',
-      transcript: at90,
-      tool: 'Skill',
-      toolInput: skill('deep-dive'),
-      env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000' },
-    },
-    {
-      title: 'Newer sidechain (150K), progress (170K) and API-error records are decoys: 30% passes',
-      transcript: decoys,
-      tool: 'Agent',
-      toolInput: agent,
-      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
-    },
-    {
-      title: 'After an auto-compaction (postTokens 2,600): strict Skill call passes',
-      transcript: compacted,
-      tool: 'Skill',
-      toolInput: skill('deep-dive'),
-      env: { DEV_TEAM_CONTEXT_STRICT: 'on' },
+      env: strict,
     },
   ];
 }
+
+/** The model a session runs on when nothing is configured (Claude Code 2.1.331). */
+const DEFAULT_MODEL = 'claude-opus-5-5';
 
 function runScenario(root: string, scenario: Scenario, index: number): Run {
   const session = scenario.session ?? `demo-${index + 1}`;
@@ -135,7 +125,8 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
   mkdirSync(project, { recursive: true });
   installDemoSkill(project);
   const transcript = join(root, `${session}-${index + 1}.jsonl`);
-  writeFileSync(transcript, scenario.transcript);
+  const toolUseId = `toolu_demo_${index + 1}`;
+  writeFileSync(transcript, scenario.transcript(toolUseId));
   const input = {
     session_id: session,
     transcript_path: transcript,
@@ -143,7 +134,7 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
     hook_event_name: 'PreToolUse',
     tool_name: scenario.tool,
     tool_input: scenario.toolInput,
-    tool_use_id: `toolu_demo_${index + 1}`,
+    tool_use_id: toolUseId,
   };
   const hook = join(bundleDir(), 'hook.cjs');
   const result = spawnSync(process.execPath, [hook, 'pre-tool-use'], {
@@ -168,9 +159,13 @@ function installDemoSkill(project: string): void {
 }
 
 function outcomeWord(run: Run): string {
-  if (run.exitCode === 2) return cliMessage('demo.block');
   if (run.exitCode !== 0) return cliMessage('demo.exit', { code: run.exitCode });
+  if (isDenied(run)) return cliMessage('demo.block');
   return cliMessage(run.stdout || run.stderr ? 'demo.warn' : 'demo.allow');
+}
+
+function isDenied(run: Run): boolean {
+  return parseOutput(run.stdout)?.hookSpecificOutput?.permissionDecision === 'deny';
 }
 
 function renderRuns(runs: Run[]): string {
@@ -183,16 +178,23 @@ function renderRuns(runs: Run[]): string {
     lines.push(
       `   ${run.scenario.tool} ${JSON.stringify(run.scenario.toolInput.skill ?? run.scenario.toolInput.subagent_type)}${env ? `  [${env}]` : ''}  →  ${outcomeWord(run)}`,
     );
-    const output = parseOutput(run.stdout);
-    if (run.stderr) lines.push(...wrap(run.exitCode === 2 ? 'model gets the tool error' : 'stderr', run.stderr.trim()));
-    if (output?.hookSpecificOutput?.additionalContext) lines.push(...wrap('model is told', output.hookSpecificOutput.additionalContext));
-    if (output?.systemMessage) lines.push(...wrap('user sees', output.systemMessage));
+    const output = parseOutput(run.stdout)?.hookSpecificOutput;
+    const system = parseOutput(run.stdout)?.systemMessage;
+    if (output?.permissionDecisionReason) lines.push(...wrap('model reads (call denied)', output.permissionDecisionReason));
+    if (output?.additionalContext) lines.push(...wrap('model is told', output.additionalContext));
+    if (system) lines.push(...wrap('user sees', system));
+    if (run.stderr) lines.push(...wrap('log line (stderr)', run.stderr.trim()));
     lines.push('');
   });
   return `${lines.join('\n')}`;
 }
 
-function parseOutput(stdout: string): { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string } } | undefined {
+type GuardJson = {
+  systemMessage?: string;
+  hookSpecificOutput?: { additionalContext?: string; permissionDecision?: string; permissionDecisionReason?: string };
+};
+
+function parseOutput(stdout: string): GuardJson | undefined {
   try {
     return stdout ? JSON.parse(stdout) : undefined;
   } catch {

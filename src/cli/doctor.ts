@@ -152,7 +152,15 @@ function checkState(config: LoadedConfig, env: Readonly<Record<string, string | 
   if (!stat) return { name: 'state', status: 'ok', detail: cliMessage('doctor.state-absent', { dir: stateDir }) };
   if (privateDirForRead(stateDir) && (stat.mode & 0o077) === 0)
     return { name: 'state', status: 'ok', detail: cliMessage('doctor.state-ok', { dir: stateDir }) };
-  return { name: 'state', status: 'fail', detail: cliMessage('doctor.state-refused', { dir: stateDir }), fix: cliMessage('doctor.state-fix') };
+  const uid = process.getuid?.();
+  const why = stat.isSymbolicLink()
+    ? cliMessage('doctor.state-why-link')
+    : !stat.isDirectory()
+      ? cliMessage('doctor.state-why-not-dir')
+      : uid !== undefined && stat.uid !== uid
+        ? cliMessage('doctor.state-why-owner', { uid: stat.uid })
+        : cliMessage('doctor.state-why-mode', { mode: (stat.mode & 0o777).toString(8).padStart(4, '0') });
+  return { name: 'state', status: 'fail', detail: cliMessage('doctor.state-refused', { dir: stateDir, why }), fix: cliMessage('doctor.state-fix') };
 }
 
 function checkNode(): Check {

@@ -3,7 +3,7 @@
  * Advice the guard also gives (stating the window) is reused from core/messages.ts, never rewritten.
  */
 import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
-import { ASSUMED_WINDOW_ADVICE, STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/messages.js';
+import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/messages.js';
 
 const CLI_MESSAGES = {
   // main and every command's argument checks
@@ -35,8 +35,11 @@ const CLI_MESSAGES = {
   'doctor.compact-strict-fix': () => `set ${AUTOCOMPACT_PCT_ENV} at or just above the ceiling (context-ceiling install --strict does)`,
   'doctor.state-ok': (d: { dir: string }) => `${d.dir} is private (0700) and yours`,
   'doctor.state-absent': (d: { dir: string }) => `${d.dir} will be created (0700) at first use`,
-  'doctor.state-refused': (d: { dir: string }) =>
-    `${d.dir} is not a private directory of yours (a symlink, someone else's, or open to others): the hooks will not use it`,
+  'doctor.state-refused': (d: { dir: string; why: string }) => `${d.dir} ${d.why}: the hooks keep no state there (warnings repeat)`,
+  'doctor.state-why-link': () => 'is a symlink',
+  'doctor.state-why-not-dir': () => 'is not a directory',
+  'doctor.state-why-owner': (d: { uid: number }) => `belongs to uid ${d.uid}`,
+  'doctor.state-why-mode': (d: { mode: string }) => `is open to other users (mode ${d.mode})`,
   'doctor.state-fix': () => 'remove it, or point DEV_TEAM_CONTEXT_STATE_DIR at a directory only you own',
   'doctor.node-ok': (d: { version: string }) => `Node ${d.version}`,
   'doctor.node-old': (d: { version: string }) => `Node ${d.version} is too old`,
@@ -74,7 +77,7 @@ const CLI_MESSAGES = {
     `no transcript found in ${d.dir}; run inside a Claude Code project or pass --transcript FILE`,
   warning: (d: { warning: string }) => `context-ceiling: warning: ${d.warning}`,
   'status.window': (d: { tokens: string; from: string; assumed: boolean; why: string }) =>
-    `${d.tokens} tokens (${d.from})${d.why}${d.assumed ? ` — ${ASSUMED_WINDOW_ADVICE}` : ''}`,
+    d.assumed ? `${d.tokens} tokens, assumed${d.why}; ${STATE_THE_WINDOW_ADVICE}` : `${d.tokens} tokens (${d.from})`,
   'status.ceiling': (d: { pct: number; pctFrom: string; strict: boolean; strictFrom: string; enabled: boolean }) =>
     `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
   'status.guard-now': (d: { tools: string[] }) => `${[...d.tools, 'recovery skills: allow'].join(' · ')}`,
@@ -182,7 +185,7 @@ const CLI_MESSAGES = {
   'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>
     `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,
   'replay.window-entry': (d: { sessions: string; tokens: string; from: string; assumed: boolean }) =>
-    `${d.sessions} at ${d.tokens} tokens (${d.from}${d.assumed ? ', assumed: warns only' : ''})`,
+    `${d.sessions} at ${d.tokens} tokens (${d.from}${d.assumed ? '; warns only' : ''})`,
   'replay.windows': (d: { windows: string[]; sessions: string }) =>
     `Windows: ${d.windows.join('; ') || 'none'}. ${d.sessions} made calls the guard judges.`,
   'replay.compactions': (d: { count: number; sessions: string }) => `Compactions: ${d.count} in ${d.sessions}.`,
@@ -201,11 +204,12 @@ const CLI_MESSAGES = {
 
   // demo
   'demo.heading': () => 'context-ceiling demo: the PreToolUse guard on built-in sample transcripts',
-  'demo.block': () => 'BLOCK (exit 2)',
+  'demo.block': () => 'BLOCK (a deny decision)',
   'demo.exit': (d: { code: number | null }) => `exit ${d.code}`,
   'demo.warn': () => 'WARN (exit 0)',
   'demo.allow': () => 'allow (exit 0, no output)',
-  'demo.defaults': () => 'Built-in defaults: window 200,000 tokens (default), ceiling 40%, warn mode.',
+  'demo.defaults': () =>
+    "Nothing configured: the window is the session's model's (Claude Code's own table), the ceiling 40%, warn mode unless a scenario sets strict.",
 
   // hook and main
   'hook.unknown-event': (d: { event: string }) => `unknown hook event ${JSON.stringify(d.event)}`,

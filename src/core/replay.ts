@@ -5,6 +5,7 @@
  * matters where it would have gated something.
  */
 import { describeCall, judgeCall, type Verdict } from './ceiling.js';
+import { describeAssumption } from './messages.js';
 import { classifyModelAttachment } from './model-attachment.js';
 import { classifyRecord } from './occupancy.js';
 import type { Policy } from './policy.js';
@@ -243,7 +244,7 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
 function countWindows(analyses: readonly SessionAnalysis[]): ReplaySummary['windows'] {
   const counts = new Map<string, ReplaySummary['windows'][number]>();
   for (const { window } of analyses) {
-    const detail = window.detail ?? window.assumption?.why;
+    const detail = window.detail ?? describeAssumption(window).replace(/^ \((.*)\)$/, '$1');
     const key = `${window.tokens}|${window.source}|${detail ?? ''}`;
     const entry = counts.get(key) ?? { tokens: window.tokens, source: window.source, detail, verified: window.verified, sessions: 0 };
     entry.sessions += 1;

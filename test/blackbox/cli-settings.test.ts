@@ -167,7 +167,7 @@ describe('doctor', () => {
     });
   });
 
-  it('reports the window the hooks use for the newest session: the status line bridge', async () => {
+  it('reports the window the hooks use for the newest session: the status line report', async () => {
     folderMarketplace(sandbox());
     settings('project', { enabledPlugins: { 'context-ceiling@context-ceiling': true } });
     const input = JSON.parse(readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'));
@@ -180,7 +180,7 @@ describe('doctor', () => {
     await runCliOk(sandbox(), ['statusline'], { CLAUDE_PROJECT_DIR: sandbox().project }, JSON.stringify(input));
     const { by } = await doctor();
     expect(by.window).toMatchObject({ status: 'ok' });
-    expect(by.window!.detail).toMatch(new RegExp(`^1,000,000 tokens \\(bridge: \\d+s old\\) for session ${session}$`));
+    expect(by.window!.detail).toMatch(new RegExp(`^1,000,000 tokens \\(status line, \\d+s old\\) for session ${session}$`));
   });
 });
 

@@ -23,7 +23,8 @@ describe('human output, byte for byte', () => {
     const transcript = sandbox.write(
       't.jsonl',
       aTranscript('sess-a')
-        .assistant({ cacheRead: 150_000 - 5 })
+        .modelAttachment('claude-haiku-4-5')
+        .assistant({ cacheRead: 150_000 - 5, model: 'claude-haiku-4-5' })
         .toString(),
     );
     const unmeasured = sandbox.write('u.jsonl', aTranscript('sess-b').user('hi').toString());
@@ -71,17 +72,22 @@ describe('human output, byte for byte', () => {
     sandbox.write(
       `${project}/s1.jsonl`,
       aTranscript('s1')
-        .assistant({ cacheRead: 50_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } })
-        .assistant({ cacheRead: 90_000 - 5, toolUse: { name: 'Agent', input: { subagent_type: 'Explore' } } })
-        .assistant({ cacheRead: 120_000 - 5 })
+        .modelAttachment('claude-haiku-4-5')
+        .assistant({ cacheRead: 50_000 - 5, model: 'claude-haiku-4-5', toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } })
+        .assistant({ cacheRead: 90_000 - 5, model: 'claude-haiku-4-5', toolUse: { name: 'Agent', input: { subagent_type: 'Explore' } } })
+        .assistant({ cacheRead: 120_000 - 5, model: 'claude-haiku-4-5' })
         .toString(),
     );
     sandbox.write(
       `${project}/s2.jsonl`,
       aTranscript('s2')
-        .assistant({ cacheRead: 150_000 - 5 })
+        .assistant({ cacheRead: 150_000 - 5, model: 'claude-sonnet-4-5-20250929' })
         .compactBoundary({ postTokens: 3_000 })
-        .assistant({ cacheRead: 110_000 - 5, toolUse: { name: 'Task', input: { subagent_type: 'general' } } })
+        .assistant({
+          cacheRead: 110_000 - 5,
+          model: 'claude-sonnet-4-5-20250929',
+          toolUse: { name: 'Task', input: { subagent_type: 'general' } },
+        })
         .toString(),
     );
     sandbox.write(`${project}/s1/subagents/agent-a1.jsonl`, aTranscript('s1').assistant({ agentId: 'a1', cacheRead: 190_000 }).toString());

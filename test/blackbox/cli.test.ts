@@ -69,11 +69,11 @@ describe('status', () => {
     });
   });
 
-  it('strict mode on the assumed default window shows warn verdicts, and names the window as default', async () => {
+  it("strict mode on an assumed window (a model with a 1M variant nothing picks) shows warn verdicts, and says why it is assumed", async () => {
     const transcript = sandbox.write(
       't.jsonl',
       aTranscript()
-        .assistant({ cacheRead: 100_000 - 5 })
+        .assistant({ cacheRead: 100_000 - 5, model: 'claude-sonnet-4-5-20250929' })
         .toString(),
     );
     const status = JSON.parse(
@@ -82,12 +82,17 @@ describe('status', () => {
     expect(status).toMatchObject({
       occupancy: 100_000,
       window: 200_000,
-      windowSource: 'default',
+      windowSource: 'assumed',
+      windowVerified: false,
       percent: 50,
       tier: 'LOW',
       strict: true,
       verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } },
     });
+    const human = (await runCliOk(sandbox, ['status', '--transcript', transcript], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout;
+    expect(human).toContain(
+      "200,000 tokens, assumed (claude-sonnet-4-5; with [1m] it has 1,000,000, and nothing here says which); state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy \"window\"",
+    );
   });
 
   it('strict mode on a stated window shows block verdicts', async () => {
@@ -123,10 +128,12 @@ describe('status', () => {
     const run = await runCliOk(sandbox, ['status', '--transcript', transcript]);
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain('100,000 tokens (latest main-thread turn)');
-    expect(run.stdout).toContain('200,000 tokens (default)');
-    expect(run.stdout).toMatch(/Percent\s+50%/);
-    expect(run.stdout).toMatch(/Tier\s+LOW/);
-    expect(run.stdout).toContain('Agent: warn · Skill: warn');
+    expect(run.stdout).toContain('1,000,000 tokens (model claude-opus-5-5)');
+    expect(run.stdout).toMatch(/Percent\s+10%/);
+    expect(run.stdout).toMatch(/Tier\s+NOMINAL/);
+    expect(run.stdout).toContain(
+      'Agent: allow (below-ceiling) · Task: allow (below-ceiling) · Skill: allow (below-ceiling) · Workflow: allow (below-ceiling) · recovery skills: allow',
+    );
     expect(run.stdout).not.toMatch(/\u001b\[/); // no colour when not a TTY
   });
 
@@ -228,7 +235,7 @@ describe('config', () => {
       detail: null,
     });
     expect((await runCliOk(sandbox, ['config', 'get', 'tools'])).stdout).toBe(
-      'tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\n',
+      'tools.Agent = auto  (default)\ntools.Task = auto  (default)\ntools.Skill = auto  (default)\ntools.Workflow = auto  (default)\n',
     );
   });
 
@@ -265,30 +272,32 @@ describe('config', () => {
 });
 
 describe('demo (the README’s first command)', () => {
-  it('shows allow, warn, dedup, block and recovery on built-in data, with no Claude Code present', async () => {
+  it('shows allow, warn, dedup, block and recovery on built-in data, nothing configured, with no Claude Code present', async () => {
     const run = await runCliOk(sandbox, ['demo', '--json']);
-    expect(run.exitCode).toBe(0);
     const runs = JSON.parse(run.stdout) as Array<{
       title: string;
       exitCode: number;
-      stdout: null | { hookSpecificOutput?: { additionalContext: string } };
+      stdout: null | { systemMessage?: string; hookSpecificOutput?: { additionalContext?: string; permissionDecision?: string } };
       stderr: string;
     }>;
-    expect(runs.map((r) => [r.exitCode, r.stderr === '' ? 'silent' : r.exitCode === 2 ? 'blocked' : 'warned'])).toEqual([
+    const outcome = (r: (typeof runs)[number]) =>
+      r.stdout === null ? 'silent' : r.stdout.hookSpecificOutput?.permissionDecision === 'deny' ? 'blocked' : 'warned';
+    expect(runs.map((r) => [r.exitCode, outcome(r)])).toEqual([
       [0, 'silent'],
       [0, 'warned'],
       [0, 'silent'],
       [0, 'warned'],
-      [2, 'blocked'],
-      [0, 'warned'],
+      [0, 'blocked'],
       [0, 'silent'],
-      [0, 'silent'],
+      [0, 'blocked'],
       [0, 'silent'],
       [0, 'silent'],
     ]);
+    expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain('45% (450,000 of 1,000,000 tokens; window: model claude-opus-5-5)');
     expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain('/context-summarization');
     const human = await runCliOk(sandbox, ['demo']);
     expect(human.stdout).toContain('model is told:');
-    expect(human.stdout).toContain('BLOCK (exit 2)');
+    expect(human.stdout).toContain('model reads (call denied):');
+    expect(human.stdout).toContain('BLOCK (a deny decision)');
   });
 });

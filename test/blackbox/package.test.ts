@@ -71,20 +71,21 @@ describe('npm pack', () => {
       ],
       app,
     );
-    expect(lib.stdout).toBe('function Agent|Task|Skill');
+    expect(lib.stdout).toBe('function Agent|Task|Skill|Workflow');
     const bin = join(app, 'node_modules', '.bin', 'context-ceiling');
     expect((await run(bin, ['--help'], app)).stdout).toContain('Usage: context-ceiling <command>');
     const transcript = join(work, 't.jsonl');
-    writeFileSync(transcript, aTranscript().assistant({ cacheRead: 150_000 }).toString());
+    writeFileSync(transcript, aTranscript().assistant({ cacheRead: 450_000 }).toString());
     const input = JSON.stringify({ session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } });
     const guard = await execa(bin, ['hook', 'pre-tool-use'], {
       cwd: app,
-      env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' },
+      env: { ...env, DEV_TEAM_CONTEXT_STRICT: 'on' },
       extendEnv: false,
       input,
       reject: false,
     });
-    expect(guard.exitCode).toBe(2);
+    expect(guard.exitCode).toBe(0);
+    expect(JSON.parse(guard.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
     expect(guard.stderr).toContain('context-ceiling: blocked Skill "deep-dive"');
     // As a project dependency, install points the hooks at node_modules instead of copying the runtime.
     const install = await run(bin, ['install'], app, { CLAUDE_PROJECT_DIR: app });

@@ -20,6 +20,7 @@ const CALLS: Array<{ tool: string; input: Record<string, unknown> }> = [
   { tool: 'Task', input: { subagent_type: 'general-purpose', description: 'd', prompt: 'p' } },
   { tool: 'Skill', input: { skill: 'deep-dive' } },
   { tool: 'Skill', input: { skill: 'context-summarization' } }, // a recovery skill: never judged
+  { tool: 'Workflow', input: { name: 'deep-research', args: {} } },
   { tool: 'WebFetch', input: { url: 'https://example.invalid' } }, // gated only when the policy names it
 ];
 const ENV = { DEV_TEAM_CONTEXT_WINDOW: '1000000' };
@@ -27,8 +28,8 @@ const ENV = { DEV_TEAM_CONTEXT_WINDOW: '1000000' };
 type Kind = 'allow' | 'warn' | 'block';
 
 function hookKind(run: { exitCode: number; stdout: string; stderr: string }): Kind {
-  if (run.exitCode === 2) return 'block';
   expect(run.exitCode).toBe(0);
+  if (run.stdout.includes('"permissionDecision":"deny"')) return 'block';
   return run.stderr !== '' || run.stdout.includes('additionalContext') ? 'warn' : 'allow';
 }
 
@@ -40,7 +41,7 @@ describe.each(TOOL_ACTIONS.flatMap((action) => [false, true].map((strict) => [ac
       const project = join(sandbox.root, name, 'project');
       sandbox.write(
         `${name}/project/.claude/context-ceiling.json`,
-        JSON.stringify({ strict, tools: { Agent: action, Task: action, Skill: action, WebFetch: action } }),
+        JSON.stringify({ strict, tools: { Agent: action, Task: action, Skill: action, Workflow: action, WebFetch: action } }),
       );
       const transcripts = CALLS.map((call, i) =>
         sandbox.write(
@@ -74,7 +75,7 @@ describe.each(TOOL_ACTIONS.flatMap((action) => [false, true].map((strict) => [ac
       expect(outcome.blockedByTool).toEqual(count((kind) => kind === 'block'));
       // And the sweep is not vacuous: what the guard does here is what the policy says.
       const expected: Kind = action === 'off' ? 'allow' : action === 'auto' ? (strict ? 'block' : 'warn') : action;
-      expect(kinds).toEqual([expected, expected, expected, 'allow', expected]);
+      expect(kinds).toEqual([expected, expected, expected, 'allow', expected, expected]);
     });
   },
 );

@@ -5,30 +5,34 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
 
+const HAIKU = 'claude-haiku-4-5';
 let sandbox: Sandbox;
 beforeEach(() => {
   sandbox = makeSandbox();
   const project = 'home/.claude/projects/-home-dev-app';
+  // Every session on claude-haiku-4-5, one 200,000-token window.
   // s1: a Skill call at 25 %, an Agent call at 45 %, three more turns
   sandbox.write(
     `${project}/s1.jsonl`,
     aTranscript('s1')
-      .assistant({ cacheRead: 50_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } })
+      .modelAttachment(HAIKU)
+      .assistant({ model: HAIKU, cacheRead: 50_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } })
       .toolResult(5_000)
-      .assistant({ cacheRead: 90_000 - 5, toolUse: { name: 'Agent', input: { subagent_type: 'Explore' } } })
-      .assistant({ cacheRead: 100_000 - 5 })
-      .assistant({ cacheRead: 110_000 - 5 })
-      .assistant({ cacheRead: 120_000 - 5 })
+      .assistant({ model: HAIKU, cacheRead: 90_000 - 5, toolUse: { name: 'Agent', input: { subagent_type: 'Explore' } } })
+      .assistant({ model: HAIKU, cacheRead: 100_000 - 5 })
+      .assistant({ model: HAIKU, cacheRead: 110_000 - 5 })
+      .assistant({ model: HAIKU, cacheRead: 120_000 - 5 })
       .toString(),
   );
   // s2: compacted, then a recovery skill at 60 % (never gated), then a Task call at 55 %
   sandbox.write(
     `${project}/s2.jsonl`,
     aTranscript('s2')
-      .assistant({ cacheRead: 150_000 - 5 })
+      .modelAttachment(HAIKU)
+      .assistant({ model: HAIKU, cacheRead: 150_000 - 5 })
       .compactBoundary({ postTokens: 3_000 })
-      .assistant({ cacheRead: 120_000 - 5, toolUse: { name: 'Skill', input: { skill: 'any:context-summarization' } } })
-      .assistant({ cacheRead: 110_000 - 5, toolUse: { name: 'Task', input: { subagent_type: 'general' } } })
+      .assistant({ model: HAIKU, cacheRead: 120_000 - 5, toolUse: { name: 'Skill', input: { skill: 'any:context-summarization' } } })
+      .assistant({ model: HAIKU, cacheRead: 110_000 - 5, toolUse: { name: 'Task', input: { subagent_type: 'general' } } })
       .raw('{"type":"assistant","message": {broken')
       .toString(),
   );
@@ -50,8 +54,7 @@ describe('replay', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({
-      window: 200_000,
-      windowSource: 'default',
+      windows: [{ tokens: 200_000, source: 'model', detail: HAIKU, verified: true, sessions: 2 }],
       files: { sessions: 3, subagents: 1, summarisers: 1 },
       corrupt: { unreadableFiles: 1, lines: 1, oversizedLines: 0 },
       sessions: 2,
@@ -80,7 +83,7 @@ describe('replay', () => {
   it('the table, and plain progress lines on stderr when not a terminal', async () => {
     const run = await runCli(sandbox, ['replay', join(sandbox.home, '.claude', 'projects'), '--window', '1000000']);
     expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 1 subagent file and 1 summariser file not counted as sessions\.$/m);
-    expect(run.stdout).toContain('Window 1,000,000 tokens (--window).');
+    expect(run.stdout).toContain('Windows: 2 sessions at 1,000,000 tokens (env --window).');
     expect(run.stdout).toMatch(/^ceiling +sessions gated/m);
     expect(run.stdout).toMatch(/^40% +0 \(0%\)/m);
     expect(run.stderr).toMatch(/^replay: 100% \(.* of .*, 3 of 3 files\)$/m);

@@ -12,12 +12,16 @@ beforeEach(() => {
 });
 afterEach(() => sandbox.cleanup());
 
-/** 40 turns rising 2.5 points a turn from 5 %, compacted after turns 20 and 35; a Skill call every 5th turn. */
+/**
+ * 40 turns on claude-haiku-4-5 (its attachment confirms a 200,000 window) rising 2.5 points a turn from 5 %,
+ * compacted after turns 20 and 35; a Skill call every 5th turn.
+ */
 function session(): string {
-  const t = aTranscript('demo-session');
+  const t = aTranscript('demo-session').modelAttachment('claude-haiku-4-5');
   let pct = 5;
   for (let turn = 1; turn <= 40; turn++) {
     t.assistant({
+      model: 'claude-haiku-4-5',
       cacheRead: pct * 2_000 - 5,
       toolUse: turn % 5 === 0 ? { name: 'Skill', input: { skill: 'deep-dive' } } : { name: 'Read', input: { file_path: 'x' } },
     });
@@ -37,7 +41,7 @@ describe('report in the terminal', () => {
     const lines = run.stdout.split('\n');
     expect(lines[0]).toBe('Session demo-session');
     expect(lines[1]).toBe(
-      '40 turns · peak 53% (105,000 tokens, turn 20) · 2 compactions · 8 gated calls, 2 over the 40% ceiling · window 200,000 (default)',
+      '40 turns · peak 53% (105,000 tokens, turn 20) · 2 compactions · 8 gated calls, 2 over the 40% ceiling · window 200,000 (model claude-haiku-4-5)',
     );
     expect(lines.find((l) => l.endsWith(' ceiling 40%'))).toMatch(/^ 40% ┤[─█▁-▇]{40} ceiling 40%$/);
     for (const tier of ['WARNING 70%', 'CRITICAL 80%', 'EMERGENCY 88%']) expect(run.stdout).toContain(tier);
@@ -136,7 +140,7 @@ describe('report --html in headless Chromium', () => {
     ]) {
       await expect(page.getByText(text, { exact: true }).first().isVisible(), text).resolves.toBe(true);
     }
-    expect(await page.locator('text.axis-label').nth(1).textContent()).toBe('occupancy, % of 200,000-token window (default)');
+    expect(await page.locator('text.axis-label').nth(1).textContent()).toBe('occupancy, % of 200,000-token window (model claude-haiku-4-5)');
     // Threshold labels are plain filled text: the line's dashed stroke must not outline them.
     expect(
       await page

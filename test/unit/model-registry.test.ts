@@ -6,7 +6,7 @@ import { ROOT } from '../helpers/sandbox.js';
 
 describe('src/core/model-registry.generated.ts', () => {
   it('matches the pinned Claude Code binary (run `npm run models` when this fails; a missing binary fails too)', () => {
-    // The binary comes from scripts/models/client-bin.mjs (CLAUDE_CODE_BIN, else the npm package in node_modules).
+    // The binary comes from scripts/models/client-bin.mjs (CLAUDE_CODE_BIN, else the pinned client, installed on demand).
     const result = spawnSync(process.execPath, [join(ROOT, 'scripts', 'models.mjs'), '--check'], { cwd: ROOT, encoding: 'utf8' });
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
     expect(result.stdout).toMatch(/ matches @anthropic-ai\/claude-code@\d+\.\d+\.\d+ /);
