@@ -32,11 +32,12 @@ const alertOf = (stdout: string) =>
 
 describe('concurrency', () => {
   it('50 parallel guard calls for one session warn exactly once per 5-point bucket', async () => {
-    const input = preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION });
+    const input = preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION });
     const first = await Promise.all(Array.from({ length: 50 }, () => runHook(sandbox, input)));
     expect(first.every((run) => run.exitCode === 0)).toBe(true);
     expect(first.filter((run) => run.stdout !== '')).toHaveLength(1);
-    const higher = preToolUse(transcriptAt(110_000), 'Agent', {}, { session_id: SESSION });
+    expect(first.map((run) => run.reason).sort()).toEqual([...Array(49).fill('deduplicated over-ceiling'), 'warn over-ceiling'].sort());
+    const higher = preToolUse(transcriptAt(550_000), 'Agent', {}, { session_id: SESSION });
     const second = await Promise.all(Array.from({ length: 50 }, () => runHook(sandbox, higher)));
     expect(second.filter((run) => run.stdout !== '')).toHaveLength(1);
     expect(second.find((run) => run.stderr)!.stderr).toContain('55%');

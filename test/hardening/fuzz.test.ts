@@ -191,7 +191,7 @@ describe.each(Object.keys(HANDLERS))('%s survives anything', (event) => {
             // Called directly, not through runHookEvent's catch-all: every failure must be handled where it happens.
             const outcome = HANDLERS[event]!(stdin, context(dir, envValues));
             expectWellBehaved(event, outcome);
-            if (outcome.exitCode === 2) seen.blocked += 1;
+            if (outcome.stdout.includes('"permissionDecision":"deny"')) seen.blocked += 1;
             else if (outcome.stdout) seen.output += 1;
             else seen.silent += 1;
             if (Date.now() - started > 5_000) throw new Error('took over 5 s');

@@ -13,17 +13,13 @@ const EVENT_NAMES: Record<string, string> = {
 /** PreCompact's plain text goes to Claude Code's summariser, which cuts it at this many characters. */
 const PRECOMPACT_OUTPUT_LIMIT = 10_000;
 
-/** Exit 0 (or 2 for the guard only); stdout empty or one JSON object of the documented shape; no stack trace, undefined or NaN. */
+/** Exit 0; stdout empty or one JSON object of the documented shape (a guard's block is a `deny`); no stack trace, undefined or NaN. */
 export function expectWellBehaved(event: string, outcome: Outcome): void {
-  expect([0, ...(event === 'pre-tool-use' ? [2] : [])]).toContain(outcome.exitCode);
+  expect(outcome.exitCode).toBe(0);
   for (const text of [outcome.stdout, outcome.stderr]) {
     expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)|undefined|NaN|Infinity|\[object Object\]/);
     expect(text).not.toMatch(/-\d[\d,]*(%| of | tokens)/); // a negative fill or token count
-  }
-  if (outcome.exitCode === 2) {
-    expect(outcome.stdout).toBe('');
-    expect(outcome.stderr).toMatch(/^context-ceiling: blocked .+\n$/);
-    return;
+    expect(text).not.toMatch(/\b(10[1-9]|1[1-9]\d|[2-9]\d\d|\d{4,})%/); // a fill over 100 %
   }
   if (event === 'save-checkpoint') {
     // run inside the recovery skill, whose text it joins: two plain lines, what was saved and what to do next
@@ -47,6 +43,13 @@ export function expectWellBehaved(event: string, outcome: Outcome): void {
   if ('hookSpecificOutput' in output) {
     const specific = output.hookSpecificOutput as Record<string, unknown>;
     expect(specific.hookEventName).toBe(EVENT_NAMES[event]);
+    if (specific.permissionDecision !== undefined) {
+      expect(event).toBe('pre-tool-use');
+      expect(specific.permissionDecision).toBe('deny');
+      expect(specific.permissionDecisionReason).toMatch(/^Blocked by the context ceiling/);
+      expect(outcome.stderr).toMatch(/^context-ceiling: blocked .+\n/);
+      return;
+    }
     expect(typeof specific.additionalContext).toBe('string');
     expect(Object.keys(specific).sort()).toEqual(['additionalContext', 'hookEventName']);
   }

@@ -37,17 +37,18 @@ const victim = () => sandbox.write('victim.txt', 'original');
 
 describe('the state directory', () => {
   it('is created 0700', async () => {
-    await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
+    await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
     expect(statSync(state()).mode & 0o777).toBe(0o700);
     expect(statSync(join(state(), 'sessions')).mode & 0o777).toBe(0o700);
   });
 
   // Needs root to give a directory to another uid; elsewhere it shows as skipped.
-  it.skipIf(process.getuid?.() !== 0)('is refused when another user owns it (and the guard stays silent rather than use it)', async () => {
+  it.skipIf(process.getuid?.() !== 0)('is refused when another user owns it (and the guard still warns, saying why, rather than use it)', async () => {
     mkdirSync(state(), { mode: 0o700 });
     chownSync(state(), 4242, 4242);
-    const run = await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
-    expect(run).toEqual({ exitCode: 0, stdout: '', stderr: '' });
+    const run = await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
+    expect(run.reason).toBe('warn over-ceiling unremembered');
+    expect(JSON.parse(run.stdout).systemMessage).toContain(`the state directory ${state()} cannot be used`);
     expect(readdirSync(state())).toEqual([]);
     expect(readFileSync(debugLog(), 'utf8')).toContain(`state directory ${state()} belongs to uid 4242`);
     expect((await runCli(sandbox, ['doctor', '--json'], env())).stdout).toContain('belongs to uid 4242');
@@ -56,7 +57,7 @@ describe('the state directory', () => {
   it('is refused when it is a symlink', async () => {
     mkdirSync(join(sandbox.root, 'elsewhere'));
     symlinkSync(join(sandbox.root, 'elsewhere'), state());
-    await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
+    await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
     expect(readdirSync(join(sandbox.root, 'elsewhere'))).toEqual([]);
   });
 });
@@ -68,15 +69,15 @@ describe('planted symlinks are never written through', () => {
     mkdirSync(sessionDir, { recursive: true, mode: 0o700 });
     symlinkSync(target, join(sessionDir, 'warned-e0-b10'));
     symlinkSync(target, join(sessionDir, 'epoch.json'));
-    await hook('pre-tool-use', preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: SESSION }));
-    await hook('pre-tool-use', preToolUse(transcriptAt(120_000), 'Agent', {}, { session_id: SESSION }));
+    await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
+    await hook('pre-tool-use', preToolUse(transcriptAt(520_000), 'Agent', {}, { session_id: SESSION }));
     expect(readFileSync(target, 'utf8')).toBe('original');
   });
 
-  it('a bridge file planted as a link: replaced, not followed', async () => {
+  it('a status line record planted as a link: replaced, not followed', async () => {
     const target = victim();
-    mkdirSync(join(state(), 'bridge'), { recursive: true, mode: 0o700 });
-    symlinkSync(target, join(state(), 'bridge', `${SESSION}.json`));
+    mkdirSync(join(state(), 'statusline'), { recursive: true, mode: 0o700 });
+    symlinkSync(target, join(state(), 'statusline', `${SESSION}.json`));
     const status = JSON.stringify({
       session_id: SESSION,
       model: { id: 'm' },
@@ -84,7 +85,7 @@ describe('planted symlinks are never written through', () => {
     });
     await runCli(sandbox, ['statusline'], env(), status);
     expect(readFileSync(target, 'utf8')).toBe('original');
-    expect(lstatSync(join(state(), 'bridge', `${SESSION}.json`)).isSymbolicLink()).toBe(false);
+    expect(lstatSync(join(state(), 'statusline', `${SESSION}.json`)).isSymbolicLink()).toBe(false);
   });
 
   it('a checkpoint name or acknowledgement marker planted as a link: not followed', async () => {
