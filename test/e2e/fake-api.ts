@@ -88,7 +88,7 @@ export class FakeAnthropic {
       event('content_block_start', {
         type: 'content_block_start',
         index: 0,
-        content_block: { type: 'tool_use', id: `toolu_${request.index}`, name: turn.toolUse.name, input: {} },
+        content_block: { type: 'tool_use', id: toolUseId(request), name: turn.toolUse.name, input: {} },
       });
       event('content_block_delta', {
         type: 'content_block_delta',
@@ -110,6 +110,29 @@ export class FakeAnthropic {
   }
 }
 
+/** The id the fake API gives the tool call it answers `request` with (`toolu_<index>`). */
+export function toolUseId(request: RecordedRequest): string {
+  return `toolu_${request.index}`;
+}
+
+/**
+ * What the model was given back for one tool call, in a later request: the tool_result's text (exactly) and
+ * whether the client marked it an error; undefined when that request carries no result for the call.
+ */
+export function toolResult(request: RecordedRequest, id: string): { content: string; isError: boolean } | undefined {
+  for (const m of request.body.messages ?? []) {
+    if (!Array.isArray(m.content)) continue;
+    for (const block of m.content as Array<Record<string, unknown>>) {
+      if (block.type !== 'tool_result' || block.tool_use_id !== id) continue;
+      const content = Array.isArray(block.content)
+        ? (block.content as Array<Record<string, unknown>>).map((part) => String(part.text ?? '')).join('\n')
+        : String(block.content ?? '');
+      return { content, isError: block.is_error === true };
+    }
+  }
+  return undefined;
+}
+
 function message(request: RecordedRequest, turn: Turn, complete: boolean) {
   return {
     id: `msg_${request.index}`,
@@ -119,7 +142,7 @@ function message(request: RecordedRequest, turn: Turn, complete: boolean) {
     content: complete
       ? [
           turn.toolUse
-            ? { type: 'tool_use', id: `toolu_${request.index}`, name: turn.toolUse.name, input: turn.toolUse.input }
+            ? { type: 'tool_use', id: toolUseId(request), name: turn.toolUse.name, input: turn.toolUse.input }
             : { type: 'text', text: turn.text ?? 'done' },
         ]
       : [],

@@ -6,11 +6,11 @@
  * where the package lives"). The clone route (`node plugin/dist/cli.cjs install`) is
  * how every other end-to-end World installs.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { blockedLoad, installTarballGlobally, userEnv } from './routes.js';
+import { blockedLoad, blockReason, installTarballGlobally, userEnv } from './routes.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
@@ -19,15 +19,17 @@ stopWorldsAfterEach();
 describe.each([
   {
     flag: '--project',
+    settings: (w: World) => join(w.project, '.claude', 'settings.json'),
     runtime: (w: World) => join(w.project, '.claude', 'context-ceiling', 'runtime'),
     command: () => '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime',
   },
   {
     flag: '--user',
+    settings: (w: World) => join(w.home, '.claude', 'settings.json'),
     runtime: (w: World) => join(w.home, '.claude', 'context-ceiling', 'runtime'),
     command: (w: World) => join(w.home, '.claude', 'context-ceiling', 'runtime'),
   },
-])('npm i -g ./context-ceiling-*.tgz, then context-ceiling install $flag', ({ flag, runtime, command }) => {
+])('npm i -g ./context-ceiling-*.tgz, then context-ceiling install $flag', ({ flag, settings, runtime, command }) => {
   it('the hooks fire in the real client, from the runtime copy, with the package uninstalled', async () => {
     world = new World();
     await world.start(null);
@@ -40,11 +42,18 @@ describe.each([
     );
     const doctor = await run(['doctor']);
     expect(doctor.stdout).toMatch(new RegExp(`✓ hooks .*all 6 events, runtime ${runtime(world).replace(/[.]/g, '\\.')}`));
+    // The guard the client runs is the runtime copy: settings.json names it, and it is the only copy left.
+    const hooks = JSON.parse(readFileSync(settings(world), 'utf8')).hooks;
+    expect(hooks.PreToolUse).toEqual([
+      {
+        matcher: 'Agent|Task|Skill|Workflow',
+        hooks: [expect.objectContaining({ command: `node "${command(world)}/hook.cjs" pre-tool-use` })],
+      },
+    ]);
     rmSync(prefix, { recursive: true, force: true }); // npm uninstall -g, or a cleaned npx cache
-    const afterBlock = await blockedLoad(world);
+    const { afterBlock } = await blockedLoad(world);
     expect(world.api.conversation[0]!.text).toContain('<context-monitor>');
-    expect(afterBlock).toContain(`PreToolUse:Skill hook error: [node "${command(world)}/hook.cjs" pre-tool-use]`);
-    expect(afterBlock).toContain('blocked Skill "deep-dive": context at 45% (90,005 of 200,000 tokens, window: env)');
-    expect(afterBlock).toContain('run the /context-summarization skill');
+    expect(afterBlock).toContain(blockReason('context-summarization')); // a deny: the reason, no command line in front of it
+    expect(afterBlock).not.toContain('hook.cjs');
   }, 180_000);
 });

@@ -1,9 +1,9 @@
 /**
  * The plugin routes README names, in the real client, from what a user has: the payload
  * inside the packed artifact added as a folder marketplace, and the repository served as a
- * git URL. Each checks that the hooks fire, which folder they run from (a block's tool
- * result carries the hook's command line), what Claude Code copied, and that the CLI, run
- * as README says, finds the install.
+ * git URL. Each checks that the hooks fire (a strict block reaches the model), which folder
+ * the client runs the plugin from (its `init` event), what Claude Code copied, and that the
+ * CLI, run as README says, finds the install.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, statSync } from 'node:fs';
@@ -13,13 +13,17 @@ import { describe, expect, it } from 'vitest';
 import { PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 import { serveGit } from './git-http.js';
-import { addPlugin, blockedLoad, filesUnder, installTarballGlobally, userEnv } from './routes.js';
+import { addPlugin, blockedLoad, blockReason, filesUnder, installTarballGlobally, pluginPath, userEnv } from './routes.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
 stopWorldsAfterEach();
 
-const BLOCK_NAMES_PLUGIN_SKILL = 'run the /context-ceiling:context-summarization skill';
+/** A plugin's block names the recovery skill by its plugin name, and carries no command line (a deny, not exit 2). */
+function expectPluginBlock(afterBlock: string): void {
+  expect(afterBlock).toContain(blockReason('context-ceiling:context-summarization'));
+  expect(afterBlock).not.toContain('hook.cjs');
+}
 
 /** `node <cli> doctor --json` in the project, as a person would run it: the hooks check(s). */
 async function doctorHooks(w: World, cli: string): Promise<Array<{ status: string; detail: string }>> {
@@ -46,9 +50,9 @@ describe('the plugin from a folder: the payload inside the packed artifact', () 
     const { pkg } = await installTarballGlobally(world);
     await addPlugin(world, pkg);
     const folder = join(pkg, 'plugin');
-    const afterBlock = await blockedLoad(world);
-    expect(afterBlock).toContain(`PreToolUse:Skill hook error: [node "${folder}/dist/hook.cjs" pre-tool-use]`);
-    expect(afterBlock).toContain(BLOCK_NAMES_PLUGIN_SKILL);
+    const { afterBlock, run: blocked } = await blockedLoad(world);
+    expectPluginBlock(afterBlock);
+    expect(pluginPath(blocked)).toBe(folder);
     expectOnlyPayload(join(world.home, '.claude', 'plugins', 'cache', 'context-ceiling', 'context-ceiling', '0.1.0'));
     expect(await doctorHooks(world, join(folder, 'dist', 'cli.cjs'))).toEqual([
       {
@@ -84,9 +88,9 @@ describe('the plugin from a git URL: the repository, as committed', () => {
     }
     const plugins = join(world.home, '.claude', 'plugins');
     const copy = join(plugins, 'cache', 'context-ceiling', 'context-ceiling', '0.1.0');
-    const afterBlock = await blockedLoad(world);
-    expect(afterBlock).toContain(`PreToolUse:Skill hook error: [node "${copy}/dist/hook.cjs" pre-tool-use]`);
-    expect(afterBlock).toContain(BLOCK_NAMES_PLUGIN_SKILL);
+    const { afterBlock, run: blocked } = await blockedLoad(world);
+    expectPluginBlock(afterBlock);
+    expect(pluginPath(blocked)).toBe(copy);
     expectOnlyPayload(copy);
     // README's command for this route: the CLI in Claude Code's clone of the marketplace.
     expect(await doctorHooks(world, join(plugins, 'marketplaces', 'context-ceiling', 'plugin', 'dist', 'cli.cjs'))).toEqual([

@@ -19,9 +19,27 @@ export type ClaudeResult = {
   exitCode: number;
   stdout: string;
   stderr: string;
+  /** The run's result object (with `stream`, its final `result` event). */
   json: Record<string, unknown> | undefined;
   sessionId: string | undefined;
+  /** With `stream`: every event the person's client is given (`--output-format stream-json --verbose`), in order. */
+  events: Array<Record<string, unknown>>;
 };
+
+export type ClaudeOptions = {
+  resume?: string;
+  env?: Record<string, string>;
+  args?: string[];
+  /** `--model <id>` (the fake API echoes it, so the transcript's `message.model` is this id without a `[1m]`). */
+  model?: string;
+  /** `--output-format stream-json --verbose`: what a person sees of hooks in print mode (a systemMessage is a `system/informational` event). */
+  stream?: boolean;
+};
+
+/** The person's notices in a streamed run: each hook systemMessage, as the client shows it (`PreToolUse:Skill says: …`). */
+export function notices(run: ClaudeResult): string[] {
+  return run.events.filter((e) => e.type === 'system' && e.subtype === 'informational').map((e) => String(e.content));
+}
 
 /** Worlds not yet stopped: a failing test must not leave its fake API listening or its temp tree behind. */
 const live = new Set<World>();
@@ -106,8 +124,18 @@ export class World {
   }
 
   /** `claude -p <prompt>` in the project, against the fake API. */
-  async claude(prompt: string, options: { resume?: string; env?: Record<string, string>; args?: string[] } = {}): Promise<ClaudeResult> {
-    const args = ['-p', prompt, '--output-format', 'json', '--allowedTools', 'Skill Agent Read Write Edit', ...(options.args ?? [])];
+  async claude(prompt: string, options: ClaudeOptions = {}): Promise<ClaudeResult> {
+    const format = options.stream ? ['stream-json', '--verbose'] : ['json'];
+    const args = [
+      '-p',
+      prompt,
+      '--output-format',
+      ...format,
+      '--allowedTools',
+      'Skill Agent Workflow Read Write Edit',
+      ...(options.args ?? []),
+    ];
+    if (options.model) args.push('--model', options.model);
     if (options.resume) args.push('--resume', options.resume);
     const run = await execa(CLAUDE_BIN, args, {
       cwd: this.project,
@@ -119,25 +147,22 @@ export class World {
       cleanup: true,
       stdin: 'ignore',
     });
-    let json: Record<string, unknown> | undefined;
-    try {
-      json = JSON.parse(String(run.stdout));
-    } catch {
-      json = undefined;
-    }
+    const events = options.stream ? parseLines(String(run.stdout)) : [];
+    const json = options.stream ? events.filter((e) => e.type === 'result').at(-1) : parseJson(String(run.stdout));
     return {
       exitCode: run.exitCode ?? -1,
       stdout: String(run.stdout),
       stderr: String(run.stderr),
       json,
       sessionId: typeof json?.session_id === 'string' ? json.session_id : undefined,
+      events,
     };
   }
 
   /** A first run whose only turn reports `tokens` of occupancy (the fake API adds 5 input tokens); returns the session id. */
-  async sessionAt(tokens: number, env: Record<string, string> = {}): Promise<string> {
+  async sessionAt(tokens: number, env: Record<string, string> = {}, options: Pick<ClaudeOptions, 'args' | 'model'> = {}): Promise<string> {
     this.reply({ cacheRead: tokens - 5, text: 'ready' });
-    const run = await this.claude('get ready', { env });
+    const run = await this.claude('get ready', { env, ...options });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.sessionId).toBeDefined();
     return run.sessionId!;
@@ -183,6 +208,11 @@ export class World {
       : [];
   }
 
+  /** The private state directory the hooks use with nothing configured (XDG state under the World's HOME). */
+  get stateDir(): string {
+    return join(this.home, '.local', 'state', 'context-ceiling');
+  }
+
   private baseEnv(): Record<string, string> {
     return {
       PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
@@ -195,4 +225,23 @@ export class World {
       ...this.env,
     };
   }
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each line of `text` that is a JSON object (one for `--output-format json`, one per event for stream-json). */
+function parseLines(text: string): Array<Record<string, unknown>> {
+  const parsed: Array<Record<string, unknown>> = [];
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = parseJson(line);
+    if (event) parsed.push(event);
+  }
+  return parsed;
 }
