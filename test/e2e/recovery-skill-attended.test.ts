@@ -38,7 +38,7 @@ it('attended: the warning → the skill it names → the skill asks for /compact
     const warned = world.api.conversation.find((r) => r.text.includes('You are running the deep-dive skill'))!;
     expect(warned.text).toContain(
       'PreToolUse:Skill hook additional context: Context ceiling warning: context is at 45% (450,505 of 1,000,000 tokens; window: env), over the 40% ceiling. ' +
-        'The Skill "deep-dive" call proceeds, but load no further agents or skills until you have brought context back under the ceiling: run the /context-summarization skill.',
+        'The Skill "deep-dive" call proceeds, but load no further agents, skills or workflows until you have brought context back under the ceiling: run the /context-summarization skill.',
     );
     const withSkill = world.api.conversation.find((r) => r.text.includes('Back under the context ceiling'))!;
     expect(withSkill.text).toMatch(

@@ -7,13 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/sandbox.js';
+import { blockReason, STRICT } from './routes.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
 let world: World | undefined;
 stopWorldsAfterEach();
-
-/** Strict with a stated window: a load at 45 % (90,005 of 200,000) is over the 40 % ceiling on a verified window. */
-const STRICT = { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' };
 
 async function blockThenRecover(w: World, skill: string, args: string[]) {
   w.skill('deep-dive');
@@ -41,9 +39,7 @@ describe('the recovery skill in the real client', () => {
       '--plugin-dir',
       join(ROOT, 'plugin'),
     ]);
-    expect(afterBlock).toContain('blocked Skill "deep-dive": context at 45% (90,005 of 200,000 tokens, window: env)');
-    expect(afterBlock).toContain(`[node "${join(ROOT, 'plugin')}/dist/hook.cjs" pre-tool-use]`); // --plugin-dir runs it in place
-    expect(afterBlock).toContain('run the /context-ceiling:context-summarization skill');
+    expect(afterBlock).toContain(blockReason('context-ceiling:context-summarization'));
     expect(afterSkill).not.toContain('Unknown skill');
     expect(afterSkill).toContain('Back under the context ceiling');
     expect(afterSkill).toMatch(/context-ceiling: checkpoint cx-001 saved at context fill 45% \(90,505 of 200,000 tokens, window: env\)/);
@@ -61,8 +57,7 @@ describe('the recovery skill in the real client', () => {
     world = new World();
     await world.start([]);
     const { session, afterBlock, afterSkill } = await blockThenRecover(world, 'context-summarization', []);
-    expect(afterBlock).toContain('run the /context-summarization skill');
-    expect(afterBlock).not.toContain('context-ceiling:context-summarization');
+    expect(afterBlock).toContain(blockReason('context-summarization'));
     expect(afterSkill).not.toContain('Unknown skill');
     expect(afterSkill).toMatch(/context-ceiling: checkpoint cx-001 saved at context fill 45% \(90,505 of 200,000 tokens, window: env\)/);
     expect(afterSkill).toContain('This session is unattended (print mode or SDK)');
