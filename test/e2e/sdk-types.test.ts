@@ -17,7 +17,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** The README's SDK example, as a user would paste it. */
 function readmeExample(): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = /\*\*In an Agent SDK program\*\*[\s\S]*?```ts\n([\s\S]*?)```/.exec(readme);
+  const block = /^#+ In an Agent SDK program$[\s\S]*?```ts\n([\s\S]*?)```/m.exec(readme);
   if (!block) throw new Error('README has no SDK example');
   return block[1]!;
 }

@@ -29,9 +29,9 @@ const input = (transcript_path: string, tool_name: string, tool_input: unknown):
 });
 
 describe('createCeilingGuard', () => {
-  it('is a HookCallbackMatcher for Agent, Task and Skill', () => {
+  it('is a HookCallbackMatcher for Agent, Task, Skill and Workflow', () => {
     const guard = createCeilingGuard({ strict: true });
-    expect(guard.matcher).toBe('Agent|Task|Skill');
+    expect(guard.matcher).toBe('Agent|Task|Skill|Workflow');
     expect(guard.hooks).toHaveLength(1);
     expect(typeof guard.hooks[0]).toBe('function');
   });
@@ -49,25 +49,51 @@ describe('createCeilingGuard', () => {
     const guard = createCeilingGuard({ strict: true, window: 1_000_000, stateDir: world.tmp, onDecision: (d) => decisions.push(d) });
     const output = await guard.hooks[0]!(input(transcript, 'Skill', { skill: 'deep-dive' }), 'toolu_1', { signal: signal() });
     expect(output).toEqual({
+      systemMessage:
+        'context-ceiling: blocked Skill "deep-dive" at 60% of a 1,000,000-token window (env), over the 40% ceiling (strict mode); the model was told to have the conversation compacted (/compact).',
       hookSpecificOutput: {
         hookEventName: 'PreToolUse',
         permissionDecision: 'deny',
         permissionDecisionReason:
-          'context-ceiling: blocked Skill "deep-dive": context at 60% (600,000 of 1,000,000 tokens, window: env) is over the 40% ceiling (strict mode). To bring context under the ceiling, have the conversation compacted (/compact), then retry; recovery skills are never blocked.',
+          'Blocked by the context ceiling (strict mode), not an error in the Skill tool: context is at 60% (600,000 of 1,000,000 tokens; window: env), over the 40% ceiling, so Skill "deep-dive" was not loaded. ' +
+          'To bring context back under the ceiling, have the conversation compacted (/compact), then retry; recovery skills are never blocked.',
       },
     });
-    expect(decisions).toEqual([expect.objectContaining({ toolName: 'Skill', outcome: 'block' })]);
+    // A Workflow is a capability load too (an inline script, as the model sends it).
+    const workflow = await guard.hooks[0]!(
+      input(transcript, 'Workflow', { script: 'export const meta = { name: "w", description: "d" }' }),
+      'toolu_2',
+      {
+        signal: signal(),
+      },
+    );
+    expect(workflow).toMatchObject({
+      hookSpecificOutput: {
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringContaining('so Workflow "inline script" was not loaded'),
+      },
+    });
+    expect(decisions).toEqual([
+      expect.objectContaining({ toolName: 'Skill', outcome: 'block', reason: 'over-ceiling-blocked' }),
+      expect.objectContaining({ toolName: 'Workflow', outcome: 'block', reason: 'over-ceiling-blocked' }),
+    ]);
   });
 
-  it('warns through additionalContext by default; allows recovery skills and calls under the ceiling', async () => {
+  it("warns through additionalContext by default, on the transcript model's window; allows recovery skills and calls under the ceiling", async () => {
     world = new World();
-    const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
-    const low = world.write('low.jsonl', aTranscript().assistant({ cacheRead: 10_000 }).toString());
+    // Nothing stated: the transcript's model (claude-opus-5-5) gives the window, 1,000,000.
+    const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 450_000 }).toString());
+    const low = world.write('low.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
     const guard = createCeilingGuard({ stateDir: world.tmp, env: {} });
     const warned = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() });
     expect(warned).toMatchObject({
-      systemMessage: expect.stringContaining('50%'),
-      hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: expect.stringContaining('Context ceiling warning') },
+      systemMessage: expect.stringContaining('45% of a 1,000,000-token window (model claude-opus-5-5)'),
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        additionalContext: expect.stringContaining(
+          'Context ceiling warning: context is at 45% (450,005 of 1,000,000 tokens; window: model claude-opus-5-5)',
+        ),
+      },
     });
     const strict = createCeilingGuard({ strict: true, stateDir: world.tmp, env: {} });
     expect(
@@ -91,20 +117,27 @@ describe('createCeilingGuard', () => {
     );
   });
 
-  it('reports a warning silenced by an unusable dedup state as silenced, with what it would have said', async () => {
+  it('warns every time when the dedup state cannot be used, and says why, rather than going silent', async () => {
     world = new World();
     const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
     const notADir = world.write('not-a-dir', 'x');
     const decisions: CeilingDecision[] = [];
     const guard = createCeilingGuard({ stateDir: `${notADir}/state`, env: {}, window: 200_000, onDecision: (d) => decisions.push(d) });
-    expect(await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() })).toEqual({});
-    expect(decisions).toEqual([
-      {
-        toolName: 'Agent',
-        outcome: 'silenced',
-        message:
-          'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
-      },
+    const warning =
+      'Context ceiling warning: context is at 50% (100,005 of 200,000 tokens; window: env), over the 40% ceiling. ' +
+      'The Agent "Explore" call proceeds, but load no further agents, skills or workflows until you have brought context back under the ceiling: have the conversation compacted (/compact).';
+    for (const id of ['toolu_1', 'toolu_2']) {
+      const output = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), id, { signal: signal() });
+      expect(output).toEqual({
+        systemMessage:
+          'context-ceiling: 50% of a 200,000-token window (env) is over the 40% ceiling; the model was told to have the conversation compacted (/compact).\n' +
+          `context-ceiling: the state directory ${notADir}/state cannot be used (not a private directory of yours), so warnings are not remembered and repeat on every call.`,
+        hookSpecificOutput: { hookEventName: 'PreToolUse', additionalContext: warning },
+      });
+    }
+    expect(decisions.map((d) => [d.outcome, d.reason])).toEqual([
+      ['warn', 'over-ceiling unremembered'],
+      ['warn', 'over-ceiling unremembered'],
     ]);
   });
 
@@ -118,10 +151,10 @@ describe('createCeilingGuard', () => {
 
   it("contextUsage: Claude Code's own window and occupancy decide (provenance sdk); a failing answer falls back to the transcript", async () => {
     world = new World();
-    const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
+    const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 450_000 }).toString());
     const strictWith = (contextUsage: () => Promise<{ maxTokens: number; totalTokens: number }>) =>
       createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage });
-    const denied = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 450_000 })).hooks[0]!(
+    const denied = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 460_000 })).hooks[0]!(
       input(transcript, 'Skill', { skill: 'x' }),
       'toolu_1',
       { signal: signal() },
@@ -129,9 +162,10 @@ describe('createCeilingGuard', () => {
     expect(denied).toMatchObject({
       hookSpecificOutput: {
         permissionDecision: 'deny',
-        permissionDecisionReason: expect.stringContaining('45% (450,000 of 1,000,000 tokens, window: sdk)'),
+        permissionDecisionReason: expect.stringContaining('context is at 46% (460,000 of 1,000,000 tokens; window: sdk)'),
       },
     });
+    // Claude Code's count beats the transcript's 450,005.
     const allowed = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 100_005 })).hooks[0]!(
       input(transcript, 'Skill', { skill: 'x' }),
       'toolu_2',
@@ -143,7 +177,12 @@ describe('createCeilingGuard', () => {
       'toolu_3',
       { signal: signal() },
     );
-    expect(failing).toMatchObject({ systemMessage: expect.stringContaining('of an assumed 200,000-token window') });
+    expect(failing).toMatchObject({
+      hookSpecificOutput: {
+        permissionDecision: 'deny',
+        permissionDecisionReason: expect.stringContaining('context is at 45% (450,005 of 1,000,000 tokens; window: model claude-opus-5-5)'),
+      },
+    });
   });
 
   it('in a real SDK session, getContextUsage gives the guard the real 1M window: 10 % passes, 45 % is refused and the model is told why', async () => {
@@ -192,7 +231,7 @@ describe('createCeilingGuard', () => {
     await run('use the deep-dive skill');
     const [, refused] = world.api.conversation.filter((r) => r.index >= mark);
     expect(refused!.text).toContain(
-      'context-ceiling: blocked Skill "deep-dive": context at 45% (450,005 of 1,000,000 tokens, window: sdk)',
+      'PreToolUse:Skill hook error: Blocked by the context ceiling (strict mode), not an error in the Skill tool: context is at 45% (450,005 of 1,000,000 tokens; window: sdk)',
     );
     expect(refused!.text).not.toContain('You are running the deep-dive skill');
     expect(decisions.map((d) => d.outcome)).toEqual(['allow', 'block']);
