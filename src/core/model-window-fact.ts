@@ -14,7 +14,11 @@ export type ClientWindowKnobs = { disable1m: boolean; maxContextTokens?: number 
  * `measured`: the newest turn's model; `attachment`: the newest model attachment's id, which counts only
  * when it names the same model (one from before a model switch does not).
  */
-export function judgeModelWindow(measured: string | undefined, attachment: string | undefined, knobs: ClientWindowKnobs): ModelWindowFact | undefined {
+export function judgeModelWindow(
+  measured: string | undefined,
+  attachment: string | undefined,
+  knobs: ClientWindowKnobs,
+): ModelWindowFact | undefined {
   const options: ModelLookupOptions = { disable1mContext: knobs.disable1m };
   const raw = measured ?? attachment;
   if (raw === undefined) return undefined;
@@ -24,9 +28,10 @@ export function judgeModelWindow(measured: string | undefined, attachment: strin
     case 'known':
       return { kind: 'known', id: attached ?? model.id, tokens: model.tokens };
     case 'variants':
-      // An attachment without `[1m]` says the session runs the smaller window (`--betas` alone is not seen).
+      // An attachment without `[1m]` says the session runs the smaller window; `--betas` alone is not seen, so a
+      // session that holds more still proves the larger one (core/window.ts).
       return attached !== undefined
-        ? { kind: 'known', id: model.id, tokens: model.tokens }
+        ? { kind: 'known', id: model.id, tokens: model.tokens, largest: model.largest }
         : { kind: 'ambiguous', id: model.id, tokens: model.tokens, largest: model.largest };
     case 'unknown':
       // Client `Jv`: CLAUDE_CODE_MAX_CONTEXT_TOKENS, else its default for ids it does not know.

@@ -36,8 +36,11 @@ export type ResolvedWindow = WindowCandidate & {
 
 /** The session's model as far as Claude Code's model table and the transcript tell it (core/model-window.ts). */
 export type ModelWindowFact =
-  /** The window Claude Code itself uses for the session's model: verified. */
-  | { kind: 'known'; id: string; tokens: number }
+  /**
+   * The window Claude Code itself uses for the session's model: verified. `largest`: a larger variant an id
+   * cannot rule out (`--betas context-1m-…` shows no `[1m]`), which a session proves by holding more.
+   */
+  | { kind: 'known'; id: string; tokens: number; largest?: number | undefined }
   /** The model has a larger variant the transcript does not rule out (`[1m]`): the smaller is assumed until proven. */
   | { kind: 'ambiguous'; id: string; tokens: number; largest: number }
   /** Not in Claude Code's table: the client's own default for such models, assumed. */
@@ -99,12 +102,13 @@ function windowCandidates(f: WindowFacts): Array<{ candidate: WindowCandidate; v
   add(f.projectStated);
   if (f.learned && model?.kind !== 'known' && model?.kind !== 'ambiguous')
     add({ tokens: f.learned.tokens, source: 'learned', detail: f.learned.modelId });
-  if (model?.kind === 'ambiguous') {
-    // Holding more than the smaller window proves the larger one: the model has no other.
-    if (f.heldTokens > model.tokens) add({ tokens: model.largest, source: 'evidence', detail: model.id });
-    else add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'variant', model: model.id, largest: model.largest } }, false);
-  }
-  if (model?.kind === 'unknown') add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'unknown-model', model: model.id } }, false);
+  // Holding more than the smaller window proves the larger one: the model has no other.
+  const largest = model?.kind === 'ambiguous' || model?.kind === 'known' ? model.largest : undefined;
+  if (model && largest !== undefined && f.heldTokens > model.tokens) add({ tokens: largest, source: 'evidence', detail: model.id });
+  else if (model?.kind === 'ambiguous')
+    add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'variant', model: model.id, largest: model.largest } }, false);
+  if (model?.kind === 'unknown')
+    add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'unknown-model', model: model.id } }, false);
   if (!model) add({ tokens: LARGEST_KNOWN_WINDOW, source: 'assumed', assumption: { why: 'no-model' } }, false);
   return out;
 }

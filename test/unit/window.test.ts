@@ -14,6 +14,8 @@ import {
 const opus: ModelWindowFact = { kind: 'known', id: 'claude-opus-5-5', tokens: 1_000_000 };
 const haiku: ModelWindowFact = { kind: 'known', id: 'claude-haiku-4-5', tokens: 200_000 };
 const sonnet: ModelWindowFact = { kind: 'ambiguous', id: 'claude-sonnet-4-5', tokens: 200_000, largest: 1_000_000 };
+/** Its attachment named no [1m]: the client counts 200,000, unless the session was started with `--betas context-1m-…`. */
+const sonnetAttached: ModelWindowFact = { kind: 'known', id: 'claude-sonnet-4-5', tokens: 200_000, largest: 1_000_000 };
 const unknown: ModelWindowFact = { kind: 'unknown', id: 'claude-foo-9', tokens: 1_000_000 };
 const env = (tokens: number) => ({ stated: { tokens, source: 'env' as const } });
 const resolve = (facts: Partial<WindowFacts>) => resolveWindow({ heldTokens: 0, ...facts });
@@ -76,6 +78,12 @@ describe('resolveWindow: evidence beats every source', () => {
   it.each<[string, Partial<WindowFacts>, [number, string, boolean]]>([
     ['holding more than 200K proves the 1M variant', { model: sonnet, heldTokens: 300_000 }, [1_000_000, 'evidence', true]],
     ['holding exactly 200K proves nothing', { model: sonnet, heldTokens: 200_000 }, [200_000, 'assumed', false]],
+    ['an attachment without [1m]: 200K, verified', { model: sonnetAttached, heldTokens: 150_000 }, [200_000, 'model', true]],
+    [
+      'an attachment without [1m], and the session held more (--betas): the 1M variant, proven',
+      { model: sonnetAttached, heldTokens: 300_005 },
+      [1_000_000, 'evidence', true],
+    ],
     [
       'a status line that reported 200K for a 1M session is outgrown',
       { statusline: { tokens: 200_000, source: 'statusline' }, model: opus, heldTokens: 360_000 },
@@ -100,7 +108,7 @@ describe('resolveWindow: evidence beats every source', () => {
 
   it('never leaves a percentage over 100 %: the window is at least what was held', () => {
     for (const held of [0, 1, 199_999, 200_001, 999_999, 1_000_001, 5_000_000])
-      for (const facts of [{ model: sonnet }, { model: haiku }, env(200_000), { model: unknown }, {}])
+      for (const facts of [{ model: sonnet }, { model: sonnetAttached }, { model: haiku }, env(200_000), { model: unknown }, {}])
         expect(resolve({ ...facts, heldTokens: held }).tokens).toBeGreaterThanOrEqual(held);
   });
 });
@@ -109,6 +117,14 @@ describe('judgeWindowNotice: what the person hears once', () => {
   it('a disproved window', () => {
     const window = resolve({ ...env(200_000), model: opus, heldTokens: 300_000 });
     expect(judgeWindowNotice(window, 300_000)).toMatchObject({ id: 'window-disproved', held: 300_000, disproved: { tokens: 200_000 } });
+  });
+  it("a model window the session outgrew names the model's larger variant as the window now used", () => {
+    const window = resolve({ model: sonnetAttached, heldTokens: 300_005 });
+    expect(judgeWindowNotice(window, 300_005)).toMatchObject({
+      id: 'window-disproved',
+      disproved: { tokens: 200_000, source: 'model', detail: 'claude-sonnet-4-5' },
+      window: { tokens: 1_000_000, source: 'evidence', detail: 'claude-sonnet-4-5' },
+    });
   });
   it('an unknown model', () => {
     expect(judgeWindowNotice(resolve({ model: unknown }), 0)).toMatchObject({ id: 'unknown-model', model: 'claude-foo-9' });
