@@ -11,7 +11,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { type RecordedRequest, toolResult, toolUseId } from './fake-api.js';
 import { Terminal } from './terminal.js';
-import { World, stopWorldsAfterEach } from './world.js';
+import { World, notices, stopWorldsAfterEach, verdicts } from './world.js';
 
 let world: World | undefined;
 stopWorldsAfterEach();
@@ -62,8 +62,10 @@ describe('the guard in the real client', () => {
     const session = await world.sessionAt(100_000);
     const mark = world.api.requests.length - 1;
     world.reply({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 101_000, text: 'done' });
-    const run = await world.claude('use the deep-dive skill', { resume: session });
+    const run = await world.claude('use the deep-dive skill', { resume: session, stream: true, verdicts: true });
     expect(run.exitCode, run.stderr).toBe(0);
+    expect(verdicts(run)).toContain('pre-tool-use: allow below-ceiling'); // the guard ran, and let it through
+    expect(notices(run)).toEqual([]);
     expect(run.json?.permission_denials).toEqual([]);
     expect(JSON.stringify(run.json?.modelUsage)).toContain('"contextWindow":1000000');
     const [prompted, afterTool] = turnsAfter(world.api.conversation, mark);

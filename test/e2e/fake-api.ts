@@ -116,8 +116,9 @@ export function toolUseId(request: RecordedRequest): string {
 }
 
 /**
- * What the model was given back for one tool call, in a later request: the tool_result's text (exactly) and
- * whether the client marked it an error; undefined when that request carries no result for the call.
+ * What the model was given back for one tool call, in a later request: the tool_result's text (exactly, up to the
+ * `<system-reminder>` blocks the client itself may append, e.g. a token budget on claude-haiku-4-5) and whether the
+ * client marked it an error; undefined when that request carries no result for the call.
  */
 export function toolResult(request: RecordedRequest, id: string): { content: string; isError: boolean } | undefined {
   for (const m of request.body.messages ?? []) {
@@ -127,7 +128,7 @@ export function toolResult(request: RecordedRequest, id: string): { content: str
       const content = Array.isArray(block.content)
         ? (block.content as Array<Record<string, unknown>>).map((part) => String(part.text ?? '')).join('\n')
         : String(block.content ?? '');
-      return { content, isError: block.is_error === true };
+      return { content: content.replace(/(\n\n<system-reminder>[\s\S]*?<\/system-reminder>)+$/, ''), isError: block.is_error === true };
     }
   }
   return undefined;

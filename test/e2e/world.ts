@@ -34,7 +34,22 @@ export type ClaudeOptions = {
   model?: string;
   /** `--output-format stream-json --verbose`: what a person sees of hooks in print mode (a systemMessage is a `system/informational` event). */
   stream?: boolean;
+  /**
+   * With `stream`: also every hook's own output (`--include-hook-events`), and the product's debug channel on
+   * (DEV_TEAM_CONTEXT_DEBUG=1, stderr, which the model never sees), so `verdicts()` can say what each hook decided.
+   */
+  verdicts?: boolean;
 };
+
+/**
+ * What each of our hooks decided in a `verdicts` run, from its debug line (`context-ceiling debug: verdict <event>: <reason>`):
+ * e.g. `pre-tool-use: allow below-ceiling`. A hook that never ran leaves none, so a silent allow is told from a dead hook.
+ */
+export function verdicts(run: ClaudeResult): string[] {
+  return run.events
+    .filter((e) => e.type === 'system' && e.subtype === 'hook_response')
+    .flatMap((e) => [...String(e.stderr ?? '').matchAll(/^context-ceiling debug: verdict (.+)$/gm)].map((m) => m[1]!));
+}
 
 /** The person's notices in a streamed run: each hook systemMessage, as the client shows it (`PreToolUse:Skill says: …`). */
 export function notices(run: ClaudeResult): string[] {
@@ -125,7 +140,7 @@ export class World {
 
   /** `claude -p <prompt>` in the project, against the fake API. */
   async claude(prompt: string, options: ClaudeOptions = {}): Promise<ClaudeResult> {
-    const format = options.stream ? ['stream-json', '--verbose'] : ['json'];
+    const format = options.stream ? ['stream-json', '--verbose', ...(options.verdicts ? ['--include-hook-events'] : [])] : ['json'];
     const args = [
       '-p',
       prompt,
@@ -139,7 +154,7 @@ export class World {
     if (options.resume) args.push('--resume', options.resume);
     const run = await execa(CLAUDE_BIN, args, {
       cwd: this.project,
-      env: { ...this.baseEnv(), ...options.env },
+      env: { ...this.baseEnv(), ...(options.verdicts ? { DEV_TEAM_CONTEXT_DEBUG: '1' } : {}), ...options.env },
       extendEnv: false,
       reject: false,
       timeout: 90_000,
