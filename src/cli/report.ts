@@ -7,7 +7,11 @@ import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { describeWindowSource } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { loadValidConfig, sessionWindowOf } from './context.js';
+import { formatCount } from '../core/plural.js';
+import { readEvents } from '../io/event-log.js';
+import { resolveStateDir } from '../io/state.js';
+import { claudeSettingsOf, loadValidConfig, sessionWindowOf } from './context.js';
+import { countEvents } from './events.js';
 import { scanRecords } from '../io/replay-scan.js';
 import {
   CliError,
@@ -84,9 +88,17 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
         throw new CliError(cliMessage('report.cannot-write', { path: flags.html, reason: describeFsError(error) }));
       }
     }
-    if (flags.json) io.out(toJsonOutput({ transcript, ...report, html: flags.html ?? null }));
+    const session = basename(transcript, '.jsonl');
+    const stateDir = resolveStateDir({ policy, env: claudeSettingsOf(io).env, home: io.home });
+    const logged = countEvents(readEvents(stateDir).filter((e) => e.session === session));
+    const events = { blocks: logged.blocks, warnings: logged.warnings };
+    if (flags.json) io.out(toJsonOutput({ transcript, ...report, events, html: flags.html ?? null }));
     else {
       io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
+      if (logged.blocks + logged.warnings > 0)
+        io.out(
+          `${cliMessage('report.events', { blocks: formatCount(logged.blocks, 'block'), warnings: formatCount(logged.warnings, 'warning'), session })}\n`,
+        );
       if (flags.html) io.out(`${cliMessage('report.html-written', { path: sanitizeText(flags.html) })}\n`);
     }
     return 0;
