@@ -16,7 +16,7 @@
 import { homedir } from 'node:os';
 import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { ENV } from './core/constants.js';
-import { GUARD_MATCHER } from './core/install-plan.js';
+import { GUARD_MATCHER } from './core/hook-table.js';
 import type { ToolAction } from './core/policy.js';
 import type { HookContext, SdkContextUsage } from './hooks/context.js';
 import { guardProtocolOutput, judgePreToolUse } from './hooks/pre-tool-use.js';

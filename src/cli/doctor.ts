@@ -3,7 +3,8 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
 import { describeAssumption, describeWindowSource, formatTokens } from '../core/messages.js';
-import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
+import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
+import { ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { findPluginInstall, type PluginInstall, type SettingsFacts } from '../core/settings-env.js';
@@ -160,7 +161,12 @@ function checkState(config: LoadedConfig, env: Readonly<Record<string, string | 
       : uid !== undefined && stat.uid !== uid
         ? cliMessage('doctor.state-why-owner', { uid: stat.uid })
         : cliMessage('doctor.state-why-mode', { mode: (stat.mode & 0o777).toString(8).padStart(4, '0') });
-  return { name: 'state', status: 'fail', detail: cliMessage('doctor.state-refused', { dir: stateDir, why }), fix: cliMessage('doctor.state-fix') };
+  return {
+    name: 'state',
+    status: 'fail',
+    detail: cliMessage('doctor.state-refused', { dir: stateDir, why }),
+    fix: cliMessage('doctor.state-fix'),
+  };
 }
 
 function checkNode(): Check {

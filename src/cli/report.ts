@@ -68,7 +68,11 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     }
     // The whole session in one picture: judged against the window it had once it had held its peak.
     const peak = timeline.events.reduce((most, e) => (e.kind === 'turn' ? Math.max(most, e.tokens) : most), 0);
-    const measured = { occupancy: { kind: 'measured' as const, tokens: peak, source: 'usage' as const }, model: timeline.model, fileSize: undefined };
+    const measured = {
+      occupancy: { kind: 'measured' as const, tokens: peak, source: 'usage' as const },
+      model: timeline.model,
+      fileSize: undefined,
+    };
     const window = stated ? { ...stated, verified: true } : sessionWindowOf(io, config, transcript, measured);
     const report = buildReport(
       timeline.events,

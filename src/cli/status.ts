@@ -115,7 +115,10 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
   const autocompact = resolveAutocompact(env);
   const session = basename(transcript, '.jsonl');
   const logged = readEvents(resolveStateDir({ policy, env, home: io.home })).filter((e) => e.session === session);
-  const events = { blocks: logged.filter((e) => e.outcome === 'block').length, warnings: logged.filter((e) => e.outcome === 'warn').length };
+  const events = {
+    blocks: logged.filter((e) => e.outcome === 'block').length,
+    warnings: logged.filter((e) => e.outcome === 'warn').length,
+  };
   const autocompactFrom = [AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV].map((name) => origins[name]).find((origin) => origin !== undefined);
   const occupancy = measurement.occupancy;
   return {
@@ -163,7 +166,12 @@ function renderStatus(report: StatusReport): string {
   const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
   rows.push([
     'Window',
-    cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: !window.verified, why: describeAssumption(window) }),
+    cliMessage('status.window', {
+      tokens: formatTokens(window.tokens),
+      from: windowFrom,
+      assumed: !window.verified,
+      why: describeAssumption(window),
+    }),
   ]);
   rows.push(['Percent', percent === null ? 'unknown' : formatPercent(percent)]);
   rows.push([
@@ -195,7 +203,10 @@ function renderStatus(report: StatusReport): string {
   if (window.disproved)
     rows.push([
       'Note',
-      cliMessage('status.window-disproved', { tokens: formatTokens(window.disproved.tokens), from: describeWindowSource(window.disproved) }),
+      cliMessage('status.window-disproved', {
+        tokens: formatTokens(window.disproved.tokens),
+        from: describeWindowSource(window.disproved),
+      }),
     ]);
   // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
   return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;

@@ -14,7 +14,11 @@ export type ClientWindowKnobs = { disable1m: boolean; maxContextTokens?: number 
  * `measured`: the newest turn's model; `attachment`: the newest model attachment's id, which counts only
  * when it names the same model (one from before a model switch does not).
  */
-export function judgeModelWindow(measured: string | undefined, attachment: string | undefined, knobs: ClientWindowKnobs): ModelWindowFact | undefined {
+export function judgeModelWindow(
+  measured: string | undefined,
+  attachment: string | undefined,
+  knobs: ClientWindowKnobs,
+): ModelWindowFact | undefined {
   const options: ModelLookupOptions = { disable1mContext: knobs.disable1m };
   const raw = measured ?? attachment;
   if (raw === undefined) return undefined;

@@ -104,7 +104,8 @@ function windowCandidates(f: WindowFacts): Array<{ candidate: WindowCandidate; v
     if (f.heldTokens > model.tokens) add({ tokens: model.largest, source: 'evidence', detail: model.id });
     else add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'variant', model: model.id, largest: model.largest } }, false);
   }
-  if (model?.kind === 'unknown') add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'unknown-model', model: model.id } }, false);
+  if (model?.kind === 'unknown')
+    add({ tokens: model.tokens, source: 'assumed', assumption: { why: 'unknown-model', model: model.id } }, false);
   if (!model) add({ tokens: LARGEST_KNOWN_WINDOW, source: 'assumed', assumption: { why: 'no-model' } }, false);
   return out;
 }

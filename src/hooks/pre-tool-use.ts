@@ -80,14 +80,26 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
   let measurement: Measurement | undefined;
   const verdict = judgeCall(describeCall(input.tool_name, input.tool_input), settings.policy, () => {
     measurement = measure(transcript, input, sdk, settings, ctx);
-    const window = sessionWindow(settings, ctx.now(), { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens }, measurement);
+    const window = sessionWindow(
+      settings,
+      ctx.now(),
+      { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens },
+      measurement,
+    );
     return { occupancy: measurement.occupancy, window };
   });
   settings.debug(describeVerdict(verdict, measurement));
   return speak(verdict, { settings, ctx, input, key, transcript, measurement });
 }
 
-type Speaking = { settings: Settings; ctx: HookContext; input: PreToolUseInput; key: string; transcript: string | undefined; measurement: Measurement | undefined };
+type Speaking = {
+  settings: Settings;
+  ctx: HookContext;
+  input: PreToolUseInput;
+  key: string;
+  transcript: string | undefined;
+  measurement: Measurement | undefined;
+};
 
 /** Word the verdict, claim its warning band, log it; only a verdict or notice that speaks loads the voice. */
 function speak(verdict: Verdict, s: Speaking): GuardResult {
@@ -159,7 +171,8 @@ function measure(
   settings: Settings,
   ctx: HookContext,
 ): Measurement {
-  if (transcript === undefined) return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'agent_id cannot name a transcript' };
+  if (transcript === undefined)
+    return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'agent_id cannot name a transcript' };
   const { maxScanBytes } = settings.policy;
   if (sdk) return withSdkOccupancy(readOccupancy(transcript, { maxScanBytes, timeUp: ctx.timeUp }), sdk);
   return measureCallingTurn(transcript, input, maxScanBytes, ctx.timeUp, settings.debug);
@@ -188,13 +201,20 @@ function measureCallingTurn(
     measurement = read();
   }
   if (measurement.callSeen === false)
-    debug(`the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`);
+    debug(
+      `the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`,
+    );
   return measurement;
 }
 
 /** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check and the model). */
 function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measurement {
-  return { ...measurement, occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' }, error: undefined, preTokens: undefined };
+  return {
+    ...measurement,
+    occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' },
+    error: undefined,
+    preTokens: undefined,
+  };
 }
 
 /**

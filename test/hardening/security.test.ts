@@ -43,16 +43,19 @@ describe('the state directory', () => {
   });
 
   // Needs root to give a directory to another uid; elsewhere it shows as skipped.
-  it.skipIf(process.getuid?.() !== 0)('is refused when another user owns it (and the guard still warns, saying why, rather than use it)', async () => {
-    mkdirSync(state(), { mode: 0o700 });
-    chownSync(state(), 4242, 4242);
-    const run = await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
-    expect(run.reason).toBe('warn over-ceiling unremembered');
-    expect(JSON.parse(run.stdout).systemMessage).toContain(`the state directory ${state()} cannot be used`);
-    expect(readdirSync(state())).toEqual([]);
-    expect(readFileSync(debugLog(), 'utf8')).toContain(`state directory ${state()} belongs to uid 4242`);
-    expect((await runCli(sandbox, ['doctor', '--json'], env())).stdout).toContain('belongs to uid 4242');
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    'is refused when another user owns it (and the guard still warns, saying why, rather than use it)',
+    async () => {
+      mkdirSync(state(), { mode: 0o700 });
+      chownSync(state(), 4242, 4242);
+      const run = await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
+      expect(run.reason).toBe('warn over-ceiling unremembered');
+      expect(JSON.parse(run.stdout).systemMessage).toContain(`the state directory ${state()} cannot be used`);
+      expect(readdirSync(state())).toEqual([]);
+      expect(readFileSync(debugLog(), 'utf8')).toContain(`state directory ${state()} belongs to uid 4242`);
+      expect((await runCli(sandbox, ['doctor', '--json'], env())).stdout).toContain('belongs to uid 4242');
+    },
+  );
 
   it('is refused when it is a symlink', async () => {
     mkdirSync(join(sandbox.root, 'elsewhere'));
