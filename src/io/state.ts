@@ -109,19 +109,25 @@ export function writeDedupEpoch(dir: string, epoch: DedupEpoch): void {
 
 const MARKER = /^warned-(.+)-b(\d+)$/;
 
-/** Buckets already warned in `epoch`. */
+/** Buckets already warned in `epoch`: our markers are empty regular files; anything else there was not made by us. */
 export function readWarnedBuckets(dir: string, epoch: string): number[] {
   const buckets: number[] = [];
-  for (const name of readdirSync(dir)) {
-    const match = MARKER.exec(name);
-    if (match && match[1] === epoch) buckets.push(Number(match[2]));
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const match = MARKER.exec(entry.name);
+    if (match && match[1] === epoch && entry.isFile()) buckets.push(Number(match[2]));
   }
   return buckets;
 }
 
-/** Claim the warning for (epoch, bucket); exactly one of many concurrent callers gets true. */
+/**
+ * Claim the warning for (epoch, bucket); exactly one of many concurrent callers gets true. A name taken by
+ * something that is not our marker (a planted link) throws: the state cannot be trusted to remember.
+ */
 export function claimWarning(dir: string, epoch: string, bucket: number): boolean {
-  return createExclusive(join(dir, `warned-${epoch}-b${bucket}`));
+  const path = join(dir, `warned-${epoch}-b${bucket}`);
+  if (createExclusive(path)) return true;
+  if (!lstatSync(path).isFile()) throw new Error(`${path} is not a marker of ours`);
+  return false;
 }
 
 /** Drop markers of earlier epochs (best effort; a leftover only costs a directory entry). */
