@@ -34,8 +34,8 @@ Checks, each with a fix when something is wrong:
             there and the runtime each command runs exists
   config    every policy file parses and validates
   window    the window the hooks use for this project's newest session, and
-            where it comes from (env, policy, bridge, learned or the
-            200,000 default, which is wrong for 1M-context models)
+            where it comes from (env, policy, status line, model, learned,
+            or assumed: an assumed window only warns)
   strict    strict mode on an assumed window blocks nothing
   compact   where Claude Code itself will compact (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
             CLAUDE_CODE_AUTO_COMPACT_WINDOW), a percent of its effective window
@@ -100,7 +100,7 @@ function runChecks(io: CliIO): Check[] {
   return checks;
 }
 
-/** The window as the hooks resolve it for this project's newest session (the bridge and a learned window are per session and model). */
+/** The window as the hooks resolve it for this project's newest session (a status line report is per session, a model's per model). */
 function hookWindow(io: CliIO, config: LoadedConfig, projectDir: string): ResolvedWindow & { session?: string } {
   const transcript = newestTranscript(projectTranscriptDir(io.env, io.home, projectDir));
   if (!transcript) return sessionWindowOf(io, config, undefined, undefined);

@@ -12,6 +12,7 @@ import { readEvents } from '../io/event-log.js';
 import { resolveStateDir } from '../io/state.js';
 import { claudeSettingsOf, loadValidConfig, sessionWindowOf } from './context.js';
 import { countEvents } from './events.js';
+import { recordedSessionWindow } from '../window/session-window.js';
 import { scanRecords } from '../io/replay-scan.js';
 import {
   CliError,
@@ -38,8 +39,8 @@ gated calls over the ceiling (*) marked.
 
 Options:
   --html FILE     also write a self-contained HTML page (inline SVG, no network)
-  --window N      window in tokens (default: configured, else the status line
-                  bridge for this session, else 200000)
+  --window N      judge the session against this window, as a stated one (default:
+                  the session's own, as the guard resolves it)
   --width N       terminal chart width in columns (default 72)
   --json          the data behind the chart as one JSON object (points,
                   compactions, the guard's verdict on every gated call)
@@ -73,7 +74,10 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
       model: timeline.model,
       fileSize: undefined,
     };
-    const window = stated ? { ...stated, verified: true } : sessionWindowOf(io, config, transcript, measured);
+    // --window is a stated window, as in replay: a session that held more gives way to its model's.
+    const window = stated
+      ? recordedSessionWindow({ stated }, timeline, claudeSettingsOf(io).env)(peak)
+      : sessionWindowOf(io, config, transcript, measured);
     const report = buildReport(
       timeline.events,
       {

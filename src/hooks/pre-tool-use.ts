@@ -3,14 +3,14 @@
  * occupancy and model, the session's window), decide once (judgeCall), word it, write output and state.
  * The SDK adapter consumes the same GuardResult.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderUnremembered, type GuardTexts } from '../core/messages.js';
 import { judgeWindowNotice, type ResolvedWindow } from '../core/window.js';
 import type { Debug } from '../io/debug.js';
 import { silent, sleepSync, type HookOutcome } from '../io/hook-io.js';
-import { readOccupancy, type Measurement } from '../io/transcript.js';
+import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
@@ -218,13 +218,13 @@ function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measu
 }
 
 /**
- * The transcript that describes the calling context. Inside a subagent the
- * input's transcript_path is still the main session's; the subagent's own
- * file sits beside it (CLAUDE-CODE-FACTS.md, "Subagents").
+ * The transcript that describes the calling context. Inside a subagent the input's transcript_path is
+ * still the main session's; the subagent's own file sits beside it (CLAUDE-CODE-FACTS.md, "Subagents"),
+ * or, for a subagent of a Workflow, under subagents/workflows/<run>/ (2.1.331).
  */
 export function measuredTranscript(input: Pick<PreToolUseInput, 'transcript_path' | 'agent_id' | 'cwd'>): string | undefined {
   const main = isAbsolute(input.transcript_path) ? input.transcript_path : resolve(input.cwd ?? '.', input.transcript_path);
   if (input.agent_id === undefined) return main;
   if (!SAFE_AGENT_ID.test(input.agent_id)) return undefined;
-  return `${main.replace(/\.jsonl$/, '')}/subagents/agent-${input.agent_id}.jsonl`;
+  return locateSubagentTranscript(join(main.replace(/\.jsonl$/, ''), 'subagents'), `agent-${input.agent_id}.jsonl`);
 }

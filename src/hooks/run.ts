@@ -17,8 +17,9 @@ export const HOOK_BUDGET_MS = 4_000;
 /** Of that budget, the most ORCHESTRATION.yaml parsing may take. */
 export const YAML_BUDGET_MS = 2_000;
 
-export function hookTimeUp(): boolean {
-  return process.uptime() * 1000 > HOOK_BUDGET_MS;
+/** The budget's clock, started when the hook's context is made (in hook.cjs, a few ms after the process starts). */
+export function hookTimeUp(startedMs: number, nowMs: () => number = Date.now): () => boolean {
+  return () => nowMs() - startedMs > HOOK_BUDGET_MS;
 }
 
 /** Where a command's input comes from: hooks read stdin; skill commands take none. */
@@ -58,7 +59,8 @@ export function processHookContext(services: Pick<HookContext, 'parsePolicy' | '
   return {
     ...services,
     now: () => new Date(),
-    timeUp: hookTimeUp,
+    // From now, not from process start: `context-ceiling hook` may also run inside a long-lived process (tests, the SDK).
+    timeUp: hookTimeUp(Date.now()),
     env: process.env,
     cwd: process.cwd(),
     home: safeHome(),

@@ -2,7 +2,18 @@
  * Another local user, or a hostile repository, must not be able to make a
  * hook write through a planted link, escape its directories, or run anything.
  */
-import { chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -56,6 +67,19 @@ describe('the state directory', () => {
       expect((await runCli(sandbox, ['doctor', '--json'], env())).stdout).toContain('belongs to uid 4242');
     },
   );
+
+  it('an existing one open to other users is refused, never chmodded; the warning is still given; doctor says why', async () => {
+    mkdirSync(state(), { mode: 0o755 });
+    chmodSync(state(), 0o755);
+    const run = await hook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION }));
+    expect(run.reason).toBe('warn over-ceiling unremembered');
+    expect(statSync(state()).mode & 0o777).toBe(0o755);
+    expect(readdirSync(state())).toEqual([]);
+    const doctor = JSON.parse((await runCli(sandbox, ['doctor', '--json'], env())).stdout) as {
+      checks: Array<{ name: string; detail: string }>;
+    };
+    expect(doctor.checks.find((c) => c.name === 'state')!.detail).toContain('is open to other users (mode 0755)');
+  });
 
   it('is refused when it is a symlink', async () => {
     mkdirSync(join(sandbox.root, 'elsewhere'));
