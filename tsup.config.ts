@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { renderPluginHooks } from './src/core/hook-table.js';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -13,6 +14,10 @@ const shared: Options = {
   sourcemap: false,
   clean: false,
 };
+
+/** plugin/hooks/hooks.json's description of the plugin. */
+const PLUGIN_DESCRIPTION =
+  'context-ceiling: gate Agent/Task/Skill/Workflow loads at a context ceiling measured from the session transcript, monitor context on every prompt, checkpoint before compaction, keep its summary and re-orient after it or after /clear';
 
 /** The plugin payload's bundles (committed): what Claude Code runs, and the CLI beside them. */
 const PAYLOAD = 'plugin/dist';
@@ -38,6 +43,8 @@ export default defineConfig([
     outExtension: () => ({ js: '.cjs' }),
     minify: true,
     splitting: false,
+    // The plugin's hooks.json comes from the one hook table (committed; a test keeps it equal).
+    onSuccess: async () => writeFileSync('plugin/hooks/hooks.json', renderPluginHooks(PLUGIN_DESCRIPTION)),
   },
   {
     // The one CLI, self-contained beside the hook bundles: the npm bin, and what a plugin user runs

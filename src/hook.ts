@@ -5,16 +5,8 @@ import { writeAll } from './io/hook-io.js';
 import type * as PolicyParse from './io/policy-parse.js';
 import type * as Events from './hooks/events.js';
 import { runPreToolUse } from './hooks/pre-tool-use.js';
-import {
-  emitOutcome,
-  HOOK_EVENTS,
-  inputFor,
-  isEntryCommand,
-  processHookContext,
-  runHookEvent,
-  SKILL_COMMANDS,
-  YAML_BUDGET_MS,
-} from './hooks/run.js';
+import { HOOK_TABLE, isEntryName } from './core/hook-table.js';
+import { emitOutcome, inputFor, processHookContext, runHookEvent, unknownEntryMessage, YAML_BUDGET_MS } from './hooks/run.js';
 
 /**
  * Heavy parsers live in bundles beside this one and load only when used:
@@ -32,16 +24,14 @@ const services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'> = {
 
 try {
   const event = process.argv[2];
-  if (!isEntryCommand(event)) {
+  if (!isEntryName(event)) {
     // A wiring mistake, not hook input: say so (Claude Code shows exit 1 as a non-blocking hook error).
-    writeAll(
-      2,
-      `context-ceiling: unknown hook event ${JSON.stringify(event ?? '')}; expected one of ${[...HOOK_EVENTS, ...SKILL_COMMANDS].join(', ')}\n`,
-    );
+    writeAll(2, unknownEntryMessage(event));
     process.exitCode = 1;
   } else {
-    // The guard is bundled here; the other events' code loads from hook-events.cjs only when they fire.
-    const lookup = () => (event === 'pre-tool-use' ? runPreToolUse : (require('./hook-events.cjs') as typeof Events).HANDLERS[event]);
+    // The table says which bundle holds a handler: the guard is in this one; the rest load from hook-events.cjs when they fire.
+    const inHere = HOOK_TABLE.some((spec) => spec.name === event && spec.bundle === 'hook');
+    const lookup = () => (inHere ? runPreToolUse : (require('./hook-events.cjs') as typeof Events).HANDLERS[event]);
     emitOutcome(runHookEvent(event, lookup, processHookContext(services), inputFor(event)));
   }
 } catch {

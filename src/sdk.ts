@@ -16,7 +16,7 @@
 import { homedir } from 'node:os';
 import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
 import { ENV } from './core/constants.js';
-import { GUARD_MATCHER } from './core/install-plan.js';
+import { GUARD_MATCHER } from './core/hook-table.js';
 import type { ToolAction } from './core/policy.js';
 import type { HookContext, SdkContextUsage } from './hooks/context.js';
 import { guardProtocolOutput, judgePreToolUse } from './hooks/pre-tool-use.js';
@@ -29,7 +29,7 @@ export type CeilingGuardOptions = {
   strict?: boolean;
   /** Ceiling, percent of the window (1-100). */
   ceilingPct?: number;
-  /** Context window in tokens; set it: print-mode and SDK sessions have no status line bridge. */
+  /** Context window in tokens, for a model Claude Code's table does not know (else the session's own is used). */
   window?: number;
   /** Per-tool action, e.g. { Skill: 'block', Agent: 'warn' }. */
   tools?: Record<string, ToolAction>;

@@ -54,7 +54,12 @@ export function loadUncheckedConfig(io: CliIO): LoadedConfig {
  * The window the hooks would judge a session by, as `status`, `doctor` and `report` show it: the same
  * resolution (src/window/session-window.ts) over the environment a hook would see, writing nothing.
  */
-export function sessionWindowOf(io: CliIO, config: LoadedConfig, transcript: string | undefined, measurement: Measurement | undefined): ResolvedWindow {
+export function sessionWindowOf(
+  io: CliIO,
+  config: LoadedConfig,
+  transcript: string | undefined,
+  measurement: Measurement | undefined,
+): ResolvedWindow {
   const { env } = claudeSettingsOf(io);
   const sessionId = transcript ? basename(transcript, '.jsonl') : '';
   return resolveSessionWindow({

@@ -63,7 +63,12 @@ function scenarios(): Scenario[] {
         .noise()
         .user('Refactor the billing module')
         .attachment(13_000)
-        .assistant({ cacheRead: tokens - 1_005, cacheCreation: 1_000, model, toolUse: { name: 'Read', input: { file_path: 'src/billing.ts' } } })
+        .assistant({
+          cacheRead: tokens - 1_005,
+          cacheCreation: 1_000,
+          model,
+          toolUse: { name: 'Read', input: { file_path: 'src/billing.ts' } },
+        })
         .toolResult(4_000)
         .assistant({ cacheRead: tokens - 1_005, cacheCreation: 1_000, model, toolUse: { name: tool, input: toolInput, id } })
         .toString(),
@@ -72,7 +77,10 @@ function scenarios(): Scenario[] {
   });
   const skill = (name: string) => ({ skill: name });
   return [
-    { title: "30% of the default model's 1,000,000-token window: a Skill call passes silently", ...at(300_000, 'Skill', skill('deep-dive')) },
+    {
+      title: "30% of the default model's 1,000,000-token window: a Skill call passes silently",
+      ...at(300_000, 'Skill', skill('deep-dive')),
+    },
     { title: '45%: an Agent call over the 40% ceiling warns the model and the person', ...at(450_000, 'Agent', agent), session: 'warned' },
     { title: '45% again, same session: same 5-point band, so silent', ...at(450_000, 'Agent', agent), session: 'warned' },
     { title: '52% in the same session: a higher band warns again', ...at(520_000, 'Agent', agent), session: 'warned' },

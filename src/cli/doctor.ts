@@ -3,7 +3,8 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
 import { describeAssumption, describeWindowSource, formatTokens } from '../core/messages.js';
-import { HOOK_SPECS, ourHookName } from '../core/install-plan.js';
+import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
+import { ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { findPluginInstall, type PluginInstall, type SettingsFacts } from '../core/settings-env.js';
@@ -33,8 +34,8 @@ Checks, each with a fix when something is wrong:
             there and the runtime each command runs exists
   config    every policy file parses and validates
   window    the window the hooks use for this project's newest session, and
-            where it comes from (env, policy, bridge, learned or the
-            200,000 default, which is wrong for 1M-context models)
+            where it comes from (env, policy, status line, model, learned,
+            or assumed: an assumed window only warns)
   strict    strict mode on an assumed window blocks nothing
   compact   where Claude Code itself will compact (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
             CLAUDE_CODE_AUTO_COMPACT_WINDOW), a percent of its effective window
@@ -99,7 +100,7 @@ function runChecks(io: CliIO): Check[] {
   return checks;
 }
 
-/** The window as the hooks resolve it for this project's newest session (the bridge and a learned window are per session and model). */
+/** The window as the hooks resolve it for this project's newest session (a status line report is per session, a model's per model). */
 function hookWindow(io: CliIO, config: LoadedConfig, projectDir: string): ResolvedWindow & { session?: string } {
   const transcript = newestTranscript(projectTranscriptDir(io.env, io.home, projectDir));
   if (!transcript) return sessionWindowOf(io, config, undefined, undefined);
@@ -160,7 +161,12 @@ function checkState(config: LoadedConfig, env: Readonly<Record<string, string | 
       : uid !== undefined && stat.uid !== uid
         ? cliMessage('doctor.state-why-owner', { uid: stat.uid })
         : cliMessage('doctor.state-why-mode', { mode: (stat.mode & 0o777).toString(8).padStart(4, '0') });
-  return { name: 'state', status: 'fail', detail: cliMessage('doctor.state-refused', { dir: stateDir, why }), fix: cliMessage('doctor.state-fix') };
+  return {
+    name: 'state',
+    status: 'fail',
+    detail: cliMessage('doctor.state-refused', { dir: stateDir, why }),
+    fix: cliMessage('doctor.state-fix'),
+  };
 }
 
 function checkNode(): Check {

@@ -72,7 +72,8 @@ export function summaryLine(counts: EventCounts, since: string | undefined): str
     warnings: formatCount(counts.warnings, 'warning'),
     sessions: formatCount(counts.sessions, 'session'),
     when,
-    highest: h?.percent === undefined ? '' : cliMessage('events.highest', { pct: formatPercent(h.percent), window: describeEventWindow(h) }),
+    highest:
+      h?.percent === undefined ? '' : cliMessage('events.highest', { pct: formatPercent(h.percent), window: describeEventWindow(h) }),
   });
 }
 
@@ -88,7 +89,9 @@ function renderEvents(events: readonly GuardEvent[]): string {
   ]);
   const table = [['time', 'session', 'outcome', 'call', 'fill', 'window'], ...rows].map((row) => row.map((cell) => sanitizeText(cell)));
   const widths = table[0]!.map((_, col) => Math.max(...table.map((row) => row[col]!.length)));
-  return table.map((row) => `${row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('')}\n`).join('');
+  return table
+    .map((row) => `${row.map((cell, col) => (col === row.length - 1 ? cell : cell.padEnd(widths[col]! + 2))).join('')}\n`)
+    .join('');
 }
 
 function describeEventWindow(e: GuardEvent): string {

@@ -1,7 +1,8 @@
 /** `context-ceiling hook <event>`: the same runner as hook.cjs, reachable through the bin. */
 import { join } from 'node:path';
 import { HANDLERS } from '../hooks/events.js';
-import { HOOK_EVENTS, inputFor, isEntryCommand, processHookContext, runHookEvent, SKILL_COMMANDS, YAML_BUDGET_MS } from '../hooks/run.js';
+import { HOOK_NAMES, HOOK_TABLE, isEntryName, SKILL_COMMANDS } from '../core/hook-table.js';
+import { inputFor, processHookContext, runHookEvent, YAML_BUDGET_MS } from '../hooks/run.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { GUARD_VOICE } from '../hooks/guard-voice.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
@@ -9,31 +10,26 @@ import { bundleDir } from './bundle-dir.js';
 import { UsageError, type Command } from './io.js';
 import { cliMessage } from './messages.js';
 
-const usage = `context-ceiling hook <${[...HOOK_EVENTS, ...SKILL_COMMANDS].join('|')}>`;
+const usage = `context-ceiling hook <${[...HOOK_NAMES, ...SKILL_COMMANDS].join('|')}>`;
 
 export const hookCommand: Command = {
   usage,
   help: `Usage: ${usage}
 
 Runs one Claude Code hook: reads the hook's JSON input on stdin and answers
-the way Claude Code expects (exit 0 silent, exit 0 with JSON on stdout, or
-exit 2 with the reason on stderr). Fails open: any bad input or internal
-error is exit 0 with no output.
+the way Claude Code expects (exit 0, silent or with JSON on stdout; a block is a
+"deny" decision in that JSON). Fails open: any bad input or internal error is
+exit 0 with no output, and the reason is on the debug channel
+(DEV_TEAM_CONTEXT_DEBUG=1: "verdict <event>: <reason>").
 
 Events:
-  pre-tool-use         the ceiling guard for Agent, Task and Skill calls
-  user-prompt-submit   the <context-monitor> status and pending compaction alerts
-  pre-compact          write a checkpoint before Claude Code compacts
-  session-start        the compaction alert after a compaction; the resumption
-                       context from an earlier session's checkpoint at startup
-  post-tool-use        after a Write/Edit of ORCHESTRATION.yaml, warn when its
-                       resumption section is stale
-  save-checkpoint      (run by the recovery skill, no input) save a checkpoint of
-                       the session in CLAUDE_CODE_SESSION_ID and say what to do next
+${HOOK_TABLE.map((spec) => `  ${spec.name.padEnd(20)} ${spec.event}${'matcher' in spec ? ` on ${spec.matcher}` : ''}: ${spec.does}`).join('\n')}
+  ${'save-checkpoint'.padEnd(20)} (run by the recovery skill, no input) save a checkpoint of the session
+                       in CLAUDE_CODE_SESSION_ID and say what to do next
 `,
   run(args, io) {
     const [event, ...extra] = args;
-    if (!isEntryCommand(event)) throw new UsageError(cliMessage('hook.unknown-event', { event: event ?? '' }), usage);
+    if (!isEntryName(event)) throw new UsageError(cliMessage('hook.unknown-event', { event: event ?? '' }), usage);
     if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     // The same bounded YAML parsing as hook.cjs: the parser runs in a worker, from the bundle beside this one.
     const yamlModule = join(bundleDir(), 'yaml-parse.cjs');

@@ -1,7 +1,8 @@
 /** `context-ceiling install` / `uninstall`: wire the hooks into a Claude Code settings.json, idempotently. */
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { ENV } from '../core/constants.js';
-import { HOOK_SPECS, type Created, type EnvChange } from '../core/install-plan.js';
+import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
+import type { Created, EnvChange } from '../core/install-plan.js';
 import { bundleDir } from './bundle-dir.js';
 import { projectDirOf } from './context.js';
 import { runInstall, runUninstall } from './install-run.js';

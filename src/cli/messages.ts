@@ -80,6 +80,10 @@ const CLI_MESSAGES = {
     d.assumed ? `${d.tokens} tokens, assumed${d.why}; ${STATE_THE_WINDOW_ADVICE}` : `${d.tokens} tokens (${d.from})`,
   'status.ceiling': (d: { pct: number; pctFrom: string; strict: boolean; strictFrom: string; enabled: boolean }) =>
     `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
+  'report.events': (d: { blocks: string; warnings: string; session: string }) =>
+    `The guard logged ${d.blocks} and ${d.warnings} for this session (context-ceiling events --session ${d.session}).`,
+  'status.events': (d: { blocks: string; warnings: string; session: string }) =>
+    `${d.blocks} and ${d.warnings} in this session (context-ceiling events --session ${d.session})`,
   'status.guard-now': (d: { tools: string[] }) => `${[...d.tools, 'recovery skills: allow'].join(' · ')}`,
   'status.window-disproved': (d: { tokens: string; from: string }) =>
     `this session held more than the ${d.tokens}-token window (${d.from}), ${WINDOW_PROVEN_WRONG}; it is not judged against`,

@@ -1,6 +1,6 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, sep } from 'node:path';
 import { formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import {
@@ -162,10 +162,11 @@ function discover(roots: string[]): Found[] {
   return found;
 }
 
+/** A session's own files live under `<session>/subagents/` (agents, workflow runs and their journals): never sessions. */
 function classify(path: string): Found['kind'] {
   const name = basename(path);
   if (name.startsWith('agent-acompact')) return 'summariser';
-  if (name.startsWith('agent-')) return 'subagent';
+  if (name.startsWith('agent-') || path.split(sep).includes('subagents')) return 'subagent';
   return 'session';
 }
 

@@ -7,7 +7,12 @@ import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { describeWindowSource } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { loadValidConfig, sessionWindowOf } from './context.js';
+import { formatCount } from '../core/plural.js';
+import { readEvents } from '../io/event-log.js';
+import { resolveStateDir } from '../io/state.js';
+import { claudeSettingsOf, loadValidConfig, sessionWindowOf } from './context.js';
+import { countEvents } from './events.js';
+import { recordedSessionWindow } from '../window/session-window.js';
 import { scanRecords } from '../io/replay-scan.js';
 import {
   CliError,
@@ -34,8 +39,8 @@ gated calls over the ceiling (*) marked.
 
 Options:
   --html FILE     also write a self-contained HTML page (inline SVG, no network)
-  --window N      window in tokens (default: configured, else the status line
-                  bridge for this session, else 200000)
+  --window N      judge the session against this window, as a stated one (default:
+                  the session's own, as the guard resolves it)
   --width N       terminal chart width in columns (default 72)
   --json          the data behind the chart as one JSON object (points,
                   compactions, the guard's verdict on every gated call)
@@ -64,8 +69,15 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     }
     // The whole session in one picture: judged against the window it had once it had held its peak.
     const peak = timeline.events.reduce((most, e) => (e.kind === 'turn' ? Math.max(most, e.tokens) : most), 0);
-    const measured = { occupancy: { kind: 'measured' as const, tokens: peak, source: 'usage' as const }, model: timeline.model, fileSize: undefined };
-    const window = stated ? { ...stated, verified: true } : sessionWindowOf(io, config, transcript, measured);
+    const measured = {
+      occupancy: { kind: 'measured' as const, tokens: peak, source: 'usage' as const },
+      model: timeline.model,
+      fileSize: undefined,
+    };
+    // --window is a stated window, as in replay: a session that held more gives way to its model's.
+    const window = stated
+      ? recordedSessionWindow({ stated }, timeline, claudeSettingsOf(io).env)(peak)
+      : sessionWindowOf(io, config, transcript, measured);
     const report = buildReport(
       timeline.events,
       {
@@ -84,9 +96,17 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
         throw new CliError(cliMessage('report.cannot-write', { path: flags.html, reason: describeFsError(error) }));
       }
     }
-    if (flags.json) io.out(toJsonOutput({ transcript, ...report, html: flags.html ?? null }));
+    const session = basename(transcript, '.jsonl');
+    const stateDir = resolveStateDir({ policy, env: claudeSettingsOf(io).env, home: io.home });
+    const logged = countEvents(readEvents(stateDir).filter((e) => e.session === session));
+    const events = { blocks: logged.blocks, warnings: logged.warnings };
+    if (flags.json) io.out(toJsonOutput({ transcript, ...report, events, html: flags.html ?? null }));
     else {
       io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
+      if (logged.blocks + logged.warnings > 0)
+        io.out(
+          `${cliMessage('report.events', { blocks: formatCount(logged.blocks, 'block'), warnings: formatCount(logged.warnings, 'warning'), session })}\n`,
+        );
       if (flags.html) io.out(`${cliMessage('report.html-written', { path: sanitizeText(flags.html) })}\n`);
     }
     return 0;

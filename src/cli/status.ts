@@ -14,8 +14,12 @@ import type { Occupancy } from '../core/occupancy.js';
 import { computePercent, computeTier } from '../core/tiers.js';
 import { describeSource } from '../core/policy.js';
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { ResolvedWindow } from '../core/window.js';
+import { formatCount } from '../core/plural.js';
 import type { LoadedConfig } from '../io/config.js';
+import { readEvents } from '../io/event-log.js';
+import { resolveStateDir } from '../io/state.js';
 import { claudeSettingsOf, loadValidConfig, projectDirOf, sessionWindowOf } from './context.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
@@ -87,6 +91,8 @@ type StatusReport = {
   occupancy: Occupancy;
   /** What the guard would do now for each tool the policy gates (and recovery skills, never gated). */
   verdicts: Record<string, Verdict>;
+  /** The warnings and blocks the event log holds for this session. */
+  events: { blocks: number; warnings: number; session: string };
   window: ResolvedWindow;
   config: LoadedConfig;
   autocompact: AutocompactPoint | undefined;
@@ -107,6 +113,12 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
   const percent = occupancyTokens === undefined ? undefined : computePercent(occupancyTokens, window.tokens);
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
   const autocompact = resolveAutocompact(env);
+  const session = basename(transcript, '.jsonl');
+  const logged = readEvents(resolveStateDir({ policy, env, home: io.home })).filter((e) => e.session === session);
+  const events = {
+    blocks: logged.filter((e) => e.outcome === 'block').length,
+    warnings: logged.filter((e) => e.outcome === 'warn').length,
+  };
   const autocompactFrom = [AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV].map((name) => origins[name]).find((origin) => origin !== undefined);
   const occupancy = measurement.occupancy;
   return {
@@ -114,6 +126,7 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
     occupancy,
     verdicts,
     window,
+    events: { ...events, session },
     config,
     autocompact,
     autocompactFrom,
@@ -136,6 +149,7 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
       enabled: policy.enabled,
       tier,
       verdicts: Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, { kind: v.kind, messageId: v.messageId }])),
+      events,
       autocompactPct: autocompact?.pct ?? null,
       autocompactWindow: autocompact?.windowTokens ?? null,
     },
@@ -152,7 +166,12 @@ function renderStatus(report: StatusReport): string {
   const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
   rows.push([
     'Window',
-    cliMessage('status.window', { tokens: formatTokens(window.tokens), from: windowFrom, assumed: !window.verified, why: describeAssumption(window) }),
+    cliMessage('status.window', {
+      tokens: formatTokens(window.tokens),
+      from: windowFrom,
+      assumed: !window.verified,
+      why: describeAssumption(window),
+    }),
   ]);
   rows.push(['Percent', percent === null ? 'unknown' : formatPercent(percent)]);
   rows.push([
@@ -166,6 +185,14 @@ function renderStatus(report: StatusReport): string {
     }),
   ]);
   rows.push(['Tier', tier]);
+  rows.push([
+    'Events',
+    cliMessage('status.events', {
+      blocks: formatCount(report.events.blocks, 'block'),
+      warnings: formatCount(report.events.warnings, 'warning'),
+      session: report.events.session,
+    }),
+  ]);
   const guardNow = Object.entries(verdicts).map(([tool, verdict]) => `${tool}: ${verdictWord(verdict)}`);
   rows.push(['Guard now', cliMessage('status.guard-now', { tools: guardNow })]);
   if (report.autocompact !== undefined)
@@ -176,7 +203,10 @@ function renderStatus(report: StatusReport): string {
   if (window.disproved)
     rows.push([
       'Note',
-      cliMessage('status.window-disproved', { tokens: formatTokens(window.disproved.tokens), from: describeWindowSource(window.disproved) }),
+      cliMessage('status.window-disproved', {
+        tokens: formatTokens(window.disproved.tokens),
+        from: describeWindowSource(window.disproved),
+      }),
     ]);
   // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
   return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;

@@ -18,9 +18,10 @@ Claude Code runs a status line command after each turn with JSON on stdin
 
   ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL
 
-and records the session's real context window in the state directory, so the
-hooks judge against it (window source "bridge") instead of the 200,000
-default. DEV_TEAM_CONTEXT_WINDOW or a policy "window" still win.
+and records the window Claude Code reports for the session in the state
+directory: the hooks judge that session against it while it is fresh (window
+source "status line"), and remember it for models Claude Code's table does not
+know. DEV_TEAM_CONTEXT_WINDOW or a user policy "window" still win.
 NO_COLOR turns the colours off.
 
 Options:

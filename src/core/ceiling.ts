@@ -97,7 +97,10 @@ export function describeCall(toolName: string, toolInput: unknown): GuardCall {
   if (toolName === 'Skill') return { tool: toolName, target: text(input.skill) };
   if (toolName === 'Workflow') {
     const path = text(input.scriptPath);
-    return { tool: toolName, target: text(input.name) ?? path?.slice(path.lastIndexOf('/') + 1) ?? (text(input.script) && 'inline script') };
+    return {
+      tool: toolName,
+      target: text(input.name) ?? path?.slice(path.lastIndexOf('/') + 1) ?? (text(input.script) && 'inline script'),
+    };
   }
   return { tool: toolName, target: text(input.subagent_type) };
 }

@@ -3,22 +3,11 @@
  * functions: the hooks we add (one table, also the source of plugin/hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
+import { HOOK_TABLE, type HookSpec } from './hook-table.js';
 import { isObject } from './json-shape.js';
 
-export type HookSpec = { event: string; name: string; matcher?: string; timeout: number };
-
-/** The capability loads the guard judges: subagents (`Agent`, `Task` before 2.1.63), skills, and workflows of subagents. */
-export const GUARD_MATCHER = 'Agent|Task|Skill|Workflow';
-
-/** Every hook the product registers. plugin/hooks/hooks.json is checked against this table. */
-export const HOOK_SPECS: readonly HookSpec[] = [
-  { event: 'PreToolUse', name: 'pre-tool-use', matcher: GUARD_MATCHER, timeout: 10 },
-  { event: 'UserPromptSubmit', name: 'user-prompt-submit', timeout: 10 },
-  { event: 'PreCompact', name: 'pre-compact', timeout: 30 },
-  { event: 'PostCompact', name: 'post-compact', timeout: 10 },
-  { event: 'SessionStart', name: 'session-start', timeout: 10 },
-  { event: 'PostToolUse', name: 'post-tool-use', matcher: 'Write|Edit|MultiEdit', timeout: 10 },
-];
+/** The hooks install writes: the one table (core/hook-table.ts). */
+const HOOK_SPECS: readonly HookSpec[] = HOOK_TABLE;
 
 /** `node "<runtime>/hook.cjs" <name>`; the runtime folder may start with $CLAUDE_PROJECT_DIR. */
 export function hookCommand(runtimeDir: string, name: string): string {

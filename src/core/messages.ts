@@ -119,7 +119,8 @@ export function describeWindowSource(window: WindowCandidate, configuredFrom?: s
 export function describeAssumption(window: ResolvedWindow): string {
   const a = window.assumption;
   if (!a) return '';
-  if (a.why === 'variant') return ` (${sanitizeText(a.model).slice(0, 120)}; with [1m] it has ${formatTokens(a.largest)}, and nothing here says which)`;
+  if (a.why === 'variant')
+    return ` (${sanitizeText(a.model).slice(0, 120)}; with [1m] it has ${formatTokens(a.largest)}, and nothing here says which)`;
   if (a.why === 'unknown-model') return ` (${sanitizeText(a.model).slice(0, 120)} is not in Claude Code's model table)`;
   return ' (no model reported yet)';
 }

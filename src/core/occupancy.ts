@@ -52,11 +52,12 @@ export function classifyRecord(record: unknown, scope: RecordScope = {}): Occupa
 
 /**
  * Prompt-side tokens of one turn: input + cache read + cache creation.
- * A usage with no counted field, or any field that is not a non-negative
- * finite number, is unusable (strings, negatives and NaN never measure).
+ * `input_tokens` must be a count (every real usage has one: a usage without it, or with null, is not a
+ * measurement); the cache fields may be absent or null (older clients), counting as zero. Any field that is
+ * not a non-negative whole number makes the usage unusable (strings, negatives, fractions and NaN never measure).
  */
 export function computeUsageTokens(usage: unknown): number | undefined {
-  if (!isObject(usage)) return undefined;
+  if (!isObject(usage) || tokenCount(usage.input_tokens) === undefined) return undefined;
   let total = 0;
   let seen = 0;
   for (const field of USAGE_FIELDS) {

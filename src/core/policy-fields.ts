@@ -4,7 +4,7 @@
  * from this table, so the hook reads its variables without loading zod (loading
  * and building the schema costs several ms; docs/architecture.md).
  */
-import { DEFAULT_WINDOW, ENV } from './constants.js';
+import { ENV } from './constants.js';
 
 export const TOOL_ACTIONS = ['auto', 'warn', 'block', 'off'] as const;
 export type ToolAction = (typeof TOOL_ACTIONS)[number];
@@ -57,12 +57,12 @@ export const POLICY_FIELDS = {
   window: {
     kind: 'int',
     env: ENV.window,
-    what: 'Context window in tokens, e.g. 1000000 for a 1M model',
+    what: "Context window in tokens, for a model Claude Code's model table does not know",
     min: 1000,
     max: 100_000_000,
-    // Unset on purpose: the window is learned from the status line; only a stated or learned one blocks.
+    // Unset on purpose: the session's own window (Claude Code's report for it, else its model's) is right.
     default: undefined,
-    unsetText: `status line bridge when fresh, else ${DEFAULT_WINDOW}`,
+    unsetText: "the session's own: Claude Code's report for it, else its model's window",
   },
   // The capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated. `Workflow`
   // runs a script of several subagents (2.1.328 and later): a capability load too.
@@ -96,10 +96,10 @@ export const POLICY_FIELDS = {
   stateDir: {
     kind: 'text',
     env: ENV.stateDir,
-    what: 'Private state directory (dedup markers, bridge files)',
+    what: 'Private state directory (warning dedup, status line reports, learned windows, the event log)',
     note: 'Honoured only in ~/.claude/context-ceiling.json: a project file cannot move it.',
     default: undefined,
-    unsetText: '${TMPDIR:-/tmp}/context-ceiling-<uid>',
+    unsetText: '${XDG_STATE_HOME:-~/.local/state}/context-ceiling',
   },
   debug: { kind: 'debug', env: ENV.debug, envHint: '=1, or a file path to append to', what: 'Write diagnostics to stderr', default: false },
   monitor: {
@@ -126,7 +126,7 @@ export const POLICY_FIELDS = {
   // The status line refreshes every turn and the window changes only with the model, so a day-old record is still right.
   bridgeMaxAgeMinutes: minutes(
     ENV.bridgeMaxAgeMinutes,
-    'How old the window the status line bridge recorded may be and still be used',
+    'How old the window a status line report recorded for the session may be and still be used',
     1440,
   ),
 } as const satisfies Record<string, PolicyField>;

@@ -7,6 +7,7 @@ import { runPostToolUse } from './post-tool-use.js';
 import { runPreCompact } from './pre-compact.js';
 import { runPreToolUse } from './pre-tool-use.js';
 import { runSaveCheckpoint } from './save-checkpoint.js';
+import type { EntryName } from '../core/hook-table.js';
 import type { HookHandler } from './run.js';
 import { runSessionStart } from './session-start.js';
 import { runUserPromptSubmit } from './user-prompt-submit.js';
@@ -16,7 +17,8 @@ export { GUARD_VOICE } from './guard-voice.js';
 /** Bounded YAML parsing, for the events that read ORCHESTRATION.yaml (never the guard). */
 export { parseYamlWithin } from '../io/yaml-bounded.js';
 
-export const HANDLERS: Record<string, HookHandler> = {
+/** One handler per entry of the hook table (and the skill's command): the type makes a missing one a compile error. */
+export const HANDLERS: Record<EntryName, HookHandler> = {
   'pre-tool-use': runPreToolUse,
   'user-prompt-submit': runUserPromptSubmit,
   'pre-compact': runPreCompact,

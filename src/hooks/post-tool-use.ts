@@ -1,5 +1,6 @@
 /** PostToolUse on Write/Edit: after the orchestration file is written, warn when its resumption section is stale. */
 import { basename, isAbsolute, resolve } from 'node:path';
+import { matcherTools, WRITE_MATCHER } from '../core/hook-table.js';
 import { parseSessionInput, stringField } from '../core/hook-input.js';
 import { judgeWrittenOrchestration, renderStaleness } from '../core/staleness.js';
 import { silent, type HookOutcome } from '../io/hook-io.js';
@@ -7,7 +8,8 @@ import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import { loadSettings, parseJson, type HookContext } from './context.js';
 import { additionalContext } from './output.js';
 
-const WRITING_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+/** The tools its matcher names (core/hook-table.ts): the handler judges exactly what Claude Code sends it. */
+const WRITING_TOOLS = new Set(matcherTools(WRITE_MATCHER));
 
 export function runPostToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));

@@ -3,14 +3,14 @@
  * occupancy and model, the session's window), decide once (judgeCall), word it, write output and state.
  * The SDK adapter consumes the same GuardResult.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { renderUnremembered, type GuardTexts } from '../core/messages.js';
 import { judgeWindowNotice, type ResolvedWindow } from '../core/window.js';
 import type { Debug } from '../io/debug.js';
 import { silent, sleepSync, type HookOutcome } from '../io/hook-io.js';
-import { readOccupancy, type Measurement } from '../io/transcript.js';
+import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadSettings, parseJson, sessionWindow, type HookContext, type SdkContextUsage, type Settings } from './context.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
@@ -80,14 +80,26 @@ export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): Gu
   let measurement: Measurement | undefined;
   const verdict = judgeCall(describeCall(input.tool_name, input.tool_input), settings.policy, () => {
     measurement = measure(transcript, input, sdk, settings, ctx);
-    const window = sessionWindow(settings, ctx.now(), { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens }, measurement);
+    const window = sessionWindow(
+      settings,
+      ctx.now(),
+      { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens },
+      measurement,
+    );
     return { occupancy: measurement.occupancy, window };
   });
   settings.debug(describeVerdict(verdict, measurement));
   return speak(verdict, { settings, ctx, input, key, transcript, measurement });
 }
 
-type Speaking = { settings: Settings; ctx: HookContext; input: PreToolUseInput; key: string; transcript: string | undefined; measurement: Measurement | undefined };
+type Speaking = {
+  settings: Settings;
+  ctx: HookContext;
+  input: PreToolUseInput;
+  key: string;
+  transcript: string | undefined;
+  measurement: Measurement | undefined;
+};
 
 /** Word the verdict, claim its warning band, log it; only a verdict or notice that speaks loads the voice. */
 function speak(verdict: Verdict, s: Speaking): GuardResult {
@@ -159,7 +171,8 @@ function measure(
   settings: Settings,
   ctx: HookContext,
 ): Measurement {
-  if (transcript === undefined) return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'agent_id cannot name a transcript' };
+  if (transcript === undefined)
+    return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'agent_id cannot name a transcript' };
   const { maxScanBytes } = settings.policy;
   if (sdk) return withSdkOccupancy(readOccupancy(transcript, { maxScanBytes, timeUp: ctx.timeUp }), sdk);
   return measureCallingTurn(transcript, input, maxScanBytes, ctx.timeUp, settings.debug);
@@ -188,23 +201,30 @@ function measureCallingTurn(
     measurement = read();
   }
   if (measurement.callSeen === false)
-    debug(`the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`);
+    debug(
+      `the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`,
+    );
   return measurement;
 }
 
 /** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check and the model). */
 function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measurement {
-  return { ...measurement, occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' }, error: undefined, preTokens: undefined };
+  return {
+    ...measurement,
+    occupancy: { kind: 'measured', tokens: sdk.occupancyTokens, source: 'usage' },
+    error: undefined,
+    preTokens: undefined,
+  };
 }
 
 /**
- * The transcript that describes the calling context. Inside a subagent the
- * input's transcript_path is still the main session's; the subagent's own
- * file sits beside it (CLAUDE-CODE-FACTS.md, "Subagents").
+ * The transcript that describes the calling context. Inside a subagent the input's transcript_path is
+ * still the main session's; the subagent's own file sits beside it (CLAUDE-CODE-FACTS.md, "Subagents"),
+ * or, for a subagent of a Workflow, under subagents/workflows/<run>/ (2.1.331).
  */
 export function measuredTranscript(input: Pick<PreToolUseInput, 'transcript_path' | 'agent_id' | 'cwd'>): string | undefined {
   const main = isAbsolute(input.transcript_path) ? input.transcript_path : resolve(input.cwd ?? '.', input.transcript_path);
   if (input.agent_id === undefined) return main;
   if (!SAFE_AGENT_ID.test(input.agent_id)) return undefined;
-  return `${main.replace(/\.jsonl$/, '')}/subagents/agent-${input.agent_id}.jsonl`;
+  return locateSubagentTranscript(join(main.replace(/\.jsonl$/, ''), 'subagents'), `agent-${input.agent_id}.jsonl`);
 }

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
 import { readStdin, silent, writeAll, type HookOutcome } from '../io/hook-io.js';
+import { HOOK_NAMES, SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
 import type { HookContext } from './context.js';
 
 export type HookHandler = (stdin: string | undefined, ctx: HookContext) => HookOutcome;
@@ -16,24 +17,19 @@ export const HOOK_BUDGET_MS = 4_000;
 /** Of that budget, the most ORCHESTRATION.yaml parsing may take. */
 export const YAML_BUDGET_MS = 2_000;
 
-export function hookTimeUp(): boolean {
-  return process.uptime() * 1000 > HOOK_BUDGET_MS;
-}
-
-/** Event names as `hook <event>` takes them; handlers live in events.ts. */
-export const HOOK_EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'post-compact', 'session-start', 'post-tool-use'];
-
-/** Entries the recovery skill runs (not hooks: no stdin input; the skill's shell may keep stdin open). */
-export const SKILL_COMMANDS = ['save-checkpoint'];
-
-/** What the entry accepts: a hook event, or a command run from the recovery skill. */
-export function isEntryCommand(name: string | undefined): name is string {
-  return name !== undefined && (HOOK_EVENTS.includes(name) || SKILL_COMMANDS.includes(name));
+/** The budget's clock, started when the hook's context is made (in hook.cjs, a few ms after the process starts). */
+export function hookTimeUp(startedMs: number, nowMs: () => number = Date.now): () => boolean {
+  return () => nowMs() - startedMs > HOOK_BUDGET_MS;
 }
 
 /** Where a command's input comes from: hooks read stdin; skill commands take none. */
-export function inputFor(name: string, read: () => string | undefined = readStdin): () => string | undefined {
-  return SKILL_COMMANDS.includes(name) ? () => undefined : read;
+export function inputFor(name: EntryName, read: () => string | undefined = readStdin): () => string | undefined {
+  return (SKILL_COMMANDS as readonly string[]).includes(name) ? () => undefined : read;
+}
+
+/** The one line for an entry name that is not one (a wiring mistake, not hook input). */
+export function unknownEntryMessage(name: string | undefined): string {
+  return `context-ceiling: unknown hook event ${JSON.stringify(name ?? '')}; expected one of ${[...HOOK_NAMES, ...SKILL_COMMANDS].join(', ')}\n`;
 }
 
 /**
@@ -63,7 +59,8 @@ export function processHookContext(services: Pick<HookContext, 'parsePolicy' | '
   return {
     ...services,
     now: () => new Date(),
-    timeUp: hookTimeUp,
+    // From now, not from process start: `context-ceiling hook` may also run inside a long-lived process (tests, the SDK).
+    timeUp: hookTimeUp(Date.now()),
     env: process.env,
     cwd: process.cwd(),
     home: safeHome(),

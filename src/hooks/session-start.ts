@@ -17,7 +17,8 @@ export function runSessionStart(stdin: string | undefined, ctx: HookContext): Ho
   if (!settings.policy.enabled) return silent('disabled');
   const source = stringField(input.raw, 'source', 32);
   const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
-  if (alert || source === 'compact') return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint');
+  if (alert || source === 'compact')
+    return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint');
   const resumption = guarded(
     () => (source === 'clear' ? takeClearResumption(settings) : takeResumptionContext(settings, input.session_id)),
     settings.debug,

@@ -81,7 +81,11 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
       delete values[problem.key as keyof typeof values];
     }
     if (preset) {
-      const source = { layer: 'preset' as const, detail: `${preset}, extended by ${path}`, ...(role === 'project' ? { byProject: true as const } : {}) };
+      const source = {
+        layer: 'preset' as const,
+        detail: `${preset}, extended by ${path}`,
+        ...(role === 'project' ? { byProject: true as const } : {}),
+      };
       layers.push({ source, values: presetValues(preset) });
     }
     layers.push({ source: { layer: role as LayerName, detail: path }, values });

@@ -40,7 +40,11 @@ export function appendEvent(stateDir: string, event: GuardEvent): void {
   const dir = ensurePrivateDir(stateDir);
   const path = join(dir, EVENT_LOG);
   const line = Buffer.from(`${JSON.stringify(event)}\n`);
-  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o600);
+  const fd = openSync(
+    path,
+    constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    0o600,
+  );
   try {
     const stat = fstatSync(fd);
     if (!stat.isFile()) throw new Error(`${path} is not a regular file`);

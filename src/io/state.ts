@@ -1,12 +1,12 @@
 /**
- * The private state directory (dedup markers and epochs here; bridge records and learned windows
- * in bridge.ts and learned-window.ts): the policy's `stateDir` (DEV_TEAM_CONTEXT_STATE_DIR), else
+ * The private state directory (dedup markers and epochs here; status line reports, learned windows and
+ * kept models in src/window/, the event log in event-log.ts): the policy's `stateDir` (DEV_TEAM_CONTEXT_STATE_DIR), else
  * `$XDG_STATE_HOME/context-ceiling`, else `~/.local/state/context-ceiling`: durable across reboots,
  * one per home, and nowhere another local user can create it first (as they could in /tmp).
  * Writes go through ensurePrivateDir (created 0700, refused when a symlink or someone else's),
  * reads through privateDirForRead (the same checks, nothing created).
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
 import { readRegularText } from './read-safe.js';
@@ -22,7 +22,11 @@ export function resolveStateDir({ policy, env, home }: StateDirContext): string 
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'state'), 'context-ceiling');
 }
 
-/** Make sure `dir` is a private directory we own. Throws with a one-line reason otherwise. */
+/**
+ * Make sure `dir` is a private directory we own: created 0700 when missing; an existing one is used only when
+ * it is already ours and private (never chmodded: a directory we did not create is not ours to change).
+ * Throws with a one-line reason otherwise.
+ */
 export function ensurePrivateDir(dir: string): string {
   let stat = lstatOrUndefined(dir);
   if (!stat) {
@@ -34,14 +38,15 @@ export function ensurePrivateDir(dir: string): string {
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid)
     throw new Error(`state directory ${dir} belongs to uid ${stat.uid}, not ${uid}; refusing to use it`);
-  if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
+  if ((stat.mode & 0o077) !== 0)
+    throw new Error(`state directory ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`);
   return dir;
 }
 
 /**
  * `dir` when it can be trusted for reading: it exists, is a real directory
  * (not a link), is ours, and nobody else can write it. Otherwise undefined,
- * and nothing is created or changed: a bridge or learned window planted in a
+ * and nothing is created or changed: a status line report or learned window planted in a
  * directory another user owns (or can write) is never believed.
  */
 export function privateDirForRead(dir: string): string | undefined {
@@ -109,19 +114,25 @@ export function writeDedupEpoch(dir: string, epoch: DedupEpoch): void {
 
 const MARKER = /^warned-(.+)-b(\d+)$/;
 
-/** Buckets already warned in `epoch`. */
+/** Buckets already warned in `epoch`: our markers are empty regular files; anything else there was not made by us. */
 export function readWarnedBuckets(dir: string, epoch: string): number[] {
   const buckets: number[] = [];
-  for (const name of readdirSync(dir)) {
-    const match = MARKER.exec(name);
-    if (match && match[1] === epoch) buckets.push(Number(match[2]));
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const match = MARKER.exec(entry.name);
+    if (match && match[1] === epoch && entry.isFile()) buckets.push(Number(match[2]));
   }
   return buckets;
 }
 
-/** Claim the warning for (epoch, bucket); exactly one of many concurrent callers gets true. */
+/**
+ * Claim the warning for (epoch, bucket); exactly one of many concurrent callers gets true. A name taken by
+ * something that is not our marker (a planted link) throws: the state cannot be trusted to remember.
+ */
 export function claimWarning(dir: string, epoch: string, bucket: number): boolean {
-  return createExclusive(join(dir, `warned-${epoch}-b${bucket}`));
+  const path = join(dir, `warned-${epoch}-b${bucket}`);
+  if (createExclusive(path)) return true;
+  if (!lstatSync(path).isFile()) throw new Error(`${path} is not a marker of ours`);
+  return false;
 }
 
 /** Drop markers of earlier epochs (best effort; a leftover only costs a directory entry). */

@@ -3,7 +3,8 @@
  * first record that settles occupancy. Cost depends on the distance to that
  * record, capped by maxScanBytes, never on the file's size.
  */
-import { closeSync, fstatSync, readSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, readdirSync, readSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   classifyRecord,
   occupancyFromEvidence,
@@ -73,6 +74,25 @@ export type Measurement = {
   fileSize: number | undefined;
   error?: string | undefined;
 };
+
+/** Workflow runs a session keeps (subagents/workflows/<run>/) that are searched for a subagent's file. */
+const MAX_WORKFLOW_RUNS = 64;
+
+/**
+ * `<subagents>/<file>`, else the same file in one of the session's workflow runs
+ * (`<subagents>/workflows/<run>/<file>`); the plain path when neither exists (it reads as unavailable).
+ */
+export function locateSubagentTranscript(subagents: string, file: string): string {
+  const direct = join(subagents, file);
+  if (existsSync(direct)) return direct;
+  let runs: string[];
+  try {
+    runs = readdirSync(join(subagents, 'workflows')).slice(0, MAX_WORKFLOW_RUNS);
+  } catch {
+    return direct;
+  }
+  return runs.map((run) => join(subagents, 'workflows', run, file)).find((path) => existsSync(path)) ?? direct;
+}
 
 /** Occupancy from a transcript; an unreadable file is `unavailable`, never an exception. */
 export function readOccupancy(path: string, options: ScanOptions): Measurement {

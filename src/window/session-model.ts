@@ -54,8 +54,10 @@ export function readSessionModelId(place: SessionModelPlace, debug: (line: strin
     const since = Math.min(options.maxScanBytes, OVERLAP_BYTES + fileSize - kept.searchedTo);
     const appended = seekBackwards(fd, SEEKER, { ...options, maxScanBytes: since });
     const modelId = appended.evidence ?? kept.modelId ?? undefined;
-    if (appended.evidence !== undefined && appended.evidence !== kept.modelId) keep(place, { modelId: appended.evidence, searchedTo: appended.fileSize }, debug);
-    else if (appended.fileSize - kept.searchedTo > RECORD_AFTER_BYTES) keep(place, { modelId: modelId ?? null, searchedTo: appended.fileSize }, debug);
+    if (appended.evidence !== undefined && appended.evidence !== kept.modelId)
+      keep(place, { modelId: appended.evidence, searchedTo: appended.fileSize }, debug);
+    else if (appended.fileSize - kept.searchedTo > RECORD_AFTER_BYTES)
+      keep(place, { modelId: modelId ?? null, searchedTo: appended.fileSize }, debug);
     return modelId;
   } catch (error) {
     debug(`model attachment not read (${error instanceof Error ? error.message : String(error)})`);

@@ -39,7 +39,14 @@ export function resolveSessionWindow(r: SessionWindowRequest): SessionWindow {
   const attachment =
     r.transcript !== undefined && needsAttachment(r.measured.model, knobs)
       ? readSessionModelId(
-          { stateDir: r.stateDir, key: r.key, transcript: r.transcript, maxScanBytes: policy.maxScanBytes, timeUp: r.timeUp, persist: r.persist !== false },
+          {
+            stateDir: r.stateDir,
+            key: r.key,
+            transcript: r.transcript,
+            maxScanBytes: policy.maxScanBytes,
+            timeUp: r.timeUp,
+            persist: r.persist !== false,
+          },
           r.debug,
         )
       : undefined;
@@ -78,7 +85,6 @@ export function clientWindowKnobs(env: Readonly<Record<string, string | undefine
     maxContextTokens: Number.isSafeInteger(max) && max > 0 ? max : undefined,
   };
 }
-
 
 /**
  * For a recorded session (replay, report): its window as the guard would have resolved it once the

@@ -69,7 +69,7 @@ describe('status', () => {
     });
   });
 
-  it("strict mode on an assumed window (a model with a 1M variant nothing picks) shows warn verdicts, and says why it is assumed", async () => {
+  it('strict mode on an assumed window (a model with a 1M variant nothing picks) shows warn verdicts, and says why it is assumed', async () => {
     const transcript = sandbox.write(
       't.jsonl',
       aTranscript()
@@ -91,7 +91,7 @@ describe('status', () => {
     });
     const human = (await runCliOk(sandbox, ['status', '--transcript', transcript], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout;
     expect(human).toContain(
-      "200,000 tokens, assumed (claude-sonnet-4-5; with [1m] it has 1,000,000, and nothing here says which); state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy \"window\"",
+      '200,000 tokens, assumed (claude-sonnet-4-5; with [1m] it has 1,000,000, and nothing here says which); state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model\'s window in tokens), or a policy "window"',
     );
   });
 
@@ -293,7 +293,9 @@ describe('demo (the README’s first command)', () => {
       [0, 'silent'],
       [0, 'silent'],
     ]);
-    expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain('45% (450,000 of 1,000,000 tokens; window: model claude-opus-5-5)');
+    expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain(
+      '45% (450,000 of 1,000,000 tokens; window: model claude-opus-5-5)',
+    );
     expect(runs[1]!.stdout?.hookSpecificOutput?.additionalContext).toContain('/context-summarization');
     const human = await runCliOk(sandbox, ['demo']);
     expect(human.stdout).toContain('model is told:');

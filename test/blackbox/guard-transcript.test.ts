@@ -110,6 +110,16 @@ describeEachEntry((h) => {
       expect(expectBlocked(await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'a1b2' }), STRICT)).model).toContain('75%');
     });
 
+    it("a Workflow's subagent is judged by its own transcript under subagents/workflows/<run>/", async () => {
+      const main = mainAt(10_000);
+      h.sandbox.write(
+        'claude/main/subagents/workflows/run-7/agent-w1.jsonl',
+        aTranscript().user('task').assistant({ agentId: 'w1', cacheRead: 750_000 }).toString(),
+      );
+      const run = await guard(preToolUse(main, 'Skill', { skill: 'x' }, { agent_id: 'w1', agent_type: 'workflow-subagent' }), STRICT);
+      expect(expectBlocked(run).model).toContain('75%');
+    });
+
     it('passes when the subagent transcript cannot be read', async () => {
       expectSilent(await guard(preToolUse(mainAt(900_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), STRICT), 'allow unmeasured');
     });

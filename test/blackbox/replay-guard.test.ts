@@ -58,6 +58,8 @@ describe.each(TOOL_ACTIONS.flatMap((action) => [false, true].map((strict) => [ac
         ),
       );
       const kinds = hookRuns.map(hookKind);
+      // Each kind is the hook's own stated verdict, so a silent "allow" is not a dead hook's silence.
+      expect(hookRuns.map((run) => run.reason?.split(' ')[0])).toEqual(kinds);
       const replay = await runCli(sandbox, ['replay', join(sandbox.root, name, 'sessions'), '--ceilings', '40', '--json'], env);
       expect(replay.exitCode, replay.stderr).toBe(0);
       const outcome = JSON.parse(replay.stdout).ceilings[0] as {

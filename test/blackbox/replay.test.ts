@@ -44,6 +44,8 @@ beforeEach(() => {
       .toString(),
   );
   sandbox.write(`${project}/agent-acompact-9.jsonl`, aTranscript('s2').assistant({ cacheRead: 173_514 }).toString());
+  // a Workflow run's journal inside a session's folder (2.1.331): the session's own file, never a session
+  sandbox.write(`${project}/s1/subagents/workflows/run-1/journal.jsonl`, aTranscript('s1').assistant({ cacheRead: 180_000 }).toString());
   symlinkSync(join(sandbox.root, 'nowhere.jsonl'), join(sandbox.root, project, 'dangling.jsonl'));
 });
 afterEach(() => sandbox.cleanup());
@@ -55,7 +57,7 @@ describe('replay', () => {
     const report = JSON.parse(run.stdout);
     expect(report).toMatchObject({
       windows: [{ tokens: 200_000, source: 'model', detail: HAIKU, verified: true, sessions: 2 }],
-      files: { sessions: 3, subagents: 1, summarisers: 1 },
+      files: { sessions: 3, subagents: 2, summarisers: 1 },
       corrupt: { unreadableFiles: 1, lines: 1, oversizedLines: 0 },
       sessions: 2,
       sessionsWithCalls: 2,
@@ -82,7 +84,7 @@ describe('replay', () => {
 
   it('the table, and plain progress lines on stderr when not a terminal', async () => {
     const run = await runCli(sandbox, ['replay', join(sandbox.home, '.claude', 'projects'), '--window', '1000000']);
-    expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 1 subagent file and 1 summariser file not counted as sessions\.$/m);
+    expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 2 subagent files and 1 summariser file not counted as sessions\.$/m);
     expect(run.stdout).toContain('Windows: 2 sessions at 1,000,000 tokens (env --window).');
     expect(run.stdout).toMatch(/^ceiling +sessions gated/m);
     expect(run.stdout).toMatch(/^40% +0 \(0%\)/m);

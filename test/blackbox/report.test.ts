@@ -140,7 +140,9 @@ describe('report --html in headless Chromium', () => {
     ]) {
       await expect(page.getByText(text, { exact: true }).first().isVisible(), text).resolves.toBe(true);
     }
-    expect(await page.locator('text.axis-label').nth(1).textContent()).toBe('occupancy, % of 200,000-token window (model claude-haiku-4-5)');
+    expect(await page.locator('text.axis-label').nth(1).textContent()).toBe(
+      'occupancy, % of 200,000-token window (model claude-haiku-4-5)',
+    );
     // Threshold labels are plain filled text: the line's dashed stroke must not outline them.
     expect(
       await page

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { HOOK_SPECS } from '../../src/core/install-plan.js';
+import { HOOK_TABLE } from '../../src/core/hook-table.js';
 import { ROOT } from '../helpers/sandbox.js';
 import { CLAUDE_BIN } from './world.js';
 
@@ -22,7 +22,7 @@ describe('claude plugin validate', () => {
     expect(report.success).toBe(true);
     expect(report.manifest.errors).toEqual([]);
     expect(report.manifest.warnings).toEqual([]);
-    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(HOOK_SPECS.map((spec) => spec.event).sort());
+    expect(report.provides.hooks.map((h: { event: string }) => h.event).sort()).toEqual(HOOK_TABLE.map((spec) => spec.event).sort());
   });
 
   it('the real Claude Code validates the repository as its own marketplace, strictly, whose plugin is plugin/', () => {

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENV } from '../../src/core/constants.js';
 import type { HookContext } from '../../src/hooks/context.js';
+import type { EntryName } from '../../src/core/hook-table.js';
 import { HANDLERS } from '../../src/hooks/events.js';
 import { runHookEvent } from '../../src/hooks/run.js';
 import { GUARD_VOICE } from '../../src/hooks/guard-voice.js';
@@ -179,7 +180,7 @@ function context(dir: string, envValues: Record<string, string>): HookContext {
   };
 }
 
-describe.each(Object.keys(HANDLERS))('%s survives anything', (event) => {
+describe.each(Object.keys(HANDLERS) as EntryName[])('%s survives anything', (event) => {
   it('arbitrary stdin, transcript, policy file, orchestration file and environment', () => {
     const seen = { silent: 0, output: 0, blocked: 0 };
     fc.assert(

@@ -17,6 +17,11 @@ declare module 'vitest' {
 
 export default function setup(project: TestProject): () => void {
   const out = mkdtempSync(join(tmpdir(), 'cc-pack-'));
+  // The stand-in run (test/blackbox/standin.test.ts) runs only hook suites: none installs the tarball.
+  if (process.env.CC_SKIP_PACK === '1') {
+    project.provide('tarball', join(out, 'not-packed.tgz'));
+    return () => rmSync(out, { recursive: true, force: true });
+  }
   // --ignore-scripts: the build already ran (pretest); prepack would rebuild under the workers' feet.
   const json = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', out], {
     cwd: resolve(import.meta.dirname, '..', '..'),

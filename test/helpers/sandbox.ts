@@ -1,5 +1,5 @@
 /** A temp world for black-box runs: HOME, TMPDIR, a project, a transcript folder; removed afterwards. */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa, type Result } from 'execa';
@@ -66,10 +66,12 @@ export async function runHook(
   entry: 'hook' | 'cli' = 'hook',
   event = 'pre-tool-use',
 ): Promise<HookRun> {
-  const args = entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event];
+  const [command, args] = standingIn(event)
+    ? ['/bin/sh', [STANDIN, event]]
+    : [process.execPath, entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event]];
   debugFiles += 1;
   const debugFile = env.DEV_TEAM_CONTEXT_DEBUG === undefined ? join(sandbox.root, `debug-${process.pid}-${debugFiles}.log`) : undefined;
-  const result: Result = await execa(process.execPath, args, {
+  const result: Result = await execa(command, args, {
     input: typeof input === 'string' ? input : JSON.stringify(input),
     env: sandbox.env(debugFile ? { DEV_TEAM_CONTEXT_DEBUG: debugFile, ...env } : env),
     extendEnv: false,
@@ -80,7 +82,26 @@ export async function runHook(
   const stderr = String(result.stderr);
   const sink = debugFile ?? (env.DEV_TEAM_CONTEXT_DEBUG?.startsWith('/') ? env.DEV_TEAM_CONTEXT_DEBUG : undefined);
   const debug = sink ? (existsSync(sink) ? readFileSync(sink, 'utf8') : '') : stderr;
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason: verdictReason(debug, event) };
+  const reason = verdictReason(debug, event);
+  // Every run that reaches a hook states its verdict: a run that states none is a hook that never ran (or died).
+  if (sink || /^(1|on)$/.test(env.DEV_TEAM_CONTEXT_DEBUG ?? '')) expect(reason, `${event} stated no verdict (a dead hook?)`).toBeDefined();
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason };
+}
+
+/**
+ * The silent stand-in (test/helpers/standin.sh: reads stdin, exits 0, says nothing) replaces the hooks
+ * named in CC_STANDIN (`all`, or event names): what a crashed hook looks like from outside, since every
+ * hook fails open. test/blackbox/standin.test.ts runs the hook suites so and counts what still passes;
+ * each replaced run is logged (CC_STANDIN_LOG) with the test that made it.
+ */
+const STANDIN = join(ROOT, 'test', 'helpers', 'standin.sh');
+
+function standingIn(event: string): boolean {
+  const wanted = process.env.CC_STANDIN?.split(',');
+  if (!wanted || !(wanted.includes('all') || wanted.includes(event))) return false;
+  const state = expect.getState();
+  if (process.env.CC_STANDIN_LOG) appendFileSync(process.env.CC_STANDIN_LOG, `${event}\t${state.testPath}\t${state.currentTestName}\n`);
+  return true;
 }
 
 /** Exit 0, nothing printed, and the verdict's stated reason is `reason` (a dead hook states none). */

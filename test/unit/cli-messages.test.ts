@@ -14,7 +14,7 @@ const NOT_SENTENCES = [
   /^\s*summary: /,
   /^\s*\['[^']+', '/,
   /^\s*\{ title: /,
-  /^\s*title: '/,
+  /^\s*title: ['"]/,
   /^\s*\.user\('/,
   /\baTranscript\(\)/,
   /\bdescription: '/,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { HOOK_TABLE } from '../../src/core/hook-table.js';
 import {
-  HOOK_SPECS,
   ourHookName,
   installedSkillText,
   planInstall,
@@ -193,7 +193,7 @@ describe('re-running install converges on the flags of the last run', () => {
         expect(sequence.settings).toEqual(once.settings);
         const removed = planUninstall(sequence.settings, {
           env: sequence.owned,
-          created: { hooksObject: true, events: HOOK_SPECS.map((s) => s.event), envObject: sequence.ownedEnvObject },
+          created: { hooksObject: true, events: HOOK_TABLE.map((s) => s.event), envObject: sequence.ownedEnvObject },
         }).settings;
         expect(removed).toEqual(original);
       }),

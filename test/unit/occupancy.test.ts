@@ -53,8 +53,10 @@ describe('classifyRecord', () => {
 describe('computeUsageTokens', () => {
   it.each([
     ['sums the three prompt-side fields', usage, 91_005],
-    ['missing fields count as zero', { input_tokens: 7 }, 7],
-    ['null fields count as zero', { input_tokens: 7, cache_read_input_tokens: null }, 7],
+    ['missing cache fields count as zero', { input_tokens: 7 }, 7],
+    ['null cache fields count as zero', { input_tokens: 7, cache_read_input_tokens: null }, 7],
+    ['input_tokens null is no measurement, not zero', { input_tokens: null, cache_read_input_tokens: 90_000 }, undefined],
+    ['input_tokens missing is no measurement', { cache_read_input_tokens: 90_000 }, undefined],
     ['no prompt-side field at all', { output_tokens: 9 }, undefined],
     ['numbers as strings are unusable', { input_tokens: '5' }, undefined],
     ['negative counts are unusable', { input_tokens: -5, cache_read_input_tokens: 10 }, undefined],

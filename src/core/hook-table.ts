@@ -1,0 +1,115 @@
+/**
+ * Every hook event the product registers, declared once: plugin/hooks/hooks.json (written by the build),
+ * install, uninstall, doctor, the hook runner, `hook --help`, README's hook table and docs/hooks.md all
+ * come from or are checked against this table (test/unit/hook-table.test.ts).
+ */
+
+/** The capability loads the guard judges: subagents (`Agent`, `Task` before 2.1.63), skills, and workflows of subagents. */
+export const GUARD_MATCHER = 'Agent|Task|Skill|Workflow';
+
+/** The writes after which the orchestration file's staleness is judged. */
+export const WRITE_MATCHER = 'Write|Edit|MultiEdit';
+
+export type HookSpec = {
+  /** Claude Code's event name. */
+  event: string;
+  /** The runner's name for it: `node hook.cjs <name>`, `context-ceiling hook <name>`. */
+  name: string;
+  /** Claude Code's matcher (tool names), when the event has one. */
+  matcher?: string;
+  /** Seconds Claude Code waits (its default is 600; 30 for UserPromptSubmit). */
+  timeout: number;
+  /** Which bundle holds the handler: hook.cjs itself (start-up matters most), or hook-events.cjs, loaded when it fires. */
+  bundle: 'hook' | 'hook-events';
+  /** What people call it (README's table). */
+  role: string;
+  /** One line on what it does (README, `hook --help`). */
+  does: string;
+};
+
+export const HOOK_TABLE = [
+  {
+    event: 'PreToolUse',
+    name: 'pre-tool-use',
+    matcher: GUARD_MATCHER,
+    timeout: 10,
+    bundle: 'hook',
+    role: 'guard',
+    does: 'warns or blocks capability loads over the ceiling',
+  },
+  {
+    event: 'UserPromptSubmit',
+    name: 'user-prompt-submit',
+    timeout: 10,
+    bundle: 'hook-events',
+    role: 'monitor',
+    does: 'the <context-monitor> status on every prompt, and a pending compaction alert',
+  },
+  {
+    event: 'PreCompact',
+    name: 'pre-compact',
+    timeout: 30,
+    bundle: 'hook-events',
+    role: 'checkpoint',
+    does: 'writes a checkpoint before Claude Code compacts, and tells its summariser what the summary must keep',
+  },
+  {
+    event: 'PostCompact',
+    name: 'post-compact',
+    timeout: 10,
+    bundle: 'hook-events',
+    role: 'kept summary',
+    does: "keeps Claude Code's compact_summary beside the checkpoint, with the must-keep items it dropped",
+  },
+  {
+    event: 'SessionStart',
+    name: 'session-start',
+    timeout: 10,
+    bundle: 'hook-events',
+    role: 're-orientation',
+    does: 'the compaction alert right after a compaction; the resumption context after /clear or at startup',
+  },
+  {
+    event: 'PostToolUse',
+    name: 'post-tool-use',
+    matcher: WRITE_MATCHER,
+    timeout: 10,
+    bundle: 'hook-events',
+    role: 'staleness',
+    does: 'after a write of ORCHESTRATION.yaml, warns when its resumption section is stale',
+  },
+] as const satisfies readonly HookSpec[];
+
+export type HookName = (typeof HOOK_TABLE)[number]['name'];
+
+export const HOOK_NAMES: readonly HookName[] = HOOK_TABLE.map((spec) => spec.name);
+
+/** Entries the recovery skill runs (not hooks: no stdin input; the skill's shell may keep stdin open). */
+export const SKILL_COMMANDS = ['save-checkpoint'] as const;
+
+export type EntryName = HookName | (typeof SKILL_COMMANDS)[number];
+
+export function isEntryName(name: string | undefined): name is EntryName {
+  return name !== undefined && ((HOOK_NAMES as readonly string[]).includes(name) || (SKILL_COMMANDS as readonly string[]).includes(name));
+}
+
+/** The tools a matcher names (`Write|Edit|MultiEdit` → Write, Edit, MultiEdit). */
+export function matcherTools(matcher: string): readonly string[] {
+  return matcher.split('|');
+}
+
+/** plugin/hooks/hooks.json as Claude Code reads it, each command run through the plugin root. */
+export function renderPluginHooks(description: string): string {
+  const hooks = Object.fromEntries(
+    HOOK_TABLE.map((spec: HookSpec) => [
+      spec.event,
+      [
+        {
+          ...(spec.matcher ? { matcher: spec.matcher } : {}),
+          hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }],
+        },
+      ],
+    ]),
+  );
+  return `${JSON.stringify({ description, hooks }, null, 2)}\n`;
+}
