@@ -1,4 +1,5 @@
 /** The guard as an Agent SDK hook, run inside a real SDK session (its types against the real SDK: sdk-types.test.ts). */
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { PreToolUseHookInput } from '@anthropic-ai/claude-agent-sdk';
 import { describe, expect, inject, it } from 'vitest';
@@ -18,6 +19,8 @@ const { query } = (await import(pathToFileURL(inject('agentSdkEntry')).href)) as
 };
 
 const signal = () => new AbortController().signal;
+/** A private state directory the guard creates (0700): an existing one open to others, like the World's tmp, is refused. */
+const stateDir = () => join(world!.root, 'state');
 const input = (transcript_path: string, tool_name: string, tool_input: unknown): PreToolUseHookInput => ({
   hook_event_name: 'PreToolUse',
   session_id: 'sdk-session',
@@ -46,7 +49,7 @@ describe('createCeilingGuard', () => {
         .toString(),
     );
     const decisions: CeilingDecision[] = [];
-    const guard = createCeilingGuard({ strict: true, window: 1_000_000, stateDir: world.tmp, onDecision: (d) => decisions.push(d) });
+    const guard = createCeilingGuard({ strict: true, window: 1_000_000, stateDir: stateDir(), onDecision: (d) => decisions.push(d) });
     const output = await guard.hooks[0]!(input(transcript, 'Skill', { skill: 'deep-dive' }), 'toolu_1', { signal: signal() });
     expect(output).toEqual({
       systemMessage:
@@ -84,7 +87,7 @@ describe('createCeilingGuard', () => {
     // Nothing stated: the transcript's model (claude-opus-5-5) gives the window, 1,000,000.
     const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 450_000 }).toString());
     const low = world.write('low.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
-    const guard = createCeilingGuard({ stateDir: world.tmp, env: {} });
+    const guard = createCeilingGuard({ stateDir: stateDir(), env: {} });
     const warned = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() });
     expect(warned).toMatchObject({
       systemMessage: expect.stringContaining('45% of a 1,000,000-token window (model claude-opus-5-5)'),
@@ -95,7 +98,7 @@ describe('createCeilingGuard', () => {
         ),
       },
     });
-    const strict = createCeilingGuard({ strict: true, stateDir: world.tmp, env: {} });
+    const strict = createCeilingGuard({ strict: true, stateDir: stateDir(), env: {} });
     expect(
       await strict.hooks[0]!(input(high, 'Skill', { skill: 'plugin:context-summarization' }), 'toolu_2', { signal: signal() }),
     ).toEqual({});
@@ -106,7 +109,7 @@ describe('createCeilingGuard', () => {
     world = new World();
     const high = world.write('high.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
     const decisions: CeilingDecision[] = [];
-    const guard = createCeilingGuard({ stateDir: world.tmp, env: {}, window: 200_000, onDecision: (d) => decisions.push(d) });
+    const guard = createCeilingGuard({ stateDir: stateDir(), env: {}, window: 200_000, onDecision: (d) => decisions.push(d) });
     const first = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_1', { signal: signal() });
     const second = await guard.hooks[0]!(input(high, 'Agent', { subagent_type: 'Explore' }), 'toolu_2', { signal: signal() });
     expect(first).toHaveProperty('systemMessage');
@@ -144,7 +147,7 @@ describe('createCeilingGuard', () => {
   it('options win over the environment', async () => {
     world = new World();
     const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 100_000 }).toString());
-    const guard = createCeilingGuard({ strict: false, stateDir: world.tmp, env: { DEV_TEAM_CONTEXT_STRICT: 'on' } });
+    const guard = createCeilingGuard({ strict: false, stateDir: stateDir(), env: { DEV_TEAM_CONTEXT_STRICT: 'on' } });
     const output = await guard.hooks[0]!(input(transcript, 'Skill', { skill: 'x' }), 'toolu_1', { signal: signal() });
     expect(output).not.toHaveProperty('hookSpecificOutput.permissionDecision');
   });
@@ -153,7 +156,7 @@ describe('createCeilingGuard', () => {
     world = new World();
     const transcript = world.write('t.jsonl', aTranscript().assistant({ cacheRead: 450_000 }).toString());
     const strictWith = (contextUsage: () => Promise<{ maxTokens: number; totalTokens: number }>) =>
-      createCeilingGuard({ strict: true, stateDir: world!.tmp, env: {}, contextUsage });
+      createCeilingGuard({ strict: true, stateDir: stateDir(), env: {}, contextUsage });
     const denied = await strictWith(async () => ({ maxTokens: 1_000_000, totalTokens: 460_000 })).hooks[0]!(
       input(transcript, 'Skill', { skill: 'x' }),
       'toolu_1',
@@ -202,7 +205,7 @@ describe('createCeilingGuard', () => {
       let q: Query | undefined;
       const guard = createCeilingGuard({
         strict: true,
-        stateDir: world!.tmp,
+        stateDir: stateDir(),
         env: {},
         contextUsage: () => q!.getContextUsage({ detail: 'summary' }),
         onDecision: (d) => decisions.push(d),
