@@ -2,7 +2,7 @@
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
 import { ENV } from './constants.js';
 import { sanitizeText } from './sanitize.js';
-import type { ResolvedWindow, WindowCandidate, WindowNotice } from './window.js';
+import { judgeWindowNotice, type ResolvedWindow, type WindowCandidate, type WindowNotice } from './window.js';
 
 /**
  * Where a text goes: `stderr` (the hook's log line; Claude Code shows it only in verbose views),
@@ -65,6 +65,24 @@ export function renderVerdict(verdict: Verdict, wording: WordingFacts = {}): Gua
     way: describeWayOut(recoverySkill),
     assumed: describeAssumption(d.window),
   });
+}
+
+/** Something the person should hear once per session, whatever the verdict: about the window, or a policy the repository could not apply. */
+export type Notice = WindowNotice | { id: 'project-relaxed'; lines: string[] };
+
+/** The notices that apply now (each is then said once per session). */
+export function judgeNotices(window: ResolvedWindow | undefined, heldTokens: number, relaxed: readonly string[]): Notice[] {
+  const windowNotice = window ? judgeWindowNotice(window, heldTokens) : undefined;
+  return [...(windowNotice ? [windowNotice] : []), ...(relaxed.length > 0 ? [{ id: 'project-relaxed' as const, lines: [...relaxed] }] : [])];
+}
+
+/** The person's one-time notice, for systemMessage and stderr. */
+export function renderNotice(notice: Notice): string {
+  if (notice.id === 'project-relaxed')
+    return `context-ceiling: strict mode was set by you, so the project's policy could only tighten it; ignored: ${notice.lines
+      .map((line) => sanitizeText(line).slice(0, 300))
+      .join('; ')}.`;
+  return renderWindowNotice(notice);
 }
 
 /** The person's one-time notice about the window (judgeWindowNotice), for systemMessage and stderr. */

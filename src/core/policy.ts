@@ -5,6 +5,7 @@
  */
 import { coerceEnvValue, FIELD_KEYS, POLICY_FIELDS, type FieldKey, type ToolAction } from './policy-fields.js';
 import { POLICY_RULES, type RuleProblem } from './policy-rules.js';
+import { describeRelaxed, isProjectSource, tightenProjectLayers, type RelaxedKey } from './policy-tighten.js';
 
 export { TOOL_ACTIONS, type ToolAction } from './policy-fields.js';
 
@@ -68,6 +69,10 @@ export type ResolvedPolicy = {
   sources: Record<string, Source>;
   /** Things a user should hear about that did not stop the policy from resolving. */
   warnings: string[];
+  /** Strict mode comes from the operator (environment, user policy, a policy the environment names): a project may only tighten. */
+  strictFromOperator: boolean;
+  /** Project keys left out because they would have loosened the operator's strict mode. */
+  relaxed: RelaxedKey[];
 };
 
 /** The policy's top-level keys in field order (`tiers.warningPct` → `tiers`), which is the order `config show` prints. */
@@ -82,8 +87,19 @@ export const DEFAULT_VALUES: PolicyValues = unflatten(
   }),
 );
 
-/** Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). */
-export function resolvePolicy(layers: readonly Layer[]): ResolvedPolicy {
+/**
+ * Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). When the
+ * operator's own layers make the guard strict, a project layer may only tighten (core/policy-tighten.ts).
+ */
+export function resolvePolicy(given: readonly Layer[]): ResolvedPolicy {
+  const operator = mergeLayers(given.filter((layer) => !isProjectSource(layer.source))).policy;
+  const { layers, relaxed } = tightenProjectLayers(given, operator);
+  const strictFromOperator = operator.strict && operator.enabled;
+  const resolved = resolveMerged(layers);
+  return { ...resolved, strictFromOperator, relaxed, warnings: [...relaxed.map(describeRelaxed), ...resolved.warnings] };
+}
+
+function resolveMerged(layers: readonly Layer[]): Omit<ResolvedPolicy, 'strictFromOperator' | 'relaxed'> {
   const merged = mergeLayers(layers);
   const problems = judgePolicy(merged.policy);
   if (problems.length === 0) return { ...merged, warnings: [] };
@@ -111,7 +127,7 @@ function judgePolicy(policy: Policy): RuleProblem[] {
 }
 
 /** Defaults, then each layer in turn, flat key by flat key; `skip` leaves keys at their default. */
-function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = () => false): Omit<ResolvedPolicy, 'warnings'> {
+function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = () => false): Pick<ResolvedPolicy, 'policy' | 'sources'> {
   const flat = new Map<string, { value: unknown; source: Source }>();
   for (const [key, value] of flattenValues(DEFAULT_VALUES)) flat.set(key, { value, source: { layer: 'default' } });
   for (const layer of layers) {

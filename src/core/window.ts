@@ -61,6 +61,8 @@ export type WindowFacts = {
   model?: ModelWindowFact | undefined;
   /** Stated by a project policy file: below what Claude Code reports and the model's window. */
   projectStated?: WindowCandidate | undefined;
+  /** The operator made the guard strict: a project's window may then only tighten (be smaller than the one it would replace). */
+  projectTightenOnly?: boolean | undefined;
   learned?: LearnedFact | undefined;
   /** The most tokens this session has been seen to hold: now, before a compaction, or kept from earlier calls. */
   heldTokens: number;
@@ -79,6 +81,11 @@ export const LARGEST_KNOWN_WINDOW = LARGEST_MODEL_WINDOW;
  * Code's status line has reported 200,000 for 1M sessions), and is never judged against.
  */
 export function resolveWindow(facts: WindowFacts): ResolvedWindow {
+  if (facts.projectStated && facts.projectTightenOnly) {
+    const without = resolveWindow({ ...facts, projectStated: undefined, projectTightenOnly: undefined });
+    const tighter = facts.projectStated.tokens < without.tokens && facts.projectStated.tokens >= facts.heldTokens;
+    return tighter ? { ...facts.projectStated, verified: true } : without;
+  }
   const held = facts.heldTokens;
   let disproved: WindowCandidate | undefined;
   for (const { candidate, verified } of windowCandidates(facts)) {
@@ -127,12 +134,15 @@ export function describeAge(seconds: number): string {
  * operator's (`stated`); a project policy file is the repository's (`projectStated`, ranked below what
  * Claude Code reports and the model's window).
  */
-export function statedWindows(config: Pick<ResolvedPolicy, 'policy' | 'sources'>): Pick<WindowFacts, 'stated' | 'projectStated'> {
+export function statedWindows(
+  config: Pick<ResolvedPolicy, 'policy' | 'sources'> & Partial<Pick<ResolvedPolicy, 'strictFromOperator'>>,
+): Pick<WindowFacts, 'stated' | 'projectStated' | 'projectTightenOnly'> {
   const source = config.sources.window;
   const tokens = config.policy.window;
   if (tokens === undefined || !source) return {};
   if (source.layer === 'env') return { stated: { tokens, source: 'env', detail: source.detail } };
-  if (source.layer === 'project' || source.byProject) return { projectStated: { tokens, source: 'policy', detail: source.detail } };
+  if (source.layer === 'project' || source.byProject)
+    return { projectStated: { tokens, source: 'policy', detail: source.detail }, projectTightenOnly: config.strictFromOperator === true };
   return { stated: { tokens, source: 'policy', detail: source.detail } };
 }
 

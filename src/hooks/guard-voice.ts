@@ -6,8 +6,7 @@
 import { join } from 'node:path';
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
-import { renderVerdict, renderWindowNotice } from '../core/messages.js';
-import type { WindowNotice } from '../core/window.js';
+import { renderNotice, renderVerdict, type Notice } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
 import { appendEvent, type GuardEvent } from '../io/event-log.js';
 import { createExclusive } from '../io/fs-safe.js';
@@ -66,14 +65,18 @@ function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): Wa
   }
 }
 
-/** The window notice's text when this session has not heard it yet (or its state cannot remember). */
-function claimNotice(notice: WindowNotice, place: Pick<DedupPlace, 'stateDir' | 'key'>, debug: Debug): string | undefined {
-  try {
-    if (!createExclusive(join(sessionStateDir(place.stateDir, place.key), `told-${notice.id}`))) return undefined;
-  } catch (error) {
-    debug(`notice state unavailable (${describeError(error)}); saying it anyway`);
+/** The notices this session has not heard yet (all of them when its state cannot remember), as one text. */
+function claimNotice(notices: readonly Notice[], place: Pick<DedupPlace, 'stateDir' | 'key'>, debug: Debug): string | undefined {
+  const said: string[] = [];
+  for (const notice of notices) {
+    try {
+      if (!createExclusive(join(sessionStateDir(place.stateDir, place.key), `told-${notice.id}`))) continue;
+    } catch (error) {
+      debug(`notice state unavailable (${describeError(error)}); saying it anyway`);
+    }
+    said.push(renderNotice(notice));
   }
-  return renderWindowNotice(notice);
+  return said.length > 0 ? said.join('\n') : undefined;
 }
 
 /** Append to the event log; a failure is a debug line, never a changed verdict. */

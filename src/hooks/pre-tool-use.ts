@@ -6,8 +6,8 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
-import { renderUnremembered, type GuardTexts } from '../core/messages.js';
-import { judgeWindowNotice, type ResolvedWindow } from '../core/window.js';
+import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/messages.js';
+import type { ResolvedWindow } from '../core/window.js';
 import type { Debug } from '../io/debug.js';
 import { silent, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
@@ -106,11 +106,12 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const { settings, ctx } = s;
   const window = verdict.data.window;
   const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
-  const pendingNotice = window ? judgeWindowNotice(window, held) : undefined;
-  if (verdict.kind === 'allow' && !pendingNotice) return { outcome: 'allow', reason: verdict.messageId, verdict };
+  const relaxed = settings.config.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
+  const pending = judgeNotices(window, held, relaxed);
+  if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: verdict.messageId, verdict };
   const voice = ctx.voice();
   const place = { stateDir: settings.stateDir, key: s.key };
-  const notice = pendingNotice && voice.claimNotice(pendingNotice, place, settings.debug);
+  const notice = pending.length > 0 ? voice.claimNotice(pending, place, settings.debug) : undefined;
   if (verdict.kind === 'allow') return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
   const recoverySkill = voice.nameRecoverySkill({
     projectDir: settings.projectDir,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkPolicyRules, readEnvLayer, resolvePolicy, type Layer } from '../../src/core/policy.js';
+import { checkPolicyRules, readEnvLayer, resolvePolicy, type Layer, type Policy, type PolicyValues } from '../../src/core/policy.js';
 import { judgeLayer, POLICY_RULES } from '../../src/core/policy-rules.js';
 import type { LayerName } from '../../src/core/policy.js';
 
@@ -61,12 +61,12 @@ describe('resolvePolicy', () => {
     const { policy, sources } = resolvePolicy([
       { source: { layer: 'preset', detail: 'strict-ci' }, values: { strict: true, ceilingPct: 40 } },
       { source: { layer: 'user', detail: '~/u.json' }, values: { ceilingPct: 30, tools: { Agent: 'warn' } } },
-      { source: { layer: 'project', detail: 'p.json' }, values: { ceilingPct: 35, tools: { Skill: 'block' } } },
+      { source: { layer: 'project', detail: 'p.json' }, values: { ceilingPct: 25, tools: { Skill: 'block' } } },
       { source: { layer: 'env' }, values: { window: 1_000_000 } },
     ]);
     expect(policy).toMatchObject({
       strict: true,
-      ceilingPct: 35,
+      ceilingPct: 25,
       window: 1_000_000,
       tools: { Agent: 'warn', Skill: 'block', Task: 'auto' },
     });
@@ -75,6 +75,63 @@ describe('resolvePolicy', () => {
     expect(sources['tools.Agent']).toEqual({ layer: 'user', detail: '~/u.json' });
     expect(sources['tools.Task']).toEqual({ layer: 'default' });
     expect(sources.window).toEqual({ layer: 'env' });
+  });
+
+  describe('a repository cannot loosen the strict mode the operator set', () => {
+    const strictEnv = { source: { layer: 'env' as const }, values: { strict: true, ceilingPct: 40 } };
+    const project = (values: PolicyValues) => ({ source: { layer: 'project' as const, detail: 'p.json' }, values });
+    it.each<[string, PolicyValues, Partial<Policy>, string[]]>([
+      ['enabled: false is ignored', { enabled: false }, { enabled: true }, ['enabled']],
+      ['strict: false is ignored', { strict: false }, { strict: true }, ['strict']],
+      ['a higher ceiling is ignored', { ceilingPct: 100 }, { ceilingPct: 40 }, ['ceilingPct']],
+      ['a lower ceiling tightens, and stands', { ceilingPct: 30 }, { ceilingPct: 30 }, []],
+      ['a tool turned off is ignored', { tools: { Skill: 'off' } }, { tools: expect.objectContaining({ Skill: 'auto' }) }, ['tools.Skill']],
+      [
+        'a tool set to warn is ignored',
+        { tools: { Agent: 'warn' } },
+        { tools: expect.objectContaining({ Agent: 'auto' }) },
+        ['tools.Agent'],
+      ],
+      [
+        'a new tool gated tightens, and stands',
+        { tools: { WebFetch: 'block' } },
+        { tools: expect.objectContaining({ WebFetch: 'block' }) },
+        [],
+      ],
+      [
+        'added recovery skills are ignored',
+        { recoverySkills: ['x'] },
+        { recoverySkills: expect.not.arrayContaining(['x']) },
+        ['recoverySkills'],
+      ],
+    ])('%s', (_name, values, expected, relaxedKeys) => {
+      const resolved = resolvePolicy([strictEnv, project(values)]);
+      expect(resolved.policy).toMatchObject(expected);
+      expect(resolved.relaxed.map((r) => r.key)).toEqual(relaxedKeys);
+      expect(resolved.strictFromOperator).toBe(true);
+      for (const key of relaxedKeys)
+        expect(resolved.warnings).toContain(
+          `p.json: ${key} ${JSON.stringify(resolved.relaxed.find((r) => r.key === key)!.value)} ignored: a project policy cannot loosen strict mode the operator set`,
+        );
+    });
+
+    it('a preset the project extends is the project speaking', () => {
+      const resolved = resolvePolicy([
+        strictEnv,
+        { source: { layer: 'preset', detail: 'strict-skills, extended by p.json', byProject: true }, values: { tools: { Agent: 'warn' } } },
+      ]);
+      expect(resolved.relaxed.map((r) => r.key)).toEqual(['tools.Agent']);
+    });
+
+    it('in warn mode the project configures freely', () => {
+      const resolved = resolvePolicy([project({ enabled: false, ceilingPct: 90 })]);
+      expect(resolved.policy).toMatchObject({ enabled: false, ceilingPct: 90 });
+      expect(resolved.relaxed).toEqual([]);
+    });
+
+    it("strict from the project itself is not the operator's", () => {
+      expect(resolvePolicy([project({ strict: true })]).strictFromOperator).toBe(false);
+    });
   });
 
   it('tiers that do not rise fall back to the defaults with a warning', () => {

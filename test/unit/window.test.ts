@@ -146,15 +146,38 @@ describe('statedWindows: who stated the window', () => {
     [
       'a project policy',
       [{ source: { layer: 'project' as const, detail: '/p/.claude/context-ceiling.json' }, values: { window: 500_000 } }],
-      { projectStated: { tokens: 500_000, source: 'policy', detail: '/p/.claude/context-ceiling.json' } },
+      { projectStated: { tokens: 500_000, source: 'policy', detail: '/p/.claude/context-ceiling.json' }, projectTightenOnly: false },
     ],
     [
       'a preset a project extends',
       [{ source: { layer: 'preset' as const, detail: 'large-window', byProject: true as const }, values: { window: 1_000_000 } }],
-      { projectStated: { tokens: 1_000_000, source: 'policy', detail: 'large-window' } },
+      { projectStated: { tokens: 1_000_000, source: 'policy', detail: 'large-window' }, projectTightenOnly: false },
+    ],
+    [
+      'a project policy when the operator made the guard strict: it may only tighten',
+      [
+        { source: { layer: 'env' as const }, values: { strict: true } },
+        { source: { layer: 'project' as const, detail: 'p.json' }, values: { window: 100_000_000 } },
+      ],
+      { projectStated: { tokens: 100_000_000, source: 'policy', detail: 'p.json' }, projectTightenOnly: true },
     ],
   ])('%s', (_name, layers, expected) => {
     expect(statedWindows(resolvePolicy(layers))).toEqual(expected);
+  });
+});
+
+describe("a project's window when the operator made the guard strict: it may only tighten", () => {
+  const project = (tokens: number) => ({
+    projectStated: { tokens, source: 'policy' as const, detail: 'p.json' },
+    projectTightenOnly: true,
+  });
+  it.each<[string, Partial<WindowFacts>, [number, string, boolean]]>([
+    ['a huge window over an unknown model is ignored', { ...project(100_000_000), model: unknown }, [1_000_000, 'assumed', false]],
+    ['a smaller window over an unknown model tightens, and blocks', { ...project(300_000), model: unknown }, [300_000, 'policy', true]],
+    ["never over the model's own window", { ...project(100_000), model: opus }, [100_000, 'policy', true]],
+    ['never below what the session held', { ...project(100_000), model: opus, heldTokens: 150_000 }, [1_000_000, 'model', true]],
+  ])('%s', (_name, facts, expected) => {
+    expect(pick(facts)).toEqual(expected);
   });
 });
 
