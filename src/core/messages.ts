@@ -73,7 +73,10 @@ export type Notice = WindowNotice | { id: 'project-relaxed'; lines: string[] };
 /** The notices that apply now (each is then said once per session). */
 export function judgeNotices(window: ResolvedWindow | undefined, heldTokens: number, relaxed: readonly string[]): Notice[] {
   const windowNotice = window ? judgeWindowNotice(window, heldTokens) : undefined;
-  return [...(windowNotice ? [windowNotice] : []), ...(relaxed.length > 0 ? [{ id: 'project-relaxed' as const, lines: [...relaxed] }] : [])];
+  return [
+    ...(windowNotice ? [windowNotice] : []),
+    ...(relaxed.length > 0 ? [{ id: 'project-relaxed' as const, lines: [...relaxed] }] : []),
+  ];
 }
 
 /** The person's one-time notice, for systemMessage and stderr. */

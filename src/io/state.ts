@@ -39,7 +39,9 @@ export function ensurePrivateDir(dir: string): string {
   if (uid !== undefined && stat.uid !== uid)
     throw new Error(`state directory ${dir} belongs to uid ${stat.uid}, not ${uid}; refusing to use it`);
   if ((stat.mode & 0o077) !== 0)
-    throw new Error(`state directory ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`);
+    throw new Error(
+      `state directory ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`,
+    );
   return dir;
 }
 
