@@ -28,11 +28,10 @@ export function judgeModelWindow(
     case 'known':
       return { kind: 'known', id: attached ?? model.id, tokens: model.tokens };
     case 'variants':
-      // An attachment without `[1m]` says the session runs the smaller window; `--betas` alone is not seen, so a
-      // session that holds more still proves the larger one (core/window.ts).
-      return attached !== undefined
-        ? { kind: 'known', id: model.id, tokens: model.tokens, largest: model.largest }
-        : { kind: 'ambiguous', id: model.id, tokens: model.tokens, largest: model.largest };
+      // No `[1m]` (else `known` above): the smaller window is likely but not seen to be right, since
+      // `--betas context-1m-…` (or the SDK's `betas`) runs the 1M variant with no `[1m]` anywhere (2.1.331). So it
+      // stays assumed, warning but never blocking, until a report or the session's own occupancy settles it.
+      return { kind: 'ambiguous', id: model.id, tokens: model.tokens, largest: model.largest };
     case 'unknown':
       // Client `Jv`: CLAUDE_CODE_MAX_CONTEXT_TOKENS, else its default for ids it does not know.
       return { kind: 'unknown', id: model.id ?? raw.slice(0, 120), tokens: knobs.maxContextTokens ?? model.largest };

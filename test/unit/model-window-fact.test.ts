@@ -21,10 +21,10 @@ describe('judgeModelWindow', () => {
       { kind: 'known', id: 'claude-sonnet-4-5[1m]', tokens: 1_000_000 },
     ],
     [
-      'its attachment has no [1m]: 200K, known, with the 1M a session can still prove (--betas shows no [1m])',
+      'its attachment has no [1m]: still only assumed, since --betas runs the 1M variant with no [1m] anywhere',
       'claude-sonnet-4-5',
       'claude-sonnet-4-5',
-      { kind: 'known', id: 'claude-sonnet-4-5', tokens: 200_000, largest: 1_000_000 },
+      { kind: 'ambiguous', id: 'claude-sonnet-4-5', tokens: 200_000, largest: 1_000_000 },
     ],
     [
       'a Bedrock attachment names the same model',
