@@ -34,6 +34,8 @@ export type ScanResult<T = OccupancyEvidence> = {
   fileSize: number;
   bytesScanned: number;
   capHit: boolean;
+  /** The time budget, not the byte cap, stopped the scan: what was not found may still be there. */
+  timedOut?: boolean | undefined;
   /** With `callId`: whether the settling usage line holds it; undefined when not asked or not knowable. */
   callSeen?: boolean | undefined;
 };
@@ -159,12 +161,16 @@ type SeekOptions = Pick<ScanOptions, 'maxScanBytes' | 'chunkBytes' | 'maxParseBy
 export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOptions): ScanResult<T> {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
   const fileSize = fstatSync(fd).size;
+  // The newest chunk is always read and settled: it costs milliseconds, and a hook that starts late on a
+  // loaded machine must still measure rather than fail open. The budget bounds only the scan beyond it.
+  const budgetUp = options.timeUp ?? never;
+  let chunksRead = 0;
   const line: LineScan<T> = {
     fd,
     seeker,
     seamBytes: Math.max(...seeker.marks.map((m) => m.length)) - 1,
     maxParse: options.maxParseBytes ?? DEFAULT_MAX_PARSE,
-    timeUp: options.timeUp ?? never,
+    timeUp: () => chunksRead > 1 && budgetUp(),
     callMark: options.callId ? Buffer.from(JSON.stringify(options.callId)) : undefined,
     callSeen: undefined,
     lineEnd: fileSize,
@@ -173,26 +179,29 @@ export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOpt
   };
   let pos = fileSize;
   let scanned = 0;
-  const finish = (evidence: T | undefined, capHit: boolean): ScanResult<T> => ({
+  const finish = (evidence: T | undefined, capHit: boolean, timedOut = false): ScanResult<T> => ({
     evidence,
     fileSize,
     bytesScanned: scanned,
     capHit,
+    timedOut,
     callSeen: line.callSeen,
   });
 
   // One read buffer for the whole scan: a fresh allocation per chunk costs page faults (~3x slower cold).
   const buffer = Buffer.allocUnsafeSlow(Math.min(chunkBytes, Math.max(fileSize, 1)));
   while (pos > 0) {
-    if (scanned >= options.maxScanBytes || line.timeUp()) return finish(undefined, true);
+    if (scanned >= options.maxScanBytes) return finish(undefined, true);
+    if (line.timeUp()) return finish(undefined, true, true);
     const size = Math.min(chunkBytes, pos, options.maxScanBytes - scanned);
     pos -= size;
     const chunk = buffer.subarray(0, size);
     readFully(fd, chunk, pos);
     scanned += size;
+    chunksRead += 1;
     const step = settleChunk(line, chunk, pos);
     if (step.kind === 'found') return finish(step.evidence, false);
-    if (step.kind === 'time-up') return finish(undefined, true);
+    if (step.kind === 'time-up') return finish(undefined, true, true);
     if (pos === 0) return finish(settleLine(line, 0, chunk.subarray(0, step.end)), false);
     const part = chunk.subarray(0, step.end); // this line continues into the previous chunk
     if (part.length > 0) {

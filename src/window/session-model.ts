@@ -48,7 +48,8 @@ export function readSessionModelId(place: SessionModelPlace, debug: (line: strin
     // No record yet, or one about a longer file (the transcript was replaced): search from the end.
     if (!kept || kept.searchedTo > fileSize) {
       const scan = seekBackwards(fd, SEEKER, options);
-      keep(place, { modelId: scan.evidence ?? null, searchedTo: scan.fileSize }, debug);
+      // A scan the time budget cut short settles nothing: the next hook searches again.
+      if (scan.evidence !== undefined || !scan.timedOut) keep(place, { modelId: scan.evidence ?? null, searchedTo: scan.fileSize }, debug);
       return scan.evidence;
     }
     const since = Math.min(options.maxScanBytes, OVERLAP_BYTES + fileSize - kept.searchedTo);
@@ -56,7 +57,7 @@ export function readSessionModelId(place: SessionModelPlace, debug: (line: strin
     const modelId = appended.evidence ?? kept.modelId ?? undefined;
     if (appended.evidence !== undefined && appended.evidence !== kept.modelId)
       keep(place, { modelId: appended.evidence, searchedTo: appended.fileSize }, debug);
-    else if (appended.fileSize - kept.searchedTo > RECORD_AFTER_BYTES)
+    else if (!appended.timedOut && appended.fileSize - kept.searchedTo > RECORD_AFTER_BYTES)
       keep(place, { modelId: modelId ?? null, searchedTo: appended.fileSize }, debug);
     return modelId;
   } catch (error) {

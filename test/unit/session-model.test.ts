@@ -83,3 +83,12 @@ describe('readSessionModelId', () => {
     expect(readSessionModelId({ ...place(''), transcript: join(root, 'nope.jsonl') }, debug)).toBeUndefined();
   });
 });
+
+describe('the time budget', () => {
+  it('a search the budget cut short is not kept as "no attachment": the next hook, in time, finds it', () => {
+    const p = place(longSession('claude-opus-4-6[1m]'));
+    expect(readSessionModelId({ ...p, timeUp: () => true }, debug)).toBeUndefined();
+    expect(existsSync(join(p.stateDir, 'sessions'))).toBe(false);
+    expect(readSessionModelId(p, debug)).toBe('claude-opus-4-6[1m]');
+  });
+});

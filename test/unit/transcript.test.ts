@@ -254,3 +254,19 @@ describe('findLastCompaction', () => {
     expect(findLastCompaction(path, 0, MiB)).toEqual({ offset: undefined, fileSize: 0 });
   });
 });
+
+describe('the time budget', () => {
+  const late = () => true; // a hook that starts after its budget, on a loaded machine
+  it('the newest chunk is read even when the budget is already spent: a late hook still measures', () => {
+    const text = aTranscript().user('go').assistant({ cacheRead: 123_000 }).toString();
+    expect(occupancyOf(text, { timeUp: late })).toMatchObject({ kind: 'measured', tokens: 123_000 + 5 });
+  });
+
+  it('beyond the newest chunk the spent budget stops the scan, and says it was the clock, not the cap', () => {
+    const t = aTranscript().user('go').assistant({ cacheRead: 50_000 });
+    for (let i = 0; i < 40; i++) t.toolResult(10_000);
+    const result = scan(file(t.toString()), { timeUp: late, chunkBytes: 16 * 1024 });
+    expect(result).toMatchObject({ evidence: undefined, capHit: true, timedOut: true });
+    expect(scan(file(t.toString()), { chunkBytes: 16 * 1024 })).toMatchObject({ timedOut: false });
+  });
+});
