@@ -142,9 +142,10 @@ describeEachEntry((h) => {
   });
 
   describe('permissions', () => {
-    it.skipIf(process.getuid?.() === 0)('an unreadable transcript fails open (needs a non-root uid: root reads everything)', async () => {
+    it('an unreadable transcript fails open (as root too: the hook runs without the override of permission bits)', async () => {
       const transcript = transcriptAt(900_000);
       chmodSync(transcript, 0o000);
+      h.sandbox.obeyPermissions = true;
       expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured');
     });
   });

@@ -134,14 +134,11 @@ describe('PreCompact', () => {
     expect(existsSync(join(sandbox.root, 'escape'))).toBe(false);
   });
 
-  // Root ignores permission bits, so as root this case cannot happen; the next one fails the write another way.
-  it.skipIf(process.getuid?.() === 0)(
-    'an unwritable project fails open with no output (needs a non-root uid: root writes anywhere)',
-    async () => {
-      execFileSync('chmod', ['555', sandbox.project]);
-      expectSilent(await preCompact(), 'checkpoint-not-written');
-    },
-  );
+  it('an unwritable project fails open with no output (as root too: the hook runs without the override of permission bits)', async () => {
+    execFileSync('chmod', ['555', sandbox.project]);
+    sandbox.obeyPermissions = true;
+    expectSilent(await preCompact(), 'checkpoint-not-written');
+  });
 
   it('a checkpoint folder that cannot be created (a file is in its place) fails open with no output, also as root', async () => {
     sandbox.write('project/.claude/context-ceiling', 'not a directory');

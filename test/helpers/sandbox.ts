@@ -20,6 +20,12 @@ export type Sandbox = {
   write(relative: string, content: string): string;
   /** The minimal, explicit environment every run starts from. */
   env(extra?: Record<string, string>): Record<string, string>;
+  /**
+   * Hook runs obey file permissions even as root: they run without CAP_DAC_OVERRIDE and
+   * CAP_DAC_READ_SEARCH (`setpriv --bounding-set`), so a mode-000 file is unreadable to them,
+   * as it is to a user. Off by default; a test that needs it sets it.
+   */
+  obeyPermissions?: boolean;
   cleanup(): void;
 };
 
@@ -66,9 +72,10 @@ export async function runHook(
   entry: 'hook' | 'cli' = 'hook',
   event = 'pre-tool-use',
 ): Promise<HookRun> {
-  const [command, args] = standingIn(event)
-    ? ['/bin/sh', [STANDIN, event]]
-    : [process.execPath, entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event]];
+  const [command, args] = withoutRootOverride(
+    sandbox,
+    standingIn(event) ? ['/bin/sh', [STANDIN, event]] : [process.execPath, entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event]],
+  );
   debugFiles += 1;
   const debugFile = env.DEV_TEAM_CONTEXT_DEBUG === undefined ? join(sandbox.root, `debug-${process.pid}-${debugFiles}.log`) : undefined;
   const result: Result = await execa(command, args, {
@@ -86,6 +93,12 @@ export async function runHook(
   // Every run that reaches a hook states its verdict: a run that states none is a hook that never ran (or died).
   if (sink || /^(1|on)$/.test(env.DEV_TEAM_CONTEXT_DEBUG ?? '')) expect(reason, `${event} stated no verdict (a dead hook?)`).toBeDefined();
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason };
+}
+
+/** Root ignores permission bits; without its two DAC capabilities it obeys them like any user. */
+function withoutRootOverride(sandbox: Sandbox, [command, args]: [string, string[]]): [string, string[]] {
+  if (!sandbox.obeyPermissions || process.getuid?.() !== 0) return [command, args];
+  return ['setpriv', ['--bounding-set', '-dac_override,-dac_read_search', command, ...args]];
 }
 
 /**

@@ -157,7 +157,13 @@ describe('node scripts/claude-client.mjs', () => {
     expect(readdirSync(cache())).toEqual([`claude-code-${PINNED.claudeCodeVersion}`]);
 
     const killed = client(['--sdk'], { FAKE_NPM: 'slow' });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // Kill it mid-install: once the stand-in npm has written everything and only sleeps (on a loaded
+    // machine a fixed delay could kill it earlier, and the orphaned npm would write into the temp later).
+    const written = () =>
+      readdirSync(cache())
+        .filter((name) => name.startsWith('.tmp-'))
+        .some((name) => existsSync(join(cache(), name, 'node_modules', '@anthropic-ai', 'claude-agent-sdk', 'sdk.mjs')));
+    while (!written()) await new Promise((resolve) => setTimeout(resolve, 25));
     killed.kill('SIGKILL');
     await killed;
     const temps = readdirSync(cache()).filter((name) => name.startsWith('.tmp-'));
