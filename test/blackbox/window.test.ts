@@ -97,7 +97,10 @@ describe("the session's model gives the window, with nothing configured", () => 
   });
 
   it('claude-sonnet-4-5 whose attachment names no [1m] (a --betas context-1m session can look so) at 50 %: assumed, only warns', async () => {
-    expectWarned(await guard(skill(session(100_000, 'claude-sonnet-4-5', 'claude-sonnet-4-5', 'u'), 'u')), 'warn over-ceiling-assumed-window');
+    expectWarned(
+      await guard(skill(session(100_000, 'claude-sonnet-4-5', 'claude-sonnet-4-5', 'u'), 'u')),
+      'warn over-ceiling-assumed-window',
+    );
   });
 
   it('claude-sonnet-4-5 whose attachment names no [1m] (a --betas context-1m session) holding 300,000: that proves the 1M variant too', async () => {
