@@ -32,7 +32,7 @@ export default defineConfig([
     // hook-events.cjs holds every event but pre-tool-use, so the guard's bundle stays small.
     entry: {
       hook: 'src/hook.ts',
-      'hook-events': 'src/hooks/events.ts',
+      'hook-events': 'src/hooks/handlers.ts',
       'policy-parse': 'src/io/policy-parse.ts',
       'yaml-parse': 'src/io/yaml-parse.ts',
       statusline: 'src/statusline.ts',

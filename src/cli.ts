@@ -1,7 +1,11 @@
 /** The `context-ceiling` bin. Only this file ends the process. */
 import { main, processIO } from './cli/main.js';
 
-main(process.argv.slice(2), processIO()).then(
+// processIO ends the run early, and quietly, when the reader of stdout goes away (`| head`).
+main(
+  process.argv.slice(2),
+  processIO((code) => process.exit(code)),
+).then(
   (code) => {
     process.exitCode = code;
   },

@@ -1,4 +1,4 @@
-/** `context-ceiling checkpoints list|show|ack`: the checkpoints PreCompact wrote for this project. */
+/** `context-ceiling checkpoints list|show|ack|clean`: the checkpoints PreCompact wrote for this project. */
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.js';
 import { sanitizeText } from '../core/sanitize.js';
@@ -12,13 +12,15 @@ import {
   readCheckpointFile,
   unsafeCheckpointDir,
   type CheckpointEntry,
-} from '../io/checkpoints.js';
+} from '../checkpoints/store.js';
 import { sanitizeId } from '../io/state.js';
-import { projectDirOf } from './context.js';
+import { runClean } from './checkpoints-clean.js';
+import { projectDirOf } from './project.js';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 
-const usage = 'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json]';
+const usage =
+  'context-ceiling checkpoints list [--session ID] [--json] | show ID [--json] | ack ID|--all [--session ID] [--json] | clean --older-than AGE|--session ID|--all [--dry-run] [--json]';
 
 export const checkpointsCommand: Command = {
   usage,
@@ -29,25 +31,40 @@ Checkpoints are written by the PreCompact hook to
 (<project> is CLAUDE_PROJECT_DIR, else the current directory). A checkpoint is
 shown to the model once, as a <compaction-alert> in the same session or a
 <resumption-context> in the next one, and then acknowledged with a
-cx-NNN-checkpoint.acknowledged marker beside it.
+cx-NNN-checkpoint.acknowledged marker beside it (seed 000's name for the
+marker, cx-NNN-checkpoint.json.acknowledged, counts too). PostCompact keeps
+Claude Code's summary beside it as cx-NNN-summary.json. The checkpoints folder
+has a .gitignore of * (written when the hooks create the folder), so git
+status shows none of it.
 
 Subcommands:
   list            every checkpoint: id, time, trigger, fill, tier, acknowledged
   show ID         one checkpoint and the alert the model is (or was) shown
   ack ID | --all  acknowledge one, or every pending one, so no alert shows it
+  clean           remove checkpoints: --older-than AGE (by when each was
+                  written), --session ID (that session's), or --all; each
+                  goes with its markers and kept summary, an unfinished
+                  write (.cx-*.tmp) once an hour old, a session folder once
+                  empty. Nothing else is touched: no other file, no symlink
+                  (a symlinked folder is refused), nothing another user owns
 
 IDs are <session>/cx-NNN; cx-NNN alone works when it is unique (or with --session).
 
 Options:
   --session ID    only this session's checkpoints
-  --all           (ack) every unacknowledged checkpoint
+  --all           (ack) every unacknowledged checkpoint; (clean) every checkpoint
+  --older-than AGE  (clean) written more than AGE ago: 30m, 12h, 7d, or before
+                  an ISO time; with --session, that session's only
+  --dry-run       (clean) list what would be removed, remove nothing
   --json          machine-readable output
 `,
   run(args, io) {
-    const flags = parseFlags(args, { string: ['session'], boolean: ['json', 'all'] }, usage);
+    const flags = parseFlags(args, { string: ['session', 'older-than'], boolean: ['json', 'all', 'dry-run'] }, usage);
     const [sub, ...rest] = flags._.map(String);
     const projectDir = projectDirOf(io);
     const json = flags.json === true;
+    if (sub !== 'clean' && (flags['older-than'] !== undefined || flags['dry-run'] === true))
+      throw new UsageError(cliMessage('checkpoints.clean-only-flags'), usage);
     switch (sub) {
       case 'list':
         if (rest.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[0] }), usage);
@@ -61,8 +78,18 @@ Options:
         const rows = collect(projectDir, flags.session);
         return ack(io, flags.all ? rows.filter((row) => !row.acknowledged) : [find(rows, rest[0]!)], json);
       }
+      case 'clean': {
+        if (rest.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[0] }), usage);
+        const options = {
+          olderThan: flags['older-than'],
+          session: flags.session,
+          all: flags.all === true,
+          dryRun: flags['dry-run'] === true,
+        };
+        return runClean(io, projectDir, { ...options, json }, usage);
+      }
       case undefined:
-        throw new UsageError(cliMessage('needs-subcommand', { command: 'checkpoints', choices: 'list, show or ack' }), usage);
+        throw new UsageError(cliMessage('needs-subcommand', { command: 'checkpoints', choices: 'list, show, ack or clean' }), usage);
       default:
         throw new UsageError(cliMessage('unknown-subcommand', { command: 'checkpoints', sub }), usage);
     }

@@ -1,18 +1,20 @@
-/** `context-ceiling config show|get|validate|schema`: every value with the layer it came from. */
+/** `context-ceiling config show|get|set|unset|validate|schema`: every value with the layer it came from. */
 import * as z from 'zod/mini';
-import { describeSource, flattenValues, type Source } from '../core/policy.js';
-import { FIELD_KEYS, POLICY_FIELDS, type PolicyField } from '../core/policy-fields.js';
+import { describeSource } from '../core/policy.js';
 import { policyFileSchema } from '../core/policy-schema.js';
 import { policyFilePaths, type LoadedConfig } from '../io/config.js';
-import { claudeSettingsOf, configContextOf, loadUncheckedConfig, loadValidConfig, projectDirOf } from './context.js';
+import { claudeSettingsOf, configContextOf, loadUncheckedConfig, loadValidConfig, projectDirOf } from './project.js';
 import { settingsFilePaths } from '../io/settings-env.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
+import { configRows, formatRow, formatValue, jsonRow, rowsOf } from './config-rows.js';
+import { runSet, runUnset, type WriteScope } from './config-write.js';
 
-const usage = 'context-ceiling config show [--json] | get KEY [--json] | validate [FILE] | schema';
+const usage =
+  'context-ceiling config show [--json] | get KEY [--json] | set KEY VALUE [--user|--project] [--json] | unset KEY [--user|--project] [--json] | validate [FILE] | schema';
 
 export const configCommand: Command = {
   usage,
@@ -34,16 +36,32 @@ Layers, lowest first (a later layer wins key by key):
 Subcommands:
   show                    every value and where it came from
   get KEY                 one value (e.g. ceilingPct, tools.Skill, tiers)
+  set KEY VALUE           write KEY into a policy file: the user's by default,
+                          --project for <project>/.claude/context-ceiling.json
+                          (which may not set stateDir). VALUE is written as
+                          the key's variable takes it, and the file must stay
+                          valid:  ceilingPct 35 · strict on · tools.Skill block
+                          · recoverySkills a,b · tools Skill=block,Agent=warn
+                          · tiers.warningPct 65 · window 1000000
+                          Prints what changed, where, and what is now in force
+                          (an environment variable still wins over any file)
+  unset KEY               remove KEY (or the tiers group) from that file
   validate [FILE]         check FILE, or every layer; exit 1 with
                           "path: key: message" lines when something is wrong
   schema                  print the JSON Schema of a policy file
 
 Options:
-  --json                  machine-readable output (show, get)
+  --user                  (set, unset) ~/.claude/context-ceiling.json, the default
+  --project               (set, unset) <project>/.claude/context-ceiling.json
+  --json                  machine-readable output (show, get, set, unset)
+
+set and unset keep the file's other keys, their order and its mode, replace it
+atomically, and refuse a file that is a symlink, not yours, or not valid JSON.
 `,
   run(args, io) {
-    const flags = parseFlags(args, { boolean: ['json'] }, usage);
+    const flags = parseFlags(args, { boolean: ['json', 'user', 'project'] }, usage);
     const [sub, ...rest] = flags._.map(String);
+    const scope = fileScope(flags, sub);
     switch (sub) {
       case 'show':
         expectArgs(rest, 0);
@@ -51,6 +69,12 @@ Options:
       case 'get':
         if (rest.length !== 1) throw new UsageError(cliMessage('config.get-needs-key'), usage);
         return get(io, rest[0]!, flags.json === true);
+      case 'set':
+        if (rest.length !== 2) throw new UsageError(cliMessage('config.set-needs-key-value'), usage);
+        return runSet(io, scope, rest[0]!, rest[1]!, flags.json === true, usage);
+      case 'unset':
+        if (rest.length !== 1) throw new UsageError(cliMessage('config.unset-needs-key'), usage);
+        return runUnset(io, scope, rest[0]!, flags.json === true, usage);
       case 'validate':
         if (rest.length > 1) throw new UsageError(cliMessage('config.validate-one-file'), usage);
         return validate(io, rest[0]);
@@ -59,38 +83,35 @@ Options:
         io.out(toJsonOutput(policyJsonSchema()));
         return 0;
       case undefined:
-        throw new UsageError(cliMessage('needs-subcommand', { command: 'config', choices: 'show, get, validate or schema' }), usage);
+        throw new UsageError(
+          cliMessage('needs-subcommand', { command: 'config', choices: 'show, get, set, unset, validate or schema' }),
+          usage,
+        );
       default:
         throw new UsageError(cliMessage('unknown-subcommand', { command: 'config', sub }), usage);
     }
   },
 };
 
+/** The file set and unset write: --user (the default) or --project; the flags mean nothing to the other subcommands. */
+function fileScope(flags: Record<string, unknown>, sub: string | undefined): WriteScope {
+  if (flags.user === true && flags.project === true) throw new UsageError(cliMessage('config.one-file'), usage);
+  if ((flags.user === true || flags.project === true) && sub !== 'set' && sub !== 'unset')
+    throw new UsageError(cliMessage('config.scope-for-writes'), usage);
+  return flags.project === true ? 'project' : 'user';
+}
+
 function expectArgs(rest: string[], count: number): void {
   if (rest.length > count) throw new UsageError(cliMessage('unexpected-argument', { arg: rest[count] }), usage);
 }
 
-type Row = { key: string; value: unknown; source: Source };
-
-function rows(config: LoadedConfig): Row[] {
-  const values = flattenValues(config.policy);
-  const out: Row[] = values.map(([key, value]) => ({ key, value, source: config.sources[key] ?? { layer: 'default' } }));
-  // Fields unset by default (window, stateDir) still get a row saying what applies instead.
-  for (const key of FIELD_KEYS) {
-    const field: PolicyField = POLICY_FIELDS[key];
-    if (out.some((row) => row.key === key) || !('unsetText' in field)) continue;
-    out.push({ key, value: null, source: { layer: 'default', detail: field.unsetText } });
-  }
-  return out;
-}
-
 function show(io: CliIO, json: boolean): number {
   const config = loadValidConfig(io);
-  const table = rows(config);
+  const table = configRows(config);
   if (json) {
     io.out(
       toJsonOutput({
-        settings: table.map(({ key, value, source }) => ({ key, value, source: source.layer, detail: source.detail ?? null })),
+        settings: table.map(jsonRow),
         files: config.files,
         settingsFiles: settingsStates(io),
         warnings: config.warnings,
@@ -132,19 +153,19 @@ function warn(io: CliIO, config: LoadedConfig): void {
 
 function get(io: CliIO, key: string, json: boolean): number {
   const config = loadValidConfig(io);
-  const table = rows(config);
-  const matches = table.filter((row) => row.key === key || row.key.startsWith(`${key}.`));
+  const table = configRows(config);
+  const matches = rowsOf(table, key);
   if (matches.length === 0) {
     const keys = [...new Set(table.map((row) => row.key.split('.')[0]))].join(', ');
     throw new UsageError(cliMessage('config.unknown-key', { key, keys }), usage);
   }
   if (json) {
-    const entries = matches.map(({ key: k, value, source }) => ({ key: k, value, source: source.layer, detail: source.detail ?? null }));
+    const entries = matches.map(jsonRow);
     io.out(toJsonOutput(entries.length === 1 ? entries[0] : entries));
     warn(io, config);
     return 0;
   }
-  for (const row of matches) io.out(`${row.key} = ${formatValue(row.value)}  (${describeSource(row.source)})\n`);
+  for (const row of matches) io.out(`${formatRow(row)}\n`);
   // A malformed variable falls back to the next layer: say so here too, or the shown default looks deliberate.
   warn(io, config);
   return 0;
@@ -174,11 +195,6 @@ function validate(io: CliIO, file: string | undefined): number {
   if (problems.length > 0) throw new CliError(problems.join('\n'));
   io.out(`${cliMessage('config.valid')}\n`);
   return 0;
-}
-
-function formatValue(value: unknown): string {
-  if (value === null || value === undefined) return '(unset)';
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 /** The JSON Schema committed as policies/schema.json (a test keeps it in step). */

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aTranscript } from '../samples/transcript-builder.js';
-import { bundleDir } from './bundle-dir.js';
+import { bundleDir } from '../io/bundle-dir.js';
 import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 

@@ -14,7 +14,7 @@ import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { locatePlugin } from '../io/plugin-install.js';
 import { privateDirForRead, resolveStateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
-import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './context.js';
+import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './project.js';
 import { parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 

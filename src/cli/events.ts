@@ -6,9 +6,9 @@
 import { formatPercent, formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { readEvents, type GuardEvent } from '../io/event-log.js';
+import { readEvents, type GuardEvent } from '../events/log.js';
 import { resolveStateDir } from '../io/state.js';
-import { claudeSettingsOf, loadValidConfig } from './context.js';
+import { claudeSettingsOf, loadValidConfig } from './project.js';
 import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 

@@ -1,12 +1,9 @@
 /** `context-ceiling hook <event>`: the same runner as hook.cjs, reachable through the bin. */
-import { join } from 'node:path';
-import { HANDLERS } from '../hooks/events.js';
 import { HOOK_NAMES, HOOK_TABLE, isEntryName, SKILL_COMMANDS } from '../core/hook-table.js';
-import { inputFor, processHookContext, runHookEvent, YAML_BUDGET_MS } from '../hooks/run.js';
-import { parsePolicyText } from '../io/policy-parse.js';
-import { GUARD_VOICE } from '../hooks/guard-voice.js';
-import { parseYamlWithin } from '../io/yaml-bounded.js';
-import { bundleDir } from './bundle-dir.js';
+import { HANDLERS } from '../hooks/handlers.js';
+import { linkedServices } from '../hooks/services.js';
+import { bundleDir } from '../io/bundle-dir.js';
+import { inputFor, processHookHost, runHookEvent } from '../runtime/run.js';
 import { UsageError, type Command } from './io.js';
 import { cliMessage } from './messages.js';
 
@@ -32,16 +29,14 @@ ${HOOK_TABLE.map((spec) => `  ${spec.name.padEnd(20)} ${spec.event}${'matcher' i
     if (!isEntryName(event)) throw new UsageError(cliMessage('hook.unknown-event', { event: event ?? '' }), usage);
     if (extra.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: extra[0] }), usage);
     // The same bounded YAML parsing as hook.cjs: the parser runs in a worker, from the bundle beside this one.
-    const yamlModule = join(bundleDir(), 'yaml-parse.cjs');
-    const parseYaml = (text: string) => parseYamlWithin(yamlModule, text, YAML_BUDGET_MS);
-    const ctx = {
-      ...processHookContext({ parsePolicy: parsePolicyText, parseYaml, voice: () => GUARD_VOICE }),
+    const host = {
+      ...processHookHost(linkedServices(bundleDir())),
       env: io.env,
       cwd: io.cwd,
       home: io.home,
       writeStderr: io.err,
     };
-    const outcome = runHookEvent(event, () => HANDLERS[event], ctx, inputFor(event, io.readStdin));
+    const outcome = runHookEvent(event, () => HANDLERS[event], host, inputFor(event, io.readStdin));
     if (outcome.stdout) io.out(outcome.stdout);
     if (outcome.stderr) io.err(outcome.stderr);
     return outcome.exitCode;

@@ -2,14 +2,14 @@
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { AUTOCOMPACT_OUTPUT_RESERVE, AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
-import { ENV } from '../core/constants.js';
+import { ENV } from '../core/env-names.js';
 import { installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange, type Plan } from '../core/install-plan.js';
 import { formatTokens } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { OUR_SKILL } from '../io/recovery-skill.js';
-import { loadUncheckedConfig } from './context.js';
-import { bundleDir } from './bundle-dir.js';
-import { RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install.js';
+import { loadUncheckedConfig } from './project.js';
+import { bundleDir } from '../io/bundle-dir.js';
+import { RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install-target.js';
 import {
   assertInsideProject,
   hashOfFile,

@@ -8,11 +8,28 @@ export type CliIO = {
   cwd: string;
   home: string;
   stdoutIsTTY: boolean;
+  /** Whether standard error is a terminal: a progress bar (\r redraws) goes there only then. */
+  stderrIsTTY?: boolean | undefined;
+  /** `--no-color` was given; main() takes it from any command's arguments. */
+  noColor?: boolean | undefined;
   out: (text: string) => void;
   err: (text: string) => void;
   /** Standard input, read whole (size-capped); undefined when there is none or it cannot be read. */
   readStdin: () => string | undefined;
 };
+
+/**
+ * Whether colour was turned off: `--no-color`, or NO_COLOR set to anything but the empty string (no-color.org).
+ * Output that is not a terminal gets none either (colourOnStdout), except the status line, which Claude Code draws.
+ */
+export function colourTurnedOff(io: Pick<CliIO, 'env' | 'noColor'>): boolean {
+  return io.noColor === true || Boolean(io.env.NO_COLOR);
+}
+
+/** ANSI colour on stdout: only on a terminal, and only when not turned off. */
+export function colourOnStdout(io: Pick<CliIO, 'env' | 'noColor' | 'stdoutIsTTY'>): boolean {
+  return io.stdoutIsTTY && !colourTurnedOff(io);
+}
 
 const TERMINAL_UNSAFE = /[\u0080-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 
@@ -84,7 +101,8 @@ export function parseFlags(args: string[], flags: Flags, usage: string) {
   ]);
   const unknown: string[] = [];
   const parsed = minimist(joinNegativeValues(args, flags.string ?? []), {
-    string: flags.string ?? [],
+    // '_': operands stay as typed (`040`, `1e3`), as options do; commands coerce them themselves.
+    string: [...(flags.string ?? []), '_'],
     boolean: [...(flags.boolean ?? []), 'help'],
     alias: { h: 'help', ...(flags.alias ?? {}) },
     unknown: (arg) => {

@@ -1,7 +1,7 @@
 /** CLI entry: a name → command table; each command loads only when asked for. */
 import { homedir } from 'node:os';
-import { readStdin } from '../io/hook-io.js';
-import { CliError, UsageError, type CliIO, type Command } from './io.js';
+import { readStdin } from '../runtime/hook-io.js';
+import { CliError, describeFsError, UsageError, type CliIO, type Command } from './io.js';
 import { cliMessage } from './messages.js';
 
 declare const PACKAGE_VERSION: string;
@@ -24,8 +24,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const SUMMARIES: Array<[string, string]> = [
   ['hook <event>', 'run a hook (what hooks.json calls; hook --help lists events)'],
   ['status', 'occupancy, window, tier and what the guard would do now'],
-  ['config', 'show, get, validate the policy; each value with its source'],
-  ['checkpoints', 'list, show, acknowledge the checkpoints written at compaction'],
+  ['config', 'show, get, set, unset, validate the policy; each value with its source'],
+  ['checkpoints', 'list, show, acknowledge, clean the checkpoints written at compaction'],
   ['events', 'warnings and blocks the guard gave (--summary: one line for a CI log)'],
   ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
   ['uninstall', 'remove exactly what install added'],
@@ -46,13 +46,19 @@ ${SUMMARIES.map(([name, text]) => `  ${name.padEnd(14)}${text}`).join('\n')}
 Options:
   -h, --help     help for any command (context-ceiling <command> --help)
   -v, --version  print the version
+  --no-color     no ANSI colour, with any command (as NO_COLOR=1 does); output
+                 that is not a terminal never has any, except the status line
+
+Output piped into a command that stops reading (| head) ends the run quietly, exit 0.
 
 Exit codes: 0 ok · 1 bad arguments, invalid config or missing input · 2 a hook blocked the tool call.
 Configuration: DEV_TEAM_CONTEXT_* variables or a policy file; see docs/configuration.md.
 `;
 
-export async function main(argv: string[], io: CliIO): Promise<number> {
-  const [name, ...rest] = argv;
+export async function main(argv: string[], given: CliIO): Promise<number> {
+  const { args, noColor } = takeNoColor(argv);
+  const io = noColor ? { ...given, noColor: true } : given;
+  const [name, ...rest] = args;
   if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
     io.out(MAIN_HELP);
     return 0;
@@ -92,14 +98,43 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   }
 }
 
-export function processIO(): CliIO {
+/** `--no-color` is global: taken from wherever it stands before a `--`, so every command accepts it. */
+function takeNoColor(argv: string[]): { args: string[]; noColor: boolean } {
+  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
+  const args = argv.filter((arg, i) => i >= end || arg !== '--no-color');
+  return { args, noColor: args.length !== argv.length };
+}
+
+/**
+ * The process's own streams. A reader that went away (`| head`, a pager quit early) is no failure: the
+ * run ends at once, exit 0, no trace (EPIPE). Any other failure to write stdout (a full disk) is one
+ * line on stderr and exit 1. A broken stderr alone only silences stderr. `end` ends the process (cli.ts).
+ */
+export function processIO(end: (code: number) => void): CliIO {
+  let stderrOpen = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (readerGone(error)) return end(0);
+    if (stderrOpen) process.stderr.write(`${cliMessage('main.cannot-write-output', { reason: describeFsError(error) })}\n`);
+    end(1);
+  });
+  process.stderr.on('error', () => {
+    stderrOpen = false;
+  });
   return {
     env: process.env,
     cwd: process.cwd(),
     home: homedir(),
     stdoutIsTTY: process.stdout.isTTY === true,
+    stderrIsTTY: process.stderr.isTTY === true,
     out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
+    err: (text) => {
+      if (stderrOpen) process.stderr.write(text);
+    },
     readStdin: () => readStdin(),
   };
+}
+
+/** EPIPE, and the writes a command still makes after it (to a stream Node has closed). */
+function readerGone(error: NodeJS.ErrnoException): boolean {
+  return error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
 }

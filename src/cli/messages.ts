@@ -1,9 +1,12 @@
 /**
- * Every sentence the CLI commands say to people, in one table looked up by id (STYLE.md point 2).
+ * Every sentence the CLI commands say to people, in one table looked up by id (STYLE.md point 2); the
+ * larger topics keep theirs in messages-<topic>.ts, spread in here.
  * Advice the guard also gives (stating the window) is reused from core/messages.ts, never rewritten.
  */
 import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
 import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/messages.js';
+import { CHECKPOINT_CLEAN_MESSAGES } from './messages-checkpoints.js';
+import { CONFIG_WRITE_MESSAGES } from './messages-config.js';
 
 const CLI_MESSAGES = {
   // main and every command's argument checks
@@ -220,9 +223,14 @@ const CLI_MESSAGES = {
   'main.unknown-command': (d: { name: string }) =>
     `context-ceiling: unknown command "${d.name}"\nRun context-ceiling --help for the list of commands.`,
   'main.unexpected-error': (d: { message: string }) => `context-ceiling: unexpected error: ${d.message}`,
+  'main.cannot-write-output': (d: { reason: string }) => `context-ceiling: cannot write the output: ${d.reason}`,
 
   // where Claude Code's compaction point was set (doctor and status)
   'autocompact-set-in': (d: { origin: string }) => ` Set in ${d.origin}.`,
+
+  // config set and unset, checkpoints clean
+  ...CONFIG_WRITE_MESSAGES,
+  ...CHECKPOINT_CLEAN_MESSAGES,
 } satisfies Record<string, (data: never) => string>;
 
 export type CliMessageId = keyof typeof CLI_MESSAGES;

@@ -15,7 +15,7 @@ import {
 import { statedWindows } from '../core/window.js';
 import { recordedSessionWindow } from '../window/session-window.js';
 import { claudeConfigDir } from '../io/locate.js';
-import { claudeSettingsOf, loadValidConfig } from './context.js';
+import { claudeSettingsOf, loadValidConfig } from './project.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
 import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';

@@ -8,14 +8,15 @@ import { sanitizeText } from '../core/sanitize.js';
 import { describeWindowSource } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { formatCount } from '../core/plural.js';
-import { readEvents } from '../io/event-log.js';
+import { readEvents } from '../events/log.js';
 import { resolveStateDir } from '../io/state.js';
-import { claudeSettingsOf, loadValidConfig, sessionWindowOf } from './context.js';
+import { claudeSettingsOf, loadValidConfig, sessionWindowOf } from './project.js';
 import { countEvents } from './events.js';
 import { recordedSessionWindow } from '../window/session-window.js';
 import { scanRecords } from '../io/replay-scan.js';
 import {
   CliError,
+  colourOnStdout,
   describeFsError,
   isFsError,
   parseFlags,
@@ -47,6 +48,9 @@ Options:
 
 Gated calls are judged by the guard's own rule: a tool the policy turns
 "off" and recovery skills are not drawn.
+
+On a terminal the occupancy takes each tier's colour (as in the status line);
+--no-color or NO_COLOR turns that off, and output that is not a terminal has none.
 `,
   run(args, io) {
     const flags = parseFlags(args, { string: ['html', 'window', 'width'], boolean: ['json'] }, usage);
@@ -102,7 +106,7 @@ Gated calls are judged by the guard's own rule: a tool the policy turns
     const events = { blocks: logged.blocks, warnings: logged.warnings };
     if (flags.json) io.out(toJsonOutput({ transcript, ...report, events, html: flags.html ?? null }));
     else {
-      io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72));
+      io.out(renderTerminalReport(report, flags.width !== undefined ? Number(flags.width) : 72, colourOnStdout(io)));
       if (logged.blocks + logged.warnings > 0)
         io.out(
           `${cliMessage('report.events', { blocks: formatCount(logged.blocks, 'block'), warnings: formatCount(logged.warnings, 'warning'), session })}\n`,

@@ -1,5 +1,5 @@
 /** The guard's decision (design: "The guard's contract"): data in, verdict out. */
-import { DEDUP_BUCKET_PCT } from './constants.js';
+import { DEDUP_BUCKET_PCT } from './limits.js';
 import type { Occupancy } from './occupancy.js';
 import type { Policy } from './policy.js';
 import { computePercent, computeTier, type Tier } from './tiers.js';

@@ -62,9 +62,14 @@ export function sequenceOf(fileName: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
-/** The acknowledgement marker's name for a checkpoint file. */
+/** The acknowledgement marker's name for a checkpoint file: the one we write. */
 export function ackMarkerName(fileName: string): string {
   return fileName.replace(/\.json$/, '.acknowledged');
+}
+
+/** Every name a marker may have: ours, and seed 000's `cx-NNN-checkpoint.json.acknowledged` (read, never written). */
+export function ackMarkerNames(fileName: string): [string, string] {
+  return [ackMarkerName(fileName), `${fileName}.acknowledged`];
 }
 
 export type CheckpointFacts = {

@@ -3,7 +3,7 @@
  * summariser, the summary PostCompact keeps, and what that summary dropped.
  */
 import type { Checkpoint, OrchestrationRecord } from './checkpoint.js';
-import { KEPT_SUMMARY_EXCERPT_CHARS, KEPT_SUMMARY_MAX_CHARS, SUMMARISER_BRIEF_CHARS, TOKEN_BUDGET } from './constants.js';
+import { KEPT_SUMMARY_EXCERPT_CHARS, KEPT_SUMMARY_MAX_CHARS, SUMMARISER_BRIEF_CHARS, TOKEN_BUDGET } from './limits.js';
 import { viewResumption } from './resumption.js';
 import { asRecord } from './json-shape.js';
 import { sanitizeText } from './sanitize.js';

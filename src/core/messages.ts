@@ -1,6 +1,6 @@
 /** Every user- and model-facing sentence the guard can say, in one table. */
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
-import { ENV } from './constants.js';
+import { ENV } from './env-names.js';
 import { sanitizeText } from './sanitize.js';
 import { judgeWindowNotice, type ResolvedWindow, type WindowCandidate, type WindowNotice } from './window.js';
 

@@ -2,7 +2,7 @@
  * A model id → the context window Claude Code gives it, from the client's own catalog (model-registry.generated.ts),
  * with the id normalised the way the client does it. Names like `vc`, `bB` are the client's (2.1.331's minified JS).
  */
-import { DEFAULT_WINDOW } from './constants.js';
+import { DEFAULT_WINDOW } from './limits.js';
 import { REGISTRY_ALIASES, REGISTRY_BEST, REGISTRY_MODELS, REGISTRY_PROVIDER_IDS } from './model-registry.generated.js';
 
 /** Claude Code counts an id carrying `[1m]`, and a model id it does not know, as 1,000,000 tokens (2.1.331: `L_`, `YB`). */

@@ -4,7 +4,7 @@
  * from this table, so the hook reads its variables without loading zod (loading
  * and building the schema costs several ms; docs/architecture.md).
  */
-import { ENV } from './constants.js';
+import { ENV } from './env-names.js';
 
 export const TOOL_ACTIONS = ['auto', 'warn', 'block', 'off'] as const;
 export type ToolAction = (typeof TOOL_ACTIONS)[number];
@@ -134,6 +134,40 @@ export const POLICY_FIELDS = {
 export type FieldKey = keyof typeof POLICY_FIELDS;
 
 export const FIELD_KEYS = Object.keys(POLICY_FIELDS) as FieldKey[];
+
+/** A group of dotted keys (`tiers.warningPct`) is one object in a policy file; its meaning as a whole. */
+export const POLICY_GROUPS = {
+  tiers: 'Tier thresholds, percent of the window; must rise warning < critical < emergency.',
+} as const satisfies Record<string, string>;
+
+export const PRESET_NAMES = ['default', 'strict-ci', 'large-window', 'strict-skills'] as const;
+export type PresetName = (typeof PRESET_NAMES)[number];
+
+// The policy's types, derived from the table: a field is declared once, above, and nowhere else.
+type Fields = typeof POLICY_FIELDS;
+type KindValue = { switch: boolean; debug: boolean; int: number; text: string; names: string[]; tools: Record<string, ToolAction> };
+/** A field's value; a field without a default may be unset. */
+type ValueOf<F extends PolicyField> = KindValue[F['kind']] | (F['default'] extends undefined ? undefined : never);
+type TopKey = Exclude<FieldKey, `${string}.${string}`>;
+type GroupKey = keyof typeof POLICY_GROUPS;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The resolved policy: every field with its value (groups nested). */
+export type Policy = Simplify<
+  { [K in TopKey]: ValueOf<Fields[K]> } & {
+    [G in GroupKey]: { [K in FieldKey as K extends `${G}.${infer Sub}` ? Sub : never]: ValueOf<Fields[K]> };
+  }
+>;
+
+/** Policy values as a layer holds them: every key optional, groups included. */
+export type PolicyValues = Simplify<
+  { [K in TopKey]?: ValueOf<Fields[K]> | undefined } & {
+    [G in GroupKey]?: { [K in FieldKey as K extends `${G}.${infer Sub}` ? Sub : never]?: ValueOf<Fields[K]> | undefined } | undefined;
+  }
+>;
+
+/** A policy file's content once validated: the values, a preset to start from, and the editor's `$schema`. */
+export type PolicyFile = Simplify<{ $schema?: string | undefined; extends?: PresetName | undefined } & PolicyValues>;
 
 /** The text a schema `.describe()` carries: meaning, variable, default. */
 export function describeField(field: PolicyField): string {

@@ -1,6 +1,7 @@
 /** Config rules: each names what is wrong and changes nothing; the pipeline (policy.ts, io/config.ts) decides what follows. */
-import { ENV } from './constants.js';
-import type { LayerName, Policy, PolicyValues } from './policy.js';
+import { ENV } from './env-names.js';
+import type { Policy, PolicyValues } from './policy-fields.js';
+import type { LayerName } from './policy-layer.js';
 
 /** `key` is the field or group (`tiers`) at fault; `values` are the ones that broke the rule. */
 export type RuleProblem = { key: string; message: string; values: readonly unknown[] };
@@ -15,7 +16,7 @@ const tiersRise: PolicyRule = ({ tiers: { warningPct, criticalPct, emergencyPct 
 
 export const POLICY_RULES: readonly PolicyRule[] = [tiersRise];
 
-/** What one layer may set, by where it comes from; a key it may not set is left out of that layer. */
+/** What one layer may set, by where it comes from: the loader leaves such a key out of that layer, `config set` refuses it. */
 export type LayerRule = (layer: LayerName, values: PolicyValues) => RuleProblem[];
 
 /** A repository must not choose where we create, chmod and write private files (DESIGN.md, "Trust boundaries"). */
@@ -25,7 +26,7 @@ const stateDirFromUserOrEnv: LayerRule = (layer, values) =>
     : [
         {
           key: 'stateDir',
-          message: `ignored: only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`,
+          message: `only ${ENV.stateDir} or ~/.claude/context-ceiling.json may set the state directory`,
           values: [values.stateDir],
         },
       ];

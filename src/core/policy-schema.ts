@@ -1,13 +1,23 @@
 /**
  * The policy file's schema, built from the field table (policy-fields.ts) that
- * also drives the environment coercer. zod/mini keeps the bundle small (full
+ * also drives the environment coercer and the policy's types: a field is declared once. zod/mini keeps the bundle small (full
  * zod costs ~20 ms of start-up); `policies/schema.json` is generated from this.
  */
 import * as z from 'zod/mini';
-import { describeField, POLICY_FIELDS, SKILL_NAME, TOOL_ACTIONS, TOOL_NAME, type IntField, type PolicyField } from './policy-fields.js';
-import { PRESET_NAMES, type PolicyFile } from './policy.js';
+import {
+  describeField,
+  FIELD_KEYS,
+  POLICY_FIELDS,
+  POLICY_GROUPS,
+  PRESET_NAMES,
+  SKILL_NAME,
+  TOOL_ACTIONS,
+  TOOL_NAME,
+  type IntField,
+  type PolicyField,
+  type PolicyFile,
+} from './policy-fields.js';
 
-const F = POLICY_FIELDS;
 const describe = (field: PolicyField) => z.describe(describeField(field));
 const integer = (field: IntField) =>
   z.number().check(z.int(), z.minimum(field.min), ...(field.max === undefined ? [] : [z.maximum(field.max)]), describe(field));
@@ -25,43 +35,45 @@ export function policyFileSchema() {
 
 let cachedSchema: ReturnType<typeof buildPolicyFileSchema> | undefined;
 
-function buildPolicyFileSchema() {
-  return z.strictObject({
+/** One field's schema, by its kind. */
+function fieldSchema(field: PolicyField) {
+  switch (field.kind) {
+    case 'switch':
+    case 'debug':
+      return onOff(field);
+    case 'int':
+      return integer(field);
+    case 'text':
+      return text(field);
+    case 'names':
+      return z.array(z.string().check(z.minLength(1), z.regex(SKILL_NAME))).check(z.minLength(1), describe(field));
+    case 'tools':
+      return z.record(z.string().check(z.regex(TOOL_NAME)), z.enum(TOOL_ACTIONS)).check(describe(field));
+  }
+}
+
+/** The file's keys in field order; a dotted key (`tiers.warningPct`) is a key of its group's strict object. */
+function buildPolicyFileSchema(): z.ZodMiniType<PolicyFile> {
+  const shape: Record<string, z.ZodMiniType> = {
     $schema: z.optional(z.string().check(z.describe('Path or URL of this JSON Schema, for editors.'))),
     extends: z.optional(
       z.enum(PRESET_NAMES).check(z.describe("A preset from the package's policies/ folder to start from; this file's keys win over it.")),
     ),
-    enabled: z.optional(onOff(F.enabled)),
-    strict: z.optional(onOff(F.strict)),
-    ceilingPct: z.optional(integer(F.ceilingPct)),
-    window: z.optional(integer(F.window)),
-    tools: z.optional(z.record(z.string().check(z.regex(TOOL_NAME)), z.enum(TOOL_ACTIONS)).check(describe(F.tools))),
-    recoverySkills: z.optional(
-      z.array(z.string().check(z.minLength(1), z.regex(SKILL_NAME))).check(z.minLength(1), describe(F.recoverySkills)),
-    ),
-    tiers: z.optional(
-      z
-        .strictObject({
-          warningPct: z.optional(integer(F['tiers.warningPct'])),
-          criticalPct: z.optional(integer(F['tiers.criticalPct'])),
-          emergencyPct: z.optional(integer(F['tiers.emergencyPct'])),
-        })
-        .check(z.describe('Tier thresholds, percent of the window; must rise warning < critical < emergency.')),
-    ),
-    maxScanBytes: z.optional(integer(F.maxScanBytes)),
-    stateDir: z.optional(text(F.stateDir)),
-    debug: z.optional(onOff(F.debug)),
-    monitor: z.optional(onOff(F.monitor)),
-    orchestrationFile: z.optional(text(F.orchestrationFile)),
-    resumptionStaleMinutes: z.optional(integer(F.resumptionStaleMinutes)),
-    bridgeMaxAgeMinutes: z.optional(integer(F.bridgeMaxAgeMinutes)),
-  });
+  };
+  const groups: Record<string, Record<string, z.ZodMiniType>> = {};
+  for (const key of FIELD_KEYS) {
+    const [group, sub] = key.split('.') as [string, string | undefined];
+    if (sub === undefined) shape[key] = z.optional(fieldSchema(POLICY_FIELDS[key]));
+    else {
+      // The group's place in field order; its object is built once all its keys are known.
+      shape[group] ??= z.never();
+      groups[group] = { ...groups[group], [sub]: z.optional(fieldSchema(POLICY_FIELDS[key])) };
+    }
+  }
+  for (const [group, keys] of Object.entries(groups))
+    shape[group] = z.optional(z.strictObject(keys).check(z.describe(POLICY_GROUPS[group as keyof typeof POLICY_GROUPS])));
+  return z.strictObject(shape) as unknown as z.ZodMiniType<PolicyFile>;
 }
-
-// The hand-written PolicyFile type (policy.ts, kept zod-free for the hook bundle) must match the schema exactly.
-type Inferred = z.infer<ReturnType<typeof buildPolicyFileSchema>>;
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-export const policyTypeMatchesSchema: Same<Inferred, PolicyFile> = true;
 
 type Issue = { readonly code?: string; readonly path: readonly PropertyKey[]; readonly message: string };
 

@@ -4,8 +4,8 @@
  * project layer (the project's policy file and a preset it extends) may only tighten. A relaxing key is left
  * out, with a warning that names it.
  */
-import type { Layer, PolicyValues, Source } from './policy.js';
-import type { ToolAction } from './policy-fields.js';
+import type { PolicyValues, ToolAction } from './policy-fields.js';
+import type { Layer, Source } from './policy-layer.js';
 
 export type RelaxedKey = { key: string; value: unknown; by: string };
 

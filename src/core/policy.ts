@@ -3,65 +3,14 @@
  * → flat merge keeping each value's source → rules → a resolved policy.
  * Pure: files arrive already read and parsed.
  */
-import { coerceEnvValue, FIELD_KEYS, POLICY_FIELDS, type FieldKey, type ToolAction } from './policy-fields.js';
+import { coerceEnvValue, FIELD_KEYS, POLICY_FIELDS, type FieldKey, type Policy, type PolicyValues } from './policy-fields.js';
+import type { Layer, Source } from './policy-layer.js';
 import { POLICY_RULES, type RuleProblem } from './policy-rules.js';
 import { describeRelaxed, isProjectSource, tightenProjectLayers, type RelaxedKey } from './policy-tighten.js';
 
 export { TOOL_ACTIONS, type ToolAction } from './policy-fields.js';
-
-export const PRESET_NAMES = ['default', 'strict-ci', 'large-window', 'strict-skills'] as const;
-export type PresetName = (typeof PRESET_NAMES)[number];
-
-/**
- * A policy file's content once validated. Written out by hand so the hook
- * bundle needs no zod unless a policy file exists; policy-schema.ts proves
- * at compile time that it equals the schema's inferred type.
- */
-export type PolicyFile = {
-  $schema?: string | undefined;
-  extends?: PresetName | undefined;
-  enabled?: boolean | undefined;
-  strict?: boolean | undefined;
-  ceilingPct?: number | undefined;
-  window?: number | undefined;
-  tools?: Record<string, ToolAction> | undefined;
-  recoverySkills?: string[] | undefined;
-  tiers?: { warningPct?: number | undefined; criticalPct?: number | undefined; emergencyPct?: number | undefined } | undefined;
-  maxScanBytes?: number | undefined;
-  stateDir?: string | undefined;
-  debug?: boolean | undefined;
-  monitor?: boolean | undefined;
-  orchestrationFile?: string | undefined;
-  resumptionStaleMinutes?: number | undefined;
-  bridgeMaxAgeMinutes?: number | undefined;
-};
-
-/** Policy values without the file-only keys. */
-export type PolicyValues = Omit<PolicyFile, '$schema' | 'extends'>;
-
-export type LayerName = 'default' | 'preset' | 'user' | 'project' | 'policy' | 'env';
-
-/** `byProject`: a preset a project policy file extends speaks for the repository, not the operator. */
-export type Source = { layer: LayerName; detail?: string | undefined; byProject?: true | undefined };
-
-export type Layer = { source: Source; values: PolicyValues };
-
-export type Policy = {
-  enabled: boolean;
-  strict: boolean;
-  ceilingPct: number;
-  window: number | undefined;
-  tools: Record<string, ToolAction>;
-  recoverySkills: string[];
-  tiers: { warningPct: number; criticalPct: number; emergencyPct: number };
-  maxScanBytes: number;
-  stateDir: string | undefined;
-  debug: boolean;
-  monitor: boolean;
-  orchestrationFile: string;
-  resumptionStaleMinutes: number;
-  bridgeMaxAgeMinutes: number;
-};
+export { PRESET_NAMES, type Policy, type PolicyFile, type PolicyValues, type PresetName } from './policy-fields.js';
+export type { Layer, LayerName, Source } from './policy-layer.js';
 
 export type ResolvedPolicy = {
   policy: Policy;

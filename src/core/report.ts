@@ -9,6 +9,8 @@ import { formatCount } from './plural.js';
 import type { Policy } from './policy.js';
 import { isJudgedCall, judgeTimelineCall, type TimelineEvent } from './replay.js';
 import type { ResolvedWindow } from './window.js';
+import { TIER_COLOURS } from './statusline.js';
+import { computeTier } from './tiers.js';
 
 export type ReportPoint = { turn: number; percent: number; tokens: number };
 
@@ -55,8 +57,11 @@ export function buildReport(
 const ROWS = 20; // 5 % per row
 const BLOCKS = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
 
-/** The chart as text: one column per turn (or group of turns, their peak), 5 % per row. */
-export function renderTerminalReport(r: ReportData, width = 72): string {
+/**
+ * The chart as text: one column per turn (or group of turns, their peak), 5 % per row. With `colour`, the
+ * occupancy in each row takes the colour of that row's tier (as in the status line); without, no escape at all.
+ */
+export function renderTerminalReport(r: ReportData, width = 72, colour = false): string {
   const lines = [`${r.title}`, summaryLine(r), ''];
   if (r.points.length === 0) return `${lines.join('\n')}No assistant turn with usage: nothing to draw.\n`;
   const columns = Math.min(width, r.points.length);
@@ -73,15 +78,9 @@ export function renderTerminalReport(r: ReportData, width = 72): string {
   for (let row = ROWS; row >= 1; row--) {
     const top = row * 5;
     const threshold = thresholds.get(row);
-    let cells = '';
-    for (const peak of peaks) {
-      const filled = peak - (top - 5); // percent points of this column inside this row
-      if (filled >= 5 || (peak > 100 && row === ROWS)) cells += '█';
-      else if (filled > 0) cells += BLOCKS[Math.max(1, Math.round((filled / 5) * 8))];
-      else cells += threshold ? threshold.char : ' ';
-    }
+    const paint = colour ? TIER_COLOURS[computeTier(top - 5, { ceilingPct: r.ceilingPct, ...r.tiers })] : undefined;
     const label = row % 4 === 0 || threshold ? `${String(top).padStart(3)}%` : '    ';
-    lines.push(`${label} ┤${cells}${threshold ? ` ${threshold.label}` : ''}`);
+    lines.push(`${label} ┤${rowCells(peaks, top, threshold?.char ?? ' ', paint)}${threshold ? ` ${threshold.label}` : ''}`);
   }
   const marks = new Array<string>(columns).fill(' ');
   for (const c of r.calls) if (c.over && c.turn > 0) marks[column(c.turn)] = '*';
@@ -95,6 +94,27 @@ export function renderTerminalReport(r: ReportData, width = 72): string {
     `Legend: █ occupancy (peak per column, ${per > 1 ? `${per.toFixed(1)} turns` : '1 turn'} each) · ─ ceiling · ··· tier thresholds · ▲ compaction · * gated call over the ceiling`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** One row of the chart: each column's share of the row's 5 points, runs of occupancy painted with `paint` (an SGR code). */
+function rowCells(peaks: readonly number[], top: number, empty: string, paint: string | undefined): string {
+  let cells = '';
+  let run = '';
+  const flush = () => {
+    cells += run && paint ? `\u001b[${paint}m${run}\u001b[0m` : run;
+    run = '';
+  };
+  for (const peak of peaks) {
+    const filled = peak - (top - 5); // percent points of this column inside this row
+    if (filled >= 5 || (peak > 100 && top === ROWS * 5)) run += '█';
+    else if (filled > 0) run += BLOCKS[Math.max(1, Math.round((filled / 5) * 8))];
+    else {
+      flush();
+      cells += empty;
+    }
+  }
+  flush();
+  return cells;
 }
 
 /** The one-line summary under the chart, in the terminal and the HTML page. */

@@ -1,6 +1,6 @@
 /** <resumption-context> (seed 003 Template 1): an earlier session's checkpoint, injected at the start of a new one. */
 import type { Checkpoint } from './checkpoint.js';
-import { TOKEN_BUDGET } from './constants.js';
+import { TOKEN_BUDGET } from './limits.js';
 import { hasResumptionState, viewResumption, type ResumptionView } from './resumption.js';
 import {
   clip,

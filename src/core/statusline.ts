@@ -36,7 +36,15 @@ export function parseStatusInput(value: unknown): StatusInput | undefined {
 }
 
 const BAR_WIDTH = 10;
-const TIER_COLOURS: Record<Tier, string> = { NOMINAL: '32', LOW: '36', WARNING: '33', CRITICAL: '31', EMERGENCY: '1;31', UNKNOWN: '2' };
+/** The SGR colour of each tier, in the status line and report's chart. */
+export const TIER_COLOURS: Record<Tier, string> = {
+  NOMINAL: '32',
+  LOW: '36',
+  WARNING: '33',
+  CRITICAL: '31',
+  EMERGENCY: '1;31',
+  UNKNOWN: '2',
+};
 
 export type StatusLineFacts = { usage: number | undefined; window: number; percent: number | undefined; tier: Tier; colour: boolean };
 

@@ -6,7 +6,7 @@
  */
 import { describeAutocompact, type AutocompactPoint } from './autocompact.js';
 import type { Checkpoint } from './checkpoint.js';
-import { TOKEN_BUDGET } from './constants.js';
+import { TOKEN_BUDGET } from './limits.js';
 import { describeWindowSource, formatPercent, formatTokens, STATE_THE_WINDOW, WINDOW_PROVEN_WRONG } from './messages.js';
 import type { Occupancy } from './occupancy.js';
 import { viewResumption, hasResumptionState } from './resumption.js';

@@ -8,7 +8,7 @@ import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
 import { renderNotice, renderVerdict, type Notice } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
-import { appendEvent, type GuardEvent } from '../io/event-log.js';
+import { appendEvent, type GuardEvent } from '../events/log.js';
 import { createExclusive } from '../io/fs-safe.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from '../io/state.js';

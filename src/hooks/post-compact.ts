@@ -5,21 +5,23 @@
  */
 import { buildKeptSummary } from '../core/compaction-text.js';
 import { parseSessionInput } from '../core/hook-input.js';
-import { listCheckpoints, readCheckpointFile, sessionCheckpointDir } from '../io/checkpoints.js';
+import { listCheckpoints, readCheckpointFile, sessionCheckpointDir } from '../checkpoints/store.js';
 import { describeError } from '../io/debug.js';
-import { silent, type HookOutcome } from '../io/hook-io.js';
-import { writeKeptSummary } from '../io/kept-summary.js';
-import { loadSettings, parseJson, type HookContext } from './context.js';
+import { silent, type HookOutcome } from '../runtime/hook-io.js';
+import { writeKeptSummary } from '../checkpoints/kept-summary.js';
+import { loadHookConfig } from '../runtime/hook-config.js';
+import { parseJson } from '../runtime/hook-io.js';
+import type { HookHost } from '../runtime/host.js';
 
-export function runPostCompact(stdin: string | undefined, ctx: HookContext): HookOutcome {
+export function runPostCompact(stdin: string | undefined, host: HookHost): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
   if (!input) return silent('not-a-hook-input');
-  const settings = loadSettings(ctx, input.cwd);
-  const { debug } = settings;
-  if (!settings.policy.enabled) return silent('disabled');
+  const config = loadHookConfig(host, input.cwd);
+  const { debug } = config;
+  if (!config.policy.enabled) return silent('disabled');
   const summary = input.raw.compact_summary;
   if (typeof summary !== 'string' || summary.trim() === '') return silent('no-summary');
-  const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, input.session_id));
+  const entries = listCheckpoints(sessionCheckpointDir(config.projectDir, input.session_id));
   const newest = entries[entries.length - 1];
   const checkpoint = newest && readCheckpointFile(newest.path);
   if (!newest || !checkpoint) {
@@ -27,7 +29,7 @@ export function runPostCompact(stdin: string | undefined, ctx: HookContext): Hoo
     return silent(newest ? 'checkpoint-corrupt' : 'no-checkpoint');
   }
   try {
-    const kept = buildKeptSummary({ checkpoint, summary, trigger: input.raw.trigger, now: ctx.now() });
+    const kept = buildKeptSummary({ checkpoint, summary, trigger: input.raw.trigger, now: host.now() });
     const path = writeKeptSummary(newest, kept);
     debug(`kept the summary of ${checkpoint.id} at ${path}; missing: ${kept.missing.map((m) => m.kind).join(', ') || 'none'}`);
     return silent('summary-kept');

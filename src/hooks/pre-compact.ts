@@ -7,23 +7,25 @@ import { parseSessionInput } from '../core/hook-input.js';
 import { renderSummariserBrief } from '../core/compaction-text.js';
 import { describeFill } from '../core/templates.js';
 import { describeError } from '../io/debug.js';
-import { silent, type HookOutcome } from '../io/hook-io.js';
-import { writeCheckpointNow } from './checkpoint-now.js';
-import { loadSettings, parseJson, type HookContext } from './context.js';
+import { silent, type HookOutcome } from '../runtime/hook-io.js';
+import { writeCheckpointNow } from '../checkpoints/write-now.js';
+import { loadHookConfig } from '../runtime/hook-config.js';
+import { parseJson } from '../runtime/hook-io.js';
+import type { HookHost } from '../runtime/host.js';
 
-export function runPreCompact(stdin: string | undefined, ctx: HookContext): HookOutcome {
+export function runPreCompact(stdin: string | undefined, host: HookHost): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
   if (!input) return silent('not-a-hook-input');
-  const settings = loadSettings(ctx, input.cwd);
-  const { policy, projectDir, debug } = settings;
+  const config = loadHookConfig(host, input.cwd);
+  const { policy, projectDir, debug } = config;
   if (!policy.enabled) return silent('disabled');
   try {
-    const { path, checkpoint } = writeCheckpointNow(settings, ctx, {
+    const { path, checkpoint } = writeCheckpointNow(config, host, {
       sessionId: input.session_id,
       transcriptPath: input.transcript_path,
       trigger: input.raw.trigger,
       customInstructions: input.raw.custom_instructions,
-      cwd: input.cwd ?? ctx.cwd,
+      cwd: input.cwd ?? host.cwd,
     });
     // Plain text, never JSON: Claude Code appends it to the summariser's instructions (JSON is only shown raw).
     const brief = renderSummariserBrief({

@@ -9,9 +9,13 @@ import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../co
 import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/messages.js';
 import type { ResolvedWindow } from '../core/window.js';
 import type { Debug } from '../io/debug.js';
-import { silent, sleepSync, type HookOutcome } from '../io/hook-io.js';
 import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
-import { loadSettings, parseJson, sessionWindow, type HookContext, type SdkContextUsage, type Settings } from './context.js';
+import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
+import { parseJson, silent, sleepSync, type HookOutcome } from '../runtime/hook-io.js';
+import type { HookHost, SdkContextUsage } from '../runtime/host.js';
+import type { HookHandler } from '../runtime/run.js';
+import { sessionWindow } from '../window/reading.js';
+import type { GuardVoice } from './guard-voice.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
 const CALL_RECORD_WAIT_MS = 500;
@@ -30,9 +34,12 @@ export type GuardResult = {
   notice?: string | undefined;
 };
 
-/** The command hook: the guard's result as protocol output (a block is a `deny` decision, a warning additional context). */
-export function runPreToolUse(stdin: string | undefined, ctx: HookContext): HookOutcome {
-  return renderGuardResult(judgePreToolUse(stdin, ctx));
+/**
+ * The guard as a command hook: its result as protocol output (a block is a `deny` decision, a warning
+ * additional context). `voice` is what only a speaking verdict needs; the hook bundle loads it lazily.
+ */
+export function guardHook(voice: () => GuardVoice): HookHandler {
+  return (stdin, host) => renderGuardResult(judgePreToolUse(stdin, host, voice));
 }
 
 export function renderGuardResult(result: GuardResult): HookOutcome {
@@ -69,32 +76,33 @@ export function guardProtocolOutput(result: GuardResult): GuardProtocolOutput | 
 }
 
 /** input → config → the call's gate → (gated only) the calling turn and the session's window → one verdict → wording and state. */
-export function judgePreToolUse(stdin: string | undefined, ctx: HookContext): GuardResult {
+export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice: () => GuardVoice): GuardResult {
   const input = parsePreToolUseInput(parseJson(stdin));
   if (!input) return { outcome: 'allow', reason: 'not-a-pre-tool-use-input' };
-  const settings = loadSettings(ctx, input.cwd);
+  const config = loadHookConfig(host, input.cwd);
   const transcript = measuredTranscript(input);
   const key = input.agent_id ? `${input.session_id}.agent-${input.agent_id}` : input.session_id;
   // The SDK's numbers describe the main session only; a subagent's call is judged by its own transcript.
-  const sdk = input.agent_id === undefined ? ctx.sdk : undefined;
+  const sdk = input.agent_id === undefined ? host.sdk : undefined;
   let measurement: Measurement | undefined;
-  const verdict = judgeCall(describeCall(input.tool_name, input.tool_input), settings.policy, () => {
-    measurement = measure(transcript, input, sdk, settings, ctx);
+  const verdict = judgeCall(describeCall(input.tool_name, input.tool_input), config.policy, () => {
+    measurement = measure(transcript, input, sdk, config, host);
     const window = sessionWindow(
-      settings,
-      ctx.now(),
+      config,
+      host.now(),
       { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens },
       measurement,
     );
     return { occupancy: measurement.occupancy, window };
   });
-  settings.debug(describeVerdict(verdict, measurement));
-  return speak(verdict, { settings, ctx, input, key, transcript, measurement });
+  config.debug(describeVerdict(verdict, measurement));
+  return speak(verdict, { config, host, voice, input, key, transcript, measurement });
 }
 
 type Speaking = {
-  settings: Settings;
-  ctx: HookContext;
+  config: HookConfig;
+  host: HookHost;
+  voice: () => GuardVoice;
   input: PreToolUseInput;
   key: string;
   transcript: string | undefined;
@@ -103,36 +111,36 @@ type Speaking = {
 
 /** Word the verdict, claim its warning band, log it; only a verdict or notice that speaks loads the voice. */
 function speak(verdict: Verdict, s: Speaking): GuardResult {
-  const { settings, ctx } = s;
+  const { config, host } = s;
   const window = verdict.data.window;
   const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
-  const relaxed = settings.config.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
+  const relaxed = config.loaded.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
   const pending = judgeNotices(window, held, relaxed);
   if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: verdict.messageId, verdict };
-  const voice = ctx.voice();
-  const place = { stateDir: settings.stateDir, key: s.key };
-  const notice = pending.length > 0 ? voice.claimNotice(pending, place, settings.debug) : undefined;
+  const voice = s.voice();
+  const place = { stateDir: config.stateDir, key: s.key };
+  const notice = pending.length > 0 ? voice.claimNotice(pending, place, config.debug) : undefined;
   if (verdict.kind === 'allow') return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
   const recoverySkill = voice.nameRecoverySkill({
-    projectDir: settings.projectDir,
-    home: ctx.home,
-    env: ctx.env,
-    recoverySkills: settings.policy.recoverySkills,
-    runtimeDir: ctx.runtimeDir,
+    projectDir: config.projectDir,
+    home: host.home,
+    env: host.env,
+    recoverySkills: config.policy.recoverySkills,
+    runtimeDir: host.runtimeDir,
   });
   const texts = voice.render(verdict, { recoverySkill });
   if (!texts) return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
   if (verdict.kind === 'warn' && s.transcript !== undefined) {
-    const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: settings.policy.maxScanBytes };
-    const claim = voice.claimWarningOnce(verdict, dedup, settings.debug);
+    const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: config.policy.maxScanBytes };
+    const claim = voice.claimWarningOnce(verdict, dedup, config.debug);
     if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: verdict.messageId, verdict, texts, notice };
     if (claim === 'unremembered') {
-      const user = [texts.user, renderUnremembered(settings.stateDir)].filter(Boolean).join('\n');
-      voice.recordEvent(settings.stateDir, guardEvent(verdict, s, ctx.now()), settings.debug);
+      const user = [texts.user, renderUnremembered(config.stateDir)].filter(Boolean).join('\n');
+      voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
       return { outcome: 'warn', reason: `${verdict.messageId} unremembered`, verdict, texts: { ...texts, user }, notice };
     }
   }
-  voice.recordEvent(settings.stateDir, guardEvent(verdict, s, ctx.now()), settings.debug);
+  voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
   return { outcome: verdict.kind, reason: verdict.messageId, verdict, texts, notice };
 }
 
@@ -143,7 +151,7 @@ function guardEvent(verdict: Verdict, s: Speaking, now: Date) {
     at: now.toISOString(),
     session: s.input.session_id,
     agent: s.input.agent_id,
-    project: s.settings.projectDir,
+    project: s.config.projectDir,
     tool: d.tool,
     target: d.target,
     outcome: verdict.kind as 'warn' | 'block',
@@ -169,14 +177,14 @@ function measure(
   transcript: string | undefined,
   input: PreToolUseInput,
   sdk: SdkContextUsage | undefined,
-  settings: Settings,
-  ctx: HookContext,
+  config: HookConfig,
+  host: HookHost,
 ): Measurement {
   if (transcript === undefined)
     return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: 'agent_id cannot name a transcript' };
-  const { maxScanBytes } = settings.policy;
-  if (sdk) return withSdkOccupancy(readOccupancy(transcript, { maxScanBytes, timeUp: ctx.timeUp }), sdk);
-  return measureCallingTurn(transcript, input, maxScanBytes, ctx.timeUp, settings.debug);
+  const { maxScanBytes } = config.policy;
+  if (sdk) return withSdkOccupancy(readOccupancy(transcript, { maxScanBytes, timeUp: host.timeUp }), sdk);
+  return measureCallingTurn(transcript, input, maxScanBytes, host.timeUp, config.debug);
 }
 
 /**

@@ -5,23 +5,25 @@
  * newest checkpoint, otherwise from an earlier session's unacknowledged one.
  */
 import { parseSessionInput, stringField } from '../core/hook-input.js';
-import { silent, type HookOutcome } from '../io/hook-io.js';
-import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from './alerts.js';
-import { loadSettings, parseJson, type HookContext } from './context.js';
-import { additionalContext, guarded } from './output.js';
+import { silent, type HookOutcome } from '../runtime/hook-io.js';
+import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from '../checkpoints/alerts.js';
+import { loadHookConfig } from '../runtime/hook-config.js';
+import { parseJson } from '../runtime/hook-io.js';
+import type { HookHost } from '../runtime/host.js';
+import { additionalContext, guarded } from '../runtime/output.js';
 
-export function runSessionStart(stdin: string | undefined, ctx: HookContext): HookOutcome {
+export function runSessionStart(stdin: string | undefined, host: HookHost): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
   if (!input) return silent('not-a-hook-input');
-  const settings = loadSettings(ctx, input.cwd);
-  if (!settings.policy.enabled) return silent('disabled');
+  const config = loadHookConfig(host, input.cwd);
+  if (!config.policy.enabled) return silent('disabled');
   const source = stringField(input.raw, 'source', 32);
-  const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
+  const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert || source === 'compact')
     return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint');
   const resumption = guarded(
-    () => (source === 'clear' ? takeClearResumption(settings) : takeResumptionContext(settings, input.session_id)),
-    settings.debug,
+    () => (source === 'clear' ? takeClearResumption(config) : takeResumptionContext(config, input.session_id)),
+    config.debug,
   );
   return additionalContext('SessionStart', resumption ? [resumption] : [], 'resumption-context', 'no-checkpoint-to-resume');
 }

@@ -10,30 +10,49 @@ import { parseStatusInput, renderStatusLine } from '../core/statusline.js';
 import { describeError } from '../io/debug.js';
 import { recordLearnedWindow } from '../window/learned.js';
 import { writeStatuslineReport } from '../window/statusline-report.js';
-import { loadSettings, parseJson, type HookContext } from './context.js';
+import { loadHookConfig } from '../runtime/hook-config.js';
+import { parseJson, readStdin, writeAll } from '../runtime/hook-io.js';
+import type { HookHost } from '../runtime/host.js';
+import { processHookHost } from '../runtime/run.js';
+import { bundledServices } from './bundled-services.js';
 
 export type StatusLineOptions = { wrap?: string | undefined };
 
+/** The status line process, `node statusline.cjs [--wrap "<command>"] [--no-color]`: never fails, at worst prints nothing. */
+export function statusLineMain(args: readonly string[], bundleDir: string): void {
+  try {
+    const wrapAt = args.indexOf('--wrap');
+    const wrap = wrapAt === -1 ? undefined : args[wrapAt + 1];
+    const host = processHookHost(bundledServices(bundleDir));
+    // --no-color is said as NO_COLOR, which the status line reads (to a wrapped command too), as the CLI's statusline does.
+    if (args.some((arg, i) => arg === '--no-color' && (wrapAt === -1 || i !== wrapAt + 1))) host.env = { ...host.env, NO_COLOR: '1' };
+    const output = runStatusLine(readStdin(), host, { wrap });
+    if (output) writeAll(1, `${output}\n`);
+  } catch {
+    process.exitCode = 0; // a status line never fails
+  }
+}
+
 /** Output for the status bar (may be several lines when a wrapped command prints several). */
-export function runStatusLine(stdin: string | undefined, ctx: HookContext, options: StatusLineOptions = {}): string {
-  const wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', ctx) : '';
+export function runStatusLine(stdin: string | undefined, host: HookHost, options: StatusLineOptions = {}): string {
+  const wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', host) : '';
   const input = parseStatusInput(parseJson(stdin));
   if (!input) return wrapped;
-  const settings = loadSettings(ctx, undefined);
-  const { policy, debug } = settings;
-  const window = input.windowTokens ?? settings.config.policy.window ?? LARGEST_KNOWN_WINDOW;
+  const config = loadHookConfig(host, undefined);
+  const { policy, debug } = config;
+  const window = input.windowTokens ?? config.loaded.policy.window ?? LARGEST_KNOWN_WINDOW;
   if (input.windowTokens !== undefined) {
-    const { stateDir } = settings;
+    const { stateDir } = config;
     try {
       // Learned for the model, so later sessions of it (print mode has no status line) know the window too.
-      if (input.modelId !== undefined) recordLearnedWindow(stateDir, input.modelId, input.windowTokens, ctx.now());
+      if (input.modelId !== undefined) recordLearnedWindow(stateDir, input.modelId, input.windowTokens, host.now());
       writeStatuslineReport(stateDir, {
         sessionId: input.sessionId,
         windowTokens: input.windowTokens,
         usageTokens: input.usageTokens ?? null,
         modelId: input.modelId ?? null,
         version: input.version ?? null,
-        updatedAt: ctx.now().toISOString(),
+        updatedAt: host.now().toISOString(),
       });
     } catch (error) {
       debug(`status line report not kept: ${describeError(error)}`);
@@ -45,7 +64,7 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
     window,
     percent,
     tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }),
-    colour: !ctx.env.NO_COLOR,
+    colour: !host.env.NO_COLOR,
   });
   if (!wrapped) return ours;
   // Appended to the first line: that one is shown even where a status line is a single line.
@@ -55,12 +74,12 @@ export function runStatusLine(stdin: string | undefined, ctx: HookContext, optio
 }
 
 /** The user's own status line command, given the same input; its failure leaves only ours. */
-function runWrapped(command: string, stdin: string, ctx: HookContext): string {
+function runWrapped(command: string, stdin: string, host: HookHost): string {
   const result = spawnSync('/bin/sh', ['-c', command], {
     input: stdin,
     encoding: 'utf8',
     timeout: 5_000,
-    env: ctx.env as NodeJS.ProcessEnv,
+    env: host.env as NodeJS.ProcessEnv,
     maxBuffer: 1024 * 1024,
   });
   return result.status === 0 && typeof result.stdout === 'string' ? result.stdout.replace(/\n+$/, '') : '';

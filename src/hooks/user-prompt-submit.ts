@@ -2,22 +2,25 @@
 import { resolveAutocompact } from '../core/autocompact.js';
 import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
-import { silent, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
-import { additionalContext, guarded } from './output.js';
+import { additionalContext, guarded } from '../runtime/output.js';
 import { basename } from 'node:path';
-import { takeCompactionAlert } from './alerts.js';
-import { loadSettings, parseJson, readContext, type HookContext } from './context.js';
+import { takeCompactionAlert } from '../checkpoints/alerts.js';
+import { loadHookConfig } from '../runtime/hook-config.js';
+import { parseJson } from '../runtime/hook-io.js';
+import { readContext } from '../window/reading.js';
+import type { HookHost } from '../runtime/host.js';
 
-export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext): HookOutcome {
+export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): HookOutcome {
   const input = parseSessionInput(parseJson(stdin));
   if (!input) return silent('not-a-hook-input');
-  const settings = loadSettings(ctx, input.cwd);
-  const { policy } = settings;
+  const config = loadHookConfig(host, input.cwd);
+  const { policy } = config;
   if (!policy.enabled) return silent('disabled');
   const parts: string[] = [];
   if (policy.monitor) {
-    const reading = readContext(settings, input.transcript_path, input.session_id, ctx.now());
+    const reading = readContext(config, input.transcript_path, input.session_id, host.now());
     parts.push(
       renderMonitor({
         ...reading,
@@ -25,18 +28,18 @@ export function runUserPromptSubmit(stdin: string | undefined, ctx: HookContext)
         // /compact when no recovery skill is installed: a skill that is not there is a dead end
         recoverySkill:
           resolveRecoverySkill({
-            projectDir: settings.projectDir,
-            home: ctx.home,
-            env: ctx.env,
+            projectDir: config.projectDir,
+            home: host.home,
+            env: host.env,
             recoverySkills: policy.recoverySkills,
-            runtimeDir: ctx.runtimeDir,
+            runtimeDir: host.runtimeDir,
           }) ?? 'compact',
         orchestrationFile: basename(policy.orchestrationFile),
-        autocompact: resolveAutocompact(ctx.env),
+        autocompact: resolveAutocompact(host.env),
       }),
     );
   }
-  const alert = guarded(() => takeCompactionAlert(settings, input.session_id), settings.debug);
+  const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert) parts.push(alert);
   const reason = [policy.monitor ? 'monitor' : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
   return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off');

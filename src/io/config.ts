@@ -4,7 +4,7 @@ import defaultPreset from '../../policies/default.json' with { type: 'json' };
 import largeWindowPreset from '../../policies/large-window.json' with { type: 'json' };
 import strictCiPreset from '../../policies/strict-ci.json' with { type: 'json' };
 import strictSkillsPreset from '../../policies/strict-skills.json' with { type: 'json' };
-import { ENV } from '../core/constants.js';
+import { ENV } from '../core/env-names.js';
 import { readRegularText } from './read-safe.js';
 import { judgeLayer } from '../core/policy-rules.js';
 import {
@@ -77,7 +77,7 @@ export function loadConfig(ctx: ConfigContext, parse: PolicyParser): LoadedConfi
     if (read.kind !== 'ok') continue;
     const { $schema: _schema, extends: preset, ...values } = read.file;
     for (const problem of judgeLayer(role, values)) {
-      ignored.push(`${path}: ${problem.key} ${problem.message}`);
+      ignored.push(`${path}: ${problem.key} ignored: ${problem.message}`);
       delete values[problem.key as keyof typeof values];
     }
     if (preset) {
@@ -119,7 +119,7 @@ function envByOrigin(ctx: ConfigContext): Array<{ origin: string | undefined; en
 }
 
 /** A policy file is a few hundred bytes; anything near this is not one. */
-const MAX_POLICY_BYTES = 256 * 1024;
+export const MAX_POLICY_BYTES = 256 * 1024;
 
 /** Read and validate one policy file. */
 export function readPolicyFile(path: string, parse: PolicyParser): ReadPolicy {

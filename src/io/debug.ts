@@ -1,6 +1,6 @@
 /** Diagnostics, off unless DEV_TEAM_CONTEXT_DEBUG asks: `1`/`on` → stderr, an absolute path → appended to that file. */
 import { appendFileSync } from 'node:fs';
-import { ENV } from '../core/constants.js';
+import { ENV } from '../core/env-names.js';
 import { sanitizeText } from '../core/sanitize.js';
 
 export type Debug = (message: string) => void;

@@ -1,5 +1,5 @@
 /**
- * The few Agent SDK types src/sdk.ts is written against, so the package type-checks and builds without installing
+ * The few Agent SDK types src/sdk/ceiling-guard.ts is written against, so the package type-checks and builds without installing
  * the SDK (an optional peer: ~400 MB with its own copy of Claude Code). A subset of the SDK's own declarations,
  * same names and shapes. The published dist/index.d.ts still imports HookCallbackMatcher from the real package, and
  * test/e2e/sdk-types.test.ts compiles the README's SDK example against the real SDK the e2e suite installs.

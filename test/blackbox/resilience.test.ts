@@ -130,7 +130,10 @@ describe('PreCompact', () => {
 
   it('session ids cannot escape the checkpoint directory', async () => {
     await hook('pre-compact', { session_id: '../../../escape', transcript_path: transcriptAt(1_000), trigger: 'auto' });
-    expect(readdirSync(join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints'))).toEqual(['_________escape']);
+    expect(readdirSync(join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints')).sort()).toEqual([
+      '.gitignore',
+      '_________escape',
+    ]);
     expect(existsSync(join(sandbox.root, 'escape'))).toBe(false);
   });
 

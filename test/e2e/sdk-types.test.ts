@@ -1,7 +1,7 @@
 /**
  * The library's published types against the real Agent SDK: a TypeScript user's program (the README's example, and
  * the guard as the SDK's own HookCallbackMatcher and Options) compiles with the pinned SDK and dist/index.d.ts.
- * The repository type-checks src/sdk.ts against a local subset of the SDK's types (src/types/claude-agent-sdk.d.ts);
+ * The repository type-checks src/sdk/ceiling-guard.ts against a local subset of the SDK's types (src/types/claude-agent-sdk.d.ts);
  * this is where that subset is held to the real thing.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

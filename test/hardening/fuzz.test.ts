@@ -8,12 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENV } from '../../src/core/constants.js';
-import type { HookContext } from '../../src/hooks/context.js';
+import { ENV } from '../../src/core/env-names.js';
+import type { HookHost } from '../../src/runtime/host.js';
 import type { EntryName } from '../../src/core/hook-table.js';
-import { HANDLERS } from '../../src/hooks/events.js';
-import { runHookEvent } from '../../src/hooks/run.js';
-import { GUARD_VOICE } from '../../src/hooks/guard-voice.js';
+import { HANDLERS } from '../../src/hooks/handlers.js';
+import { runHookEvent } from '../../src/runtime/run.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -167,7 +166,7 @@ function world(policy: string | undefined, yaml: string | undefined, lines: stri
   return { dir, transcriptPath };
 }
 
-function context(dir: string, envValues: Record<string, string>): HookContext {
+function context(dir: string, envValues: Record<string, string>): HookHost {
   return {
     env: { ...envValues, CLAUDE_PROJECT_DIR: join(dir, 'project'), [ENV.stateDir]: join(dir, 'state') },
     cwd: join(dir, 'project'),
@@ -175,7 +174,6 @@ function context(dir: string, envValues: Record<string, string>): HookContext {
     writeStderr: () => {},
     parsePolicy: parsePolicyText,
     parseYaml: parseYamlText,
-    voice: () => GUARD_VOICE,
     now: () => new Date('2026-11-22T05:00:00Z'),
   };
 }

@@ -1,5 +1,5 @@
 /** What the plugin carries (plugin/, the marketplace's plugin source): the manifest, the hooks, the recovery skill, the CLI's bin shim and the bundles they run. */
-import { RUNTIME_FILES } from '../../src/cli/install.js';
+import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 
 export const PAYLOAD_FILES = [
   '.claude-plugin/plugin.json',

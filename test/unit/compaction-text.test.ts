@@ -14,7 +14,7 @@ import {
   renderSummariserBrief,
   type MustKeep,
 } from '../../src/core/compaction-text.js';
-import { PRECOMPACT_OUTPUT_LIMIT, SUMMARISER_BRIEF_CHARS } from '../../src/core/constants.js';
+import { PRECOMPACT_OUTPUT_LIMIT, SUMMARISER_BRIEF_CHARS } from '../../src/core/limits.js';
 import { renderResumptionContext } from '../../src/core/resumption-template.js';
 import { describeFill, estimateTokens, renderCompactionAlert } from '../../src/core/templates.js';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { hookCommand } from '../../src/cli/hook.js';
 import { installCommand } from '../../src/cli/install.js';
 import { HOOK_NAMES, HOOK_TABLE, type HookSpec, renderPluginHooks, SKILL_COMMANDS } from '../../src/core/hook-table.js';
-import { HANDLERS } from '../../src/hooks/events.js';
+import { HANDLERS } from '../../src/hooks/handlers.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');

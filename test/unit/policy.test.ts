@@ -206,7 +206,7 @@ describe('layer rules', () => {
         : [
             {
               key: 'stateDir',
-              message: 'ignored: only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory',
+              message: 'only DEV_TEAM_CONTEXT_STATE_DIR or ~/.claude/context-ceiling.json may set the state directory',
               values: ['/tmp/s'],
             },
           ],

@@ -1,22 +1,20 @@
 /** runHookEvent's catch-all: an unexpected error fails open and shows only where debugging is on. */
 import { describe, expect, it } from 'vitest';
-import type { HookContext } from '../../src/hooks/context.js';
-import { runHookEvent } from '../../src/hooks/run.js';
-import { silent } from '../../src/io/hook-io.js';
-import { GUARD_VOICE } from '../../src/hooks/guard-voice.js';
+import type { HookHost } from '../../src/runtime/host.js';
+import { runHookEvent } from '../../src/runtime/run.js';
+import { silent } from '../../src/runtime/hook-io.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
 
 function run(debug: string | undefined): { outcome: unknown; stderr: string[] } {
   const stderr: string[] = [];
-  const ctx: HookContext = {
+  const host: HookHost = {
     env: debug === undefined ? {} : { DEV_TEAM_CONTEXT_DEBUG: debug },
     cwd: '/nonexistent',
     home: '/nonexistent',
     writeStderr: (text) => stderr.push(text),
     parsePolicy: parsePolicyText,
     parseYaml: parseYamlText,
-    voice: () => GUARD_VOICE,
     now: () => new Date(0),
   };
   const outcome = runHookEvent(
@@ -24,7 +22,7 @@ function run(debug: string | undefined): { outcome: unknown; stderr: string[] } 
     () => () => {
       throw new Error('boom');
     },
-    ctx,
+    host,
     () => '{}',
   );
   return { outcome, stderr };

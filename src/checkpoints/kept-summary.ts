@@ -4,10 +4,10 @@
  */
 import { dirname, join } from 'node:path';
 import { parseKeptSummary, type KeptSummary } from '../core/compaction-text.js';
-import type { CheckpointEntry } from './checkpoints.js';
-import { ensureRealDir } from './checkpoints.js';
-import { createExclusive, writeFileAtomic } from './fs-safe.js';
-import { readRegularText } from './read-safe.js';
+import type { CheckpointEntry } from './store.js';
+import { ensureRealDir } from './store.js';
+import { createExclusive, writeFileAtomic } from '../io/fs-safe.js';
+import { readRegularText } from '../io/read-safe.js';
 
 /** Well above KEPT_SUMMARY_MAX_CHARS as JSON; anything larger is not ours and reads as absent. */
 const MAX_KEPT_SUMMARY_BYTES = 512 * 1024;

@@ -17,12 +17,12 @@ import {
   readCheckpointFile,
   sessionCheckpointDir,
   type CheckpointEntry,
-} from '../io/checkpoints.js';
-import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from '../io/kept-summary.js';
+} from './store.js';
+import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from './kept-summary.js';
 import { orchestrationPath } from '../io/orchestration.js';
 import { sanitizeId } from '../io/state.js';
 import { join } from 'node:path';
-import type { Settings } from './context.js';
+import type { HookConfig } from '../runtime/hook-config.js';
 
 /**
  * The session's newest unacknowledged checkpoint as a <compaction-alert>,
@@ -30,25 +30,25 @@ import type { Settings } from './context.js';
  * When the alert already went out before the summary was kept (SessionStart
  * `compact` runs before PostCompact), what it dropped follows once on its own.
  */
-export function takeCompactionAlert(settings: Settings, sessionId: string): string | undefined {
-  const entries = listCheckpoints(sessionCheckpointDir(settings.projectDir, sessionId));
-  const newest = chooseCompactionAlert(unacknowledged(entries, settings));
+export function takeCompactionAlert(config: HookConfig, sessionId: string): string | undefined {
+  const entries = listCheckpoints(sessionCheckpointDir(config.projectDir, sessionId));
+  const newest = chooseCompactionAlert(unacknowledged(entries, config));
   if (!newest) return takeDroppedNotice(entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);
   if (claim === 'taken') {
-    settings.debug(`${newest.entry.fileName} already acknowledged by a concurrent hook`);
+    config.debug(`${newest.entry.fileName} already acknowledged by a concurrent hook`);
     return undefined;
   }
-  if (claim === 'failed') settings.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
+  if (claim === 'failed') config.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
   acknowledgeAll(supersededBy(entries, newest.entry, true));
-  if (!newest.checkpoint) settings.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
+  if (!newest.checkpoint) config.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   const kept = newest.checkpoint && readKeptSummary(newest.entry);
   if (kept?.missing.length) claimDroppedNotice(newest.entry);
   return renderCompactionAlert({
     lead: kept ? droppedLead(kept.missing) : undefined,
     checkpoint: newest.checkpoint,
     checkpointPath: newest.entry.path,
-    orchestrationPath: newest.checkpoint?.orchestration.path || orchestrationPath(settings.projectDir, settings.policy.orchestrationFile),
+    orchestrationPath: newest.checkpoint?.orchestration.path || orchestrationPath(config.projectDir, config.policy.orchestrationFile),
     eventNumber: entries.indexOf(newest.entry) + 1,
     eventCount: entries.length,
   });
@@ -71,17 +71,17 @@ function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefin
  * previous session included), acknowledged or not, with its kept summary.
  * Clearing is how a person continues the work in a fresh context.
  */
-export function takeClearResumption(settings: Settings): string | undefined {
+export function takeClearResumption(config: HookConfig): string | undefined {
   const candidates: Array<{ entry: CheckpointEntry; count: number; mtime: number }> = [];
-  for (const session of listCheckpointSessions(settings.projectDir)) {
-    const entries = listCheckpoints(join(checkpointRoot(settings.projectDir), session));
+  for (const session of listCheckpointSessions(config.projectDir)) {
+    const entries = listCheckpoints(join(checkpointRoot(config.projectDir), session));
     const entry = entries[entries.length - 1];
     if (entry) candidates.push({ entry, count: entries.length, mtime: mtimeOf(entry.path) });
   }
   const chosen = chooseNewest(candidates);
   if (!chosen) return undefined;
   acknowledgeCheckpoint(chosen.entry); // so a later startup does not offer it again; taken or not, /clear shows it
-  return resumptionText(settings, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.count);
+  return resumptionText(config, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.count);
 }
 
 /**
@@ -89,14 +89,14 @@ export function takeClearResumption(settings: Settings): string | undefined {
  * earlier session as a <resumption-context>. Every earlier session's pending
  * checkpoints are acknowledged with it: the newest supersedes them.
  */
-export function takeResumptionContext(settings: Settings, currentSessionId: string): string | undefined {
+export function takeResumptionContext(config: HookConfig, currentSessionId: string): string | undefined {
   const own = sanitizeId(currentSessionId);
   const candidates: Array<{ session: string; entries: CheckpointEntry[]; pending: Pending[]; mtime: number }> = [];
-  for (const session of listCheckpointSessions(settings.projectDir)) {
+  for (const session of listCheckpointSessions(config.projectDir)) {
     if (session === own) continue;
-    if (settings.timeUp?.()) break; // a repository can commit any number of sessions: choose among those read in time
-    const entries = listCheckpoints(join(checkpointRoot(settings.projectDir), session));
-    const pending = unacknowledged(entries, settings);
+    if (config.timeUp?.()) break; // a repository can commit any number of sessions: choose among those read in time
+    const entries = listCheckpoints(join(checkpointRoot(config.projectDir), session));
+    const pending = unacknowledged(entries, config);
     const newest = pending[pending.length - 1];
     if (newest) candidates.push({ session, entries, pending, mtime: mtimeOf(newest.entry.path) });
   }
@@ -105,11 +105,11 @@ export function takeResumptionContext(settings: Settings, currentSessionId: stri
   const newest = chosen.pending[chosen.pending.length - 1]!;
   if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
   for (const candidate of candidates) acknowledgeAll(supersededBy(candidate.entries, newest.entry));
-  return resumptionText(settings, newest.entry, newest.checkpoint, chosen.entries.length);
+  return resumptionText(config, newest.entry, newest.checkpoint, chosen.entries.length);
 }
 
 function resumptionText(
-  settings: Settings,
+  config: HookConfig,
   entry: CheckpointEntry,
   checkpoint: ReturnType<typeof readCheckpointFile>,
   sessionCompactions: number,
@@ -118,7 +118,7 @@ function resumptionText(
   return renderResumptionContext({
     checkpoint,
     checkpointPath: entry.path,
-    orchestrationPath: checkpoint?.orchestration.path || orchestrationPath(settings.projectDir, settings.policy.orchestrationFile),
+    orchestrationPath: checkpoint?.orchestration.path || orchestrationPath(config.projectDir, config.policy.orchestrationFile),
     sessionCompactions,
     appendix: kept ? keptSummaryLines(kept, keptSummaryPath(entry)) : undefined,
   });
@@ -138,13 +138,13 @@ const MAX_PENDING_READ = 32;
  * in the JSON; oldest first. Bounded in count and by the hook's budget, since
  * each file may be megabytes and a repository can commit thousands.
  */
-function unacknowledged(entries: CheckpointEntry[], settings: Pick<Settings, 'timeUp'>): Pending[] {
+function unacknowledged(entries: CheckpointEntry[], config: Pick<HookConfig, 'timeUp'>): Pending[] {
   const pending: Pending[] = [];
   for (const entry of entries
     .filter((e) => !e.acknowledged)
     .slice(-MAX_PENDING_READ)
     .reverse()) {
-    if (settings.timeUp?.()) break;
+    if (config.timeUp?.()) break;
     const checkpoint = readCheckpointFile(entry.path);
     if (!isAcknowledged(entry, checkpoint))
       pending.unshift({ entry, checkpoint, sequence: entry.sequence, trigger: checkpoint?.trigger.type });

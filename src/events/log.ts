@@ -5,8 +5,8 @@
  */
 import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRegularText } from './read-safe.js';
-import { ensurePrivateDir, privateDirForRead } from './state.js';
+import { readRegularText } from '../io/read-safe.js';
+import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
 
 export const EVENT_LOG = 'events.jsonl';
 /** The log is rotated (one previous file kept) past this size: thousands of events, never a disk. */

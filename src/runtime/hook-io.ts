@@ -72,3 +72,13 @@ function isCharacterDevice(fd: number): boolean {
     return true; // no usable stdin at all
   }
 }
+
+/** JSON.parse that answers undefined instead of throwing: bad stdin is silence, not an error. */
+export function parseJson(text: string | undefined): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -15,14 +15,12 @@
  */
 import { homedir } from 'node:os';
 import type { HookCallbackMatcher, HookInput, HookJSONOutput } from '@anthropic-ai/claude-agent-sdk';
-import { ENV } from './core/constants.js';
-import { GUARD_MATCHER } from './core/hook-table.js';
-import type { ToolAction } from './core/policy.js';
-import type { HookContext, SdkContextUsage } from './hooks/context.js';
-import { guardProtocolOutput, judgePreToolUse } from './hooks/pre-tool-use.js';
-import { GUARD_VOICE } from './hooks/guard-voice.js';
-import { parsePolicyText } from './io/policy-parse.js';
-import { parseYamlText } from './io/yaml-parse.js';
+import { ENV } from '../core/env-names.js';
+import { GUARD_MATCHER } from '../core/hook-table.js';
+import type { ToolAction } from '../core/policy.js';
+import type { HookHost, SdkContextUsage } from '../runtime/host.js';
+import { guardProtocolOutput, judgePreToolUse } from '../hooks/pre-tool-use.js';
+import { linkedServices } from '../hooks/services.js';
 
 export type CeilingGuardOptions = {
   /** Block (deny) instead of warn over the ceiling. */
@@ -86,23 +84,15 @@ export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, st
 /** A PreToolUse matcher for the SDK's `hooks` option, on the capability loads the command hook gates (Agent, Task, Skill, Workflow). */
 export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallbackMatcher {
   const env = ceilingGuardEnv(options);
-  const ctx: HookContext = {
-    env,
-    cwd: process.cwd(),
-    home: homedir(),
-    writeStderr: () => {},
-    parsePolicy: parsePolicyText,
-    parseYaml: parseYamlText,
-    voice: () => GUARD_VOICE,
-    now: () => new Date(),
-  };
+  const { voice, ...parsers } = linkedServices();
+  const host: HookHost = { ...parsers, env, cwd: process.cwd(), home: homedir(), writeStderr: () => {}, now: () => new Date() };
   return {
     matcher: GUARD_MATCHER,
     hooks: [
       async (input: HookInput): Promise<HookJSONOutput> => {
         if (input.hook_event_name !== 'PreToolUse') return {};
         const sdk = options.contextUsage ? await askContextUsage(options.contextUsage) : undefined;
-        const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...ctx, sdk } : ctx);
+        const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, voice);
         const message = result.outcome === 'allow' ? undefined : result.texts?.stderr;
         options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome, reason: result.reason, message, notice: result.notice });
         return guardProtocolOutput(result) ?? {};

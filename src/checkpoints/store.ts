@@ -1,14 +1,15 @@
 /**
  * Checkpoint files on disk:
  * <project>/.claude/context-ceiling/checkpoints/<session>/cx-NNN-checkpoint.json
- * plus a cx-NNN-checkpoint.acknowledged marker once an alert has shown it.
+ * plus a cx-NNN-checkpoint.acknowledged marker once an alert has shown it (seed 000's
+ * cx-NNN-checkpoint.json.acknowledged counts too). checkpoints/ holds a `.gitignore` of `*`.
  */
 import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ackMarkerName, checkpointFileName, parseCheckpoint, sequenceOf, type Checkpoint } from '../core/checkpoint.js';
-import { createExclusive } from './fs-safe.js';
-import { readRegularText } from './read-safe.js';
-import { sanitizeId } from './state.js';
+import { ackMarkerName, ackMarkerNames, checkpointFileName, parseCheckpoint, sequenceOf, type Checkpoint } from '../core/checkpoint.js';
+import { createExclusive } from '../io/fs-safe.js';
+import { readRegularText } from '../io/read-safe.js';
+import { sanitizeId } from '../io/state.js';
 
 /** A checkpoint larger than this is not one of ours: it reads as corrupt instead of filling memory. */
 const MAX_CHECKPOINT_BYTES = 4 * 1024 * 1024;
@@ -41,7 +42,7 @@ export function listCheckpoints(dir: string): CheckpointEntry[] {
       fileName,
       sequence,
       path: join(dir, fileName),
-      acknowledged: present.has(ackMarkerName(fileName)),
+      acknowledged: ackMarkerNames(fileName).some((name) => present.has(name)),
     }));
 }
 
@@ -192,14 +193,31 @@ export function ensureRealDir(dir: string): void {
     return;
   }
   for (const path of folders) {
+    let created = false;
     try {
       mkdirSync(path, { mode: 0o755 });
+      created = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const stat = lstatSync(path);
     if (stat.isSymbolicLink() || !stat.isDirectory())
       throw new Error(`${path} is not a plain directory; refusing to write checkpoints through it`);
+    if (created && path.endsWith(`${MARKER}/checkpoints`)) ignoreInGit(path);
+  }
+}
+
+/**
+ * Checkpoints are one developer's session state, never the repository's: the folder that holds them gets
+ * a `.gitignore` of `*` (itself included) when we create it, so `git status` stays clean. Only then, and
+ * exclusively: a .gitignore already there is the team's. Not the whole `.claude/context-ceiling/`, where
+ * `install --project` puts the runtime a team may commit.
+ */
+function ignoreInGit(dir: string): void {
+  try {
+    createExclusive(join(dir, '.gitignore'), '*\n', 0o644);
+  } catch {
+    // a checkpoint matters more than the ignore file
   }
 }
 

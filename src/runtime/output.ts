@@ -1,5 +1,5 @@
 /** Shared by the hooks that speak through additionalContext. */
-import { silent, type HookOutcome } from '../io/hook-io.js';
+import { silent, type HookOutcome } from './hook-io.js';
 
 /** Run one optional part of a hook; its failure drops that part, never the others. */
 export function guarded<T>(part: () => T, debug: (message: string) => void): T | undefined {

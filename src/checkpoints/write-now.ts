@@ -1,9 +1,11 @@
 /** Write a checkpoint of a session's state now: PreCompact and the recovery skill's save step share it. */
 import { buildCheckpoint, type Checkpoint } from '../core/checkpoint.js';
-import { sessionCheckpointDir, writeNewCheckpoint } from '../io/checkpoints.js';
+import { sessionCheckpointDir, writeNewCheckpoint } from './store.js';
 import { readGitBranch } from '../io/git.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
-import { readContext, type HookContext, type Settings } from './context.js';
+import { readContext } from '../window/reading.js';
+import type { HookHost } from '../runtime/host.js';
+import type { HookConfig } from '../runtime/hook-config.js';
 
 export type CheckpointRequest = {
   sessionId: string;
@@ -15,22 +17,22 @@ export type CheckpointRequest = {
 
 /** The checkpoint and its path; throws when it cannot be written (callers decide what that means). */
 export function writeCheckpointNow(
-  settings: Settings,
-  ctx: HookContext,
+  config: HookConfig,
+  host: HookHost,
   request: CheckpointRequest,
 ): { path: string; checkpoint: Checkpoint } {
-  const { policy, projectDir, debug } = settings;
-  const reading = readContext(settings, request.transcriptPath, request.sessionId, ctx.now());
+  const { policy, projectDir, debug } = config;
+  const reading = readContext(config, request.transcriptPath, request.sessionId, host.now());
   const {
     document: _document,
     yamlError: _yamlError,
     ...orchestration
-  } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), ctx.parseYaml);
+  } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), host.parseYaml);
   if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
   return writeNewCheckpoint(sessionCheckpointDir(projectDir, request.sessionId), (sequence) =>
     buildCheckpoint({
       sequence,
-      now: ctx.now(),
+      now: host.now(),
       sessionId: request.sessionId,
       trigger: request.trigger,
       customInstructions: request.customInstructions,

@@ -2,11 +2,11 @@
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
-import { readStdin, silent, writeAll, type HookOutcome } from '../io/hook-io.js';
+import { readStdin, silent, writeAll, type HookOutcome } from './hook-io.js';
 import { HOOK_NAMES, SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
-import type { HookContext } from './context.js';
+import type { HookHost } from './host.js';
 
-export type HookHandler = (stdin: string | undefined, ctx: HookContext) => HookOutcome;
+export type HookHandler = (stdin: string | undefined, host: HookHost) => HookOutcome;
 
 /**
  * Claude Code kills our hooks at 10 s (30 s for PreCompact): every hook gives
@@ -39,14 +39,14 @@ export function unknownEntryMessage(name: string | undefined): string {
 export function runHookEvent(
   event: string,
   lookup: () => HookHandler | undefined,
-  ctx: HookContext,
+  host: HookHost,
   stdin: () => string | undefined = readStdin,
 ): HookOutcome {
-  const debug = createEnvDebug(ctx.env, ctx.writeStderr);
+  const debug = createEnvDebug(host.env, host.writeStderr);
   let outcome: HookOutcome;
   try {
     const handler = lookup();
-    outcome = handler ? handler(stdin(), ctx) : silent('no-handler');
+    outcome = handler ? handler(stdin(), host) : silent('no-handler');
   } catch (error) {
     debug(`unexpected ${describeError(error)}`);
     outcome = silent('failed-open unexpected-error');
@@ -55,9 +55,11 @@ export function runHookEvent(
   return outcome;
 }
 
-export function processHookContext(services: Pick<HookContext, 'parsePolicy' | 'parseYaml' | 'voice'>): HookContext {
+/** The host of a hook run in this process: its environment, folders and clock, with the parsers it was given. */
+export function processHookHost(services: Pick<HookHost, 'parsePolicy' | 'parseYaml'>): HookHost {
   return {
-    ...services,
+    parsePolicy: services.parsePolicy,
+    parseYaml: services.parseYaml,
     now: () => new Date(),
     // From now, not from process start: `context-ceiling hook` may also run inside a long-lived process (tests, the SDK).
     timeUp: hookTimeUp(Date.now()),
