@@ -4,21 +4,18 @@
  * PostCompact output reaches only the person, and the alerts speak to the model.
  */
 import { buildKeptSummary } from '../core/compaction-text.js';
-import { parseSessionInput } from '../core/hook-input.js';
 import { listCheckpoints, readCheckpointFile, sessionCheckpointDir } from '../checkpoints/store.js';
 import { describeError } from '../io/debug.js';
 import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { writeKeptSummary } from '../checkpoints/kept-summary.js';
-import { loadHookConfig } from '../runtime/hook-config.js';
-import { parseJson } from '../runtime/hook-io.js';
 import type { HookHost } from '../runtime/host.js';
+import { openHook } from '../runtime/open-hook.js';
 
 export function runPostCompact(stdin: string | undefined, host: HookHost): HookOutcome {
-  const input = parseSessionInput(parseJson(stdin));
-  if (!input) return silent('not-a-hook-input');
-  const config = loadHookConfig(host, input.cwd);
+  const opened = openHook(stdin, host);
+  if (!opened.open) return opened.outcome;
+  const { input, config } = opened;
   const { debug } = config;
-  if (!config.policy.enabled) return silent('disabled');
   const summary = input.raw.compact_summary;
   if (typeof summary !== 'string' || summary.trim() === '') return silent('no-summary');
   const entries = listCheckpoints(sessionCheckpointDir(config.projectDir, input.session_id));

@@ -3,22 +3,19 @@
  * a fresh number, and tell the summariser (plain stdout) what must survive.
  */
 import { basename, relative } from 'node:path';
-import { parseSessionInput } from '../core/hook-input.js';
 import { renderSummariserBrief } from '../core/compaction-text.js';
 import { describeFill } from '../core/templates.js';
 import { describeError } from '../io/debug.js';
 import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { writeCheckpointNow } from '../checkpoints/write-now.js';
-import { loadHookConfig } from '../runtime/hook-config.js';
-import { parseJson } from '../runtime/hook-io.js';
 import type { HookHost } from '../runtime/host.js';
+import { openHook } from '../runtime/open-hook.js';
 
 export function runPreCompact(stdin: string | undefined, host: HookHost): HookOutcome {
-  const input = parseSessionInput(parseJson(stdin));
-  if (!input) return silent('not-a-hook-input');
-  const config = loadHookConfig(host, input.cwd);
+  const opened = openHook(stdin, host);
+  if (!opened.open) return opened.outcome;
+  const { input, config } = opened;
   const { policy, projectDir, debug } = config;
-  if (!policy.enabled) return silent('disabled');
   try {
     const { path, checkpoint } = writeCheckpointNow(config, host, {
       sessionId: input.session_id,

@@ -4,19 +4,17 @@
  * session, else the resumption context: after /clear from the project's
  * newest checkpoint, otherwise from an earlier session's unacknowledged one.
  */
-import { parseSessionInput, stringField } from '../core/hook-input.js';
-import { silent, type HookOutcome } from '../runtime/hook-io.js';
+import { stringField } from '../core/hook-input.js';
+import type { HookOutcome } from '../runtime/hook-io.js';
 import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from '../checkpoints/alerts.js';
-import { loadHookConfig } from '../runtime/hook-config.js';
-import { parseJson } from '../runtime/hook-io.js';
 import type { HookHost } from '../runtime/host.js';
+import { openHook } from '../runtime/open-hook.js';
 import { additionalContext, guarded } from '../runtime/output.js';
 
 export function runSessionStart(stdin: string | undefined, host: HookHost): HookOutcome {
-  const input = parseSessionInput(parseJson(stdin));
-  if (!input) return silent('not-a-hook-input');
-  const config = loadHookConfig(host, input.cwd);
-  if (!config.policy.enabled) return silent('disabled');
+  const opened = openHook(stdin, host);
+  if (!opened.open) return opened.outcome;
+  const { input, config } = opened;
   const source = stringField(input.raw, 'source', 32);
   const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert || source === 'compact')

@@ -1,23 +1,20 @@
 /** UserPromptSubmit: the <context-monitor> status, and the compaction alert when one is pending (the fallback channel). */
 import { resolveAutocompact } from '../core/autocompact.js';
-import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
-import { silent, type HookOutcome } from '../runtime/hook-io.js';
+import type { HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { additionalContext, guarded } from '../runtime/output.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from '../checkpoints/alerts.js';
-import { loadHookConfig } from '../runtime/hook-config.js';
-import { parseJson } from '../runtime/hook-io.js';
 import { readContext } from '../window/reading.js';
 import type { HookHost } from '../runtime/host.js';
+import { openHook } from '../runtime/open-hook.js';
 
 export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): HookOutcome {
-  const input = parseSessionInput(parseJson(stdin));
-  if (!input) return silent('not-a-hook-input');
-  const config = loadHookConfig(host, input.cwd);
+  const opened = openHook(stdin, host);
+  if (!opened.open) return opened.outcome;
+  const { input, config } = opened;
   const { policy } = config;
-  if (!policy.enabled) return silent('disabled');
   const parts: string[] = [];
   if (policy.monitor) {
     const reading = readContext(config, input.transcript_path, input.session_id, host.now());
