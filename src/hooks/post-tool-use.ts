@@ -7,7 +7,7 @@ import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
-import { additionalContext } from '../runtime/output.js';
+import { additionalContext } from '../runtime/additional-context.js';
 
 /** The tools its matcher names (core/hook-table.ts): the handler judges exactly what Claude Code sends it. */
 const WRITING_TOOLS = new Set(matcherTools(WRITE_MATCHER));

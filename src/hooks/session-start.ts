@@ -9,7 +9,7 @@ import type { HookOutcome } from '../runtime/hook-io.js';
 import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from '../checkpoints/alerts.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
-import { additionalContext, guarded } from '../runtime/output.js';
+import { additionalContext, guarded } from '../runtime/additional-context.js';
 
 export function runSessionStart(stdin: string | undefined, host: HookHost): HookOutcome {
   const opened = openHook(stdin, host);

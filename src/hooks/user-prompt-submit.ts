@@ -3,7 +3,7 @@ import { resolveAutocompact } from '../core/autocompact.js';
 import { renderMonitor } from '../core/templates.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
-import { additionalContext, guarded } from '../runtime/output.js';
+import { additionalContext, guarded } from '../runtime/additional-context.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from '../checkpoints/alerts.js';
 import { readContext } from '../window/reading.js';

@@ -1,4 +1,4 @@
-/** Shared by the hooks that speak through additionalContext. */
+/** Speaking through additionalContext (the model reads it), and running the optional parts of what is said. */
 import { silent, type HookOutcome } from './hook-io.js';
 
 /** Run one optional part of a hook; its failure drops that part, never the others. */
