@@ -71,7 +71,12 @@ function runChecks(io: CliIO): Check[] {
   const checks: Check[] = [checkNode(), ...checkHooks(settings, io, projectDir)];
   checks.push(
     config.problems.length > 0
-      ? { name: 'config', status: 'fail', detail: config.problems.join('; '), fix: cliMessage('doctor.config-invalid-fix') }
+      ? {
+          name: 'config',
+          status: 'fail',
+          detail: [...config.problems, ...config.warnings].join('; '),
+          fix: cliMessage('doctor.config-invalid-fix'),
+        }
       : config.warnings.length > 0
         ? { name: 'config', status: 'warn', detail: config.warnings.join('; '), fix: cliMessage('doctor.config-warning-fix') }
         : {

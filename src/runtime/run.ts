@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
+import { hookEnvWithoutRepositoryPaths } from '../io/settings-env.js';
 import { readStdin, silent, writeAll, type HookOutcome } from './hook-io.js';
 import { HOOK_NAMES, SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
 import type { HookHost } from './host.js';
@@ -42,17 +43,31 @@ export function runHookEvent(
   host: HookHost,
   stdin: () => string | undefined = readStdin,
 ): HookOutcome {
-  const debug = createEnvDebug(host.env, host.writeStderr);
+  let debug = createEnvDebug({}, host.writeStderr);
   let outcome: HookOutcome;
   try {
+    const trusted = withTrustedEnv(host);
+    debug = createEnvDebug(trusted.env, trusted.writeStderr);
     const handler = lookup();
-    outcome = handler ? handler(stdin(), host) : silent('no-handler');
+    outcome = handler ? handler(stdin(), trusted) : silent('no-handler');
   } catch (error) {
     debug(`unexpected ${describeError(error)}`);
     outcome = silent('failed-open unexpected-error');
   }
   debug(`verdict ${event}: ${outcome.reason}`);
   return outcome;
+}
+
+/**
+ * The host with path variables a repository's settings supplied taken out of its environment (Claude Code
+ * merges a project's settings env into every hook's): the debug log, state directory, policy and
+ * orchestration file are named only by the user (DESIGN.md, "Trust boundaries"). The project is Claude
+ * Code's (CLAUDE_PROJECT_DIR), whose settings it applied.
+ */
+export function withTrustedEnv(host: HookHost): HookHost {
+  if (host.ignoredPaths !== undefined) return host; // already looked
+  const { env, ignored } = hookEnvWithoutRepositoryPaths(host.env, host.env.CLAUDE_PROJECT_DIR || host.cwd);
+  return { ...host, env, ignoredPaths: ignored };
 }
 
 /** The host of a hook run in this process: its environment, folders and clock, with the parsers it was given. */
