@@ -27,7 +27,7 @@ export function writeCheckpointNow(
     document: _document,
     yamlError: _yamlError,
     ...orchestration
-  } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), host.parseYaml);
+  } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), host.parseYaml, projectDir);
   if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
   return writeNewCheckpoint(sessionCheckpointDir(projectDir, request.sessionId), (sequence) =>
     buildCheckpoint({

@@ -12,11 +12,12 @@ import type { ResolvedWindow } from '../core/window.js';
 import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { locatePlugin } from '../io/plugin-install.js';
-import { privateDirForRead, resolveStateDir } from '../io/state.js';
+import { LAST_ERROR_FILE, privateDirForRead, readLastError, resolveStateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './project.js';
 import { parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
+import { checkRuntime } from './runtime-check.js';
 
 const usage = 'context-ceiling doctor [--json]';
 
@@ -31,7 +32,8 @@ Checks, each with a fix when something is wrong:
   hooks     the context-ceiling plugin enabled in a settings file and the
             folder Claude Code runs it from (which must still be there), or
             which settings files register the hooks, whether every event is
-            there and the runtime each command runs exists
+            there and the runtime each command runs works (every bundle is
+            loaded and the hook run once on a canned input)
   config    every policy file parses and validates
   window    the window the hooks use for this project's newest session, and
             where it comes from (env, policy, status line, model, learned,
@@ -40,6 +42,8 @@ Checks, each with a fix when something is wrong:
   compact   where Claude Code itself will compact (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
             CLAUDE_CODE_AUTO_COMPACT_WINDOW), a percent of its effective window
   state     the private state directory is ours, private and not a symlink
+  errors    the last unexpected failure of a hook, if any (it let everything
+            through); remove the file it names once fixed
 
 Settings are read as the hooks get them: the "env" blocks of
 .claude/settings.local.json, .claude/settings.json and
@@ -71,7 +75,12 @@ function runChecks(io: CliIO): Check[] {
   const checks: Check[] = [checkNode(), ...checkHooks(settings, io, projectDir)];
   checks.push(
     config.problems.length > 0
-      ? { name: 'config', status: 'fail', detail: config.problems.join('; '), fix: cliMessage('doctor.config-invalid-fix') }
+      ? {
+          name: 'config',
+          status: 'fail',
+          detail: [...config.problems, ...config.warnings].join('; '),
+          fix: cliMessage('doctor.config-invalid-fix'),
+        }
       : config.warnings.length > 0
         ? { name: 'config', status: 'warn', detail: config.warnings.join('; '), fix: cliMessage('doctor.config-warning-fix') }
         : {
@@ -97,7 +106,21 @@ function runChecks(io: CliIO): Check[] {
   }
   checks.push(checkCompaction(settings, config, window));
   checks.push(checkState(config, claudeSettingsOf(io).env, io.home));
+  checks.push(checkLastError(config, claudeSettingsOf(io).env, io.home));
   return checks;
+}
+
+/** A hook's last unexpected failure (runtime/run.ts keeps it): a hook that failed open must not look like a quiet one. */
+function checkLastError(config: LoadedConfig, env: Readonly<Record<string, string | undefined>>, home: string): Check {
+  const stateDir = resolveStateDir({ policy: config.policy, env, home });
+  const last = readLastError(stateDir);
+  if (!last) return { name: 'errors', status: 'ok', detail: cliMessage('doctor.no-errors') };
+  return {
+    name: 'errors',
+    status: 'warn',
+    detail: cliMessage('doctor.last-error', last),
+    fix: cliMessage('doctor.last-error-fix', { path: join(stateDir, LAST_ERROR_FILE) }),
+  };
 }
 
 /** The window as the hooks resolve it for this project's newest session (a status line report is per session, a model's per model). */
@@ -191,7 +214,7 @@ function checkHooks(settings: ClaudeSettings, io: CliIO, projectDir: string): Ch
   const plugin = findPluginInstall(settings.files);
   if (plugin) checks.push(checkPlugin(plugin, io));
   const installs = settings.files
-    .map((file) => checkSettingsHooks(file, projectDir))
+    .map((file) => checkSettingsHooks(file, projectDir, io.env))
     .filter((check): check is Check => check !== undefined);
   checks.push(...installs);
   if (!plugin && installs.length === 0) {
@@ -218,11 +241,19 @@ function checkPlugin(plugin: PluginInstall, io: CliIO): Check {
       detail: cliMessage('doctor.plugin-missing', { ...where, missing: location.missing }),
       fix: cliMessage(location.from === 'folder' ? 'doctor.plugin-folder-fix' : 'doctor.plugin-copy-fix', where),
     };
+  const problem = checkRuntime(join(location.folder, 'dist'), io.env);
+  if (problem !== undefined)
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: cliMessage('doctor.plugin-broken', { id: plugin.id, folder: location.folder, problem }),
+      fix: cliMessage(location.from === 'folder' ? 'doctor.plugin-folder-fix' : 'doctor.plugin-copy-fix', where),
+    };
   const detail = location.from === 'folder' ? 'doctor.plugin-folder' : 'doctor.plugin-copy';
   return { name: 'hooks', status: 'ok', detail: cliMessage(detail, { ...where, folder: location.folder }) };
 }
 
-function checkSettingsHooks(file: SettingsFacts, projectDir: string): Check | undefined {
+function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO['env']): Check | undefined {
   const ours = file.hookCommands.filter((command) => ourHookName(command) !== undefined);
   if (ours.length === 0) return undefined;
   const names = new Set(ours.map((command) => ourHookName(command)));
@@ -238,6 +269,14 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string): Check | un
       name: 'hooks',
       status: 'fail',
       detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }),
+      fix: cliMessage('doctor.reinstall-fix', { flag }),
+    };
+  const broken = runtimes.map((dir) => ({ dir, problem: checkRuntime(dir, env) })).find((r) => r.problem !== undefined);
+  if (broken)
+    return {
+      name: 'hooks',
+      status: 'fail',
+      detail: cliMessage('doctor.runtime-broken', { ...where, dir: broken.dir, problem: broken.problem! }),
       fix: cliMessage('doctor.reinstall-fix', { flag }),
     };
   if (missing.length > 0)

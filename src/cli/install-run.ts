@@ -7,7 +7,7 @@ import { installedSkillText, planInstall, planUninstall, SettingsShapeError, typ
 import { formatTokens } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { OUR_SKILL } from '../io/recovery-skill.js';
-import { loadUncheckedConfig } from './project.js';
+import { loadUncheckedConfig, loadUserScopeConfig } from './project.js';
 import { bundleDir } from '../io/bundle-dir.js';
 import { RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install-target.js';
 import {
@@ -38,7 +38,7 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
   guardPaths(t, [dirname(t.settingsPath), t.recordPath, skillPath, ...(runtime.copy ? [runtime.realDir] : [])]);
   const current = readSettings(t.settingsPath);
   const previous = readRecord(t.recordPath);
-  const wanted = wantedEnv(io, options, current.value, previous?.env ?? []);
+  const wanted = wantedEnv(io, t.scope, options, current.value, previous?.env ?? []);
   const plan = planOrExplain(t.settingsPath, () =>
     planInstall(current.value, runtime.commandDir, wanted.env, {
       statusLine: options.statusLine,
@@ -207,12 +207,14 @@ type WantedEnv = {
  * compaction point just above the ceiling: the override is a percent of the
  * effective window (window minus the output reserve, CLAUDE-CODE-FACTS.md).
  */
-function wantedEnv(io: CliIO, options: InstallOptions, settings: unknown, owned: readonly EnvChange[]): WantedEnv {
+function wantedEnv(io: CliIO, scope: Target['scope'], options: InstallOptions, settings: unknown, owned: readonly EnvChange[]): WantedEnv {
   const env: Record<string, string> = {};
   if (options.window !== undefined) env[ENV.window] = String(options.window);
   if (!options.strict) return { env };
   env[ENV.strict] = 'on';
-  const policy = loadUncheckedConfig(io).policy;
+  // What goes into the user's scope applies to every project: it is computed from the user's scope alone,
+  // never from the clone install happens to run in (its policy or settings).
+  const policy = (scope === 'user' ? loadUserScopeConfig(io) : loadUncheckedConfig(io)).policy;
   const window = options.window ?? policy.window ?? ASSUMED_WINDOW;
   const effective = window > 2 * AUTOCOMPACT_OUTPUT_RESERVE ? window - AUTOCOMPACT_OUTPUT_RESERVE : window;
   const pct = Math.min(100, Math.ceil((policy.ceilingPct * window) / effective));

@@ -29,7 +29,7 @@ const SUMMARIES: Array<[string, string]> = [
   ['events', 'warnings and blocks the guard gave (--summary: one line for a CI log)'],
   ['install', 'wire the hooks into .claude/settings.json (--user, --local, --strict)'],
   ['uninstall', 'remove exactly what install added'],
-  ['doctor', 'check Node, hooks or plugin, config, the window in use, compaction point, state'],
+  ['doctor', 'check Node, hooks or plugin, config, the window in use, compaction point, state, last error'],
   ['statusline', 'status line command: occupancy and tier; records the real window'],
   ['replay', 'sweep candidate ceilings over recorded transcripts (calibration)'],
   ['report', 'one session: occupancy per turn, thresholds, compactions (--html, --json)'],

@@ -65,6 +65,19 @@ const CLI_MESSAGES = {
   'doctor.no-hooks-fix': () => 'run context-ceiling install (or install the repository as a Claude Code plugin)',
   'doctor.runtime-absent': (d: { label: string; scope: string; dirs: string }) =>
     `${d.label} (${d.scope}) runs ${d.dirs}/hook.cjs, which does not exist`,
+  'doctor.runtime-broken': (d: { label: string; scope: string; dir: string; problem: string }) =>
+    `${d.label} (${d.scope}) runs ${d.dir}, which does not work (${d.problem}): its hooks let everything through`,
+  'doctor.plugin-broken': (d: { id: string; folder: string; problem: string }) =>
+    `plugin ${d.id} runs from ${d.folder}, which does not work (${d.problem}): its hooks let everything through`,
+  'doctor.last-error': (d: { at: string; event: string; version: string; error: string }) =>
+    `the ${d.event} hook failed at ${d.at} (version ${d.version}) and let everything through: ${d.error}`,
+  'doctor.last-error-fix': (d: { path: string }) =>
+    `fix what it names (a runtime file missing or broken: run install again), then remove ${d.path}`,
+  'doctor.runtime-missing': (d: { files: string }) => `${d.files} missing`,
+  'doctor.runtime-unloadable': (d: { line: string }) => `its bundles do not load: ${d.line}`,
+  'doctor.runtime-no-verdict': (d: { line: string }) => `hook.cjs states no verdict: ${d.line}`,
+  'doctor.runtime-fails': (d: { line: string }) => `hook.cjs fails: ${d.line}`,
+  'doctor.no-errors': () => 'no hook has failed unexpectedly',
   'doctor.reinstall-fix': (d: { flag: string }) => `run context-ceiling install${d.flag} again`,
   'doctor.hooks-missing': (d: { label: string; scope: string; events: string }) => `${d.label} (${d.scope}) lacks ${d.events}`,
   'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
@@ -85,6 +98,8 @@ const CLI_MESSAGES = {
     `${d.pct}% (${d.pctFrom}), ${d.strict ? 'strict: over the ceiling blocks' : 'warn mode'} (${d.strictFrom})${d.enabled ? '' : ' — guard disabled'}`,
   'report.events': (d: { blocks: string; warnings: string; session: string }) =>
     `The guard logged ${d.blocks} and ${d.warnings} for this session (context-ceiling events --session ${d.session}).`,
+  'status.last-error': (d: { at: string; event: string; error: string }) =>
+    `${d.event} hook failed at ${d.at} and let everything through: ${d.error} (context-ceiling doctor)`,
   'status.events': (d: { blocks: string; warnings: string; session: string }) =>
     `${d.blocks} and ${d.warnings} in this session (context-ceiling events --session ${d.session})`,
   'status.guard-now': (d: { tools: string[] }) => `${[...d.tools, 'recovery skills: allow'].join(' · ')}`,

@@ -1,6 +1,12 @@
 /** What several commands need from their surroundings: the project, its settings, and the configuration of it. */
 import { basename } from 'node:path';
-import type { EffectiveEnv } from '../core/settings-env.js';
+import {
+  describeRepositoryPath,
+  mergeSettingsEnv,
+  withoutRepositoryPaths,
+  type EffectiveEnv,
+  type RepositoryPath,
+} from '../core/settings-env.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { resolveStateDir } from '../io/state.js';
 import type { Measurement } from '../io/transcript.js';
@@ -15,7 +21,8 @@ export function projectDirOf(io: CliIO): string {
   return io.env.CLAUDE_PROJECT_DIR || io.cwd;
 }
 
-export type ClaudeSettings = SettingsReading & EffectiveEnv;
+/** `ignoredPaths`: path variables a project or local settings file set, left out of `env` as the hooks leave them out. */
+export type ClaudeSettings = SettingsReading & EffectiveEnv & { ignoredPaths: RepositoryPath[] };
 
 const settingsCache = new WeakMap<CliIO, ClaudeSettings>();
 
@@ -28,7 +35,9 @@ export function claudeSettingsOf(io: CliIO): ClaudeSettings {
   if (cached) return cached;
   const ctx = { env: io.env, home: io.home, projectDir: projectDirOf(io) };
   const reading = readSettings(ctx);
-  const settings = { ...reading, ...readEffectiveEnv(ctx, reading) };
+  const effective = readEffectiveEnv(ctx, reading);
+  const trusted = withoutRepositoryPaths(effective.env, reading.files);
+  const settings = { ...reading, ...effective, env: trusted.env, ignoredPaths: trusted.ignored };
   settingsCache.set(io, settings);
   return settings;
 }
@@ -47,7 +56,20 @@ export function loadValidConfig(io: CliIO): LoadedConfig {
 
 /** Every layer, problems left in the result for the caller to report. */
 export function loadUncheckedConfig(io: CliIO): LoadedConfig {
-  return loadConfig(configContextOf(io), parsePolicyText);
+  const config = loadConfig(configContextOf(io), parsePolicyText);
+  const ignored = claudeSettingsOf(io).ignoredPaths.map(describeRepositoryPath);
+  return ignored.length === 0 ? config : { ...config, warnings: [...ignored, ...config.warnings] };
+}
+
+/**
+ * The configuration of the user's own scope: the process environment with ~/.claude/settings.json's env
+ * applied, the user's policy file and one the environment names by an absolute path; nothing from the
+ * project (its policy or settings files). What `install --user` writes into every project is computed from this.
+ */
+export function loadUserScopeConfig(io: CliIO): LoadedConfig {
+  const ctx = { env: io.env, home: io.home, projectDir: projectDirOf(io) };
+  const { env, origins } = mergeSettingsEnv(io.env, readSettings(ctx, ['user']).files);
+  return loadConfig({ env, envOrigins: origins, projectDir: ctx.projectDir, home: io.home, userScopeOnly: true }, parsePolicyText);
 }
 
 /**

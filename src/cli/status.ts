@@ -19,7 +19,7 @@ import type { ResolvedWindow } from '../core/window.js';
 import { formatCount } from '../core/plural.js';
 import type { LoadedConfig } from '../io/config.js';
 import { readEvents } from '../events/log.js';
-import { resolveStateDir } from '../io/state.js';
+import { readLastError, resolveStateDir, type LastError } from '../io/state.js';
 import { claudeSettingsOf, loadValidConfig, projectDirOf, sessionWindowOf } from './project.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
@@ -98,6 +98,8 @@ type StatusReport = {
   autocompact: AutocompactPoint | undefined;
   /** The settings file that set Claude Code's compaction point, when not the process environment. */
   autocompactFrom: string | undefined;
+  /** A hook's last unexpected failure (runtime/run.ts), if any. */
+  lastError: LastError | undefined;
   error: string | undefined;
   json: Record<string, unknown>;
 };
@@ -114,7 +116,9 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
   const autocompact = resolveAutocompact(env);
   const session = basename(transcript, '.jsonl');
-  const logged = readEvents(resolveStateDir({ policy, env, home: io.home })).filter((e) => e.session === session);
+  const stateDir = resolveStateDir({ policy, env, home: io.home });
+  const logged = readEvents(stateDir).filter((e) => e.session === session);
+  const lastError = readLastError(stateDir);
   const events = {
     blocks: logged.filter((e) => e.outcome === 'block').length,
     warnings: logged.filter((e) => e.outcome === 'warn').length,
@@ -130,6 +134,7 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
     config,
     autocompact,
     autocompactFrom,
+    lastError,
     error: measurement.error,
     json: {
       transcript,
@@ -152,6 +157,7 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
       events,
       autocompactPct: autocompact?.pct ?? null,
       autocompactWindow: autocompact?.windowTokens ?? null,
+      lastError: lastError ?? null,
     },
   };
 }
@@ -200,6 +206,7 @@ function renderStatus(report: StatusReport): string {
       'Autocompact',
       `${describeAutocompact(report.autocompact, window.tokens)}${report.autocompactFrom ? cliMessage('autocompact-set-in', { origin: report.autocompactFrom }) : ''}`,
     ]);
+  if (report.lastError) rows.push(['Last error', cliMessage('status.last-error', report.lastError)]);
   if (window.disproved)
     rows.push([
       'Note',

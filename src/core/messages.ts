@@ -68,19 +68,48 @@ export function renderVerdict(verdict: Verdict, wording: WordingFacts = {}): Gua
 }
 
 /** Something the person should hear once per session, whatever the verdict: about the window, or a policy the repository could not apply. */
-export type Notice = WindowNotice | { id: 'project-relaxed'; lines: string[] };
+export type Notice = WindowNotice | { id: 'project-relaxed'; lines: string[] } | { id: 'policy-ignored'; lines: string[] };
 
-/** The notices that apply now (each is then said once per session). */
-export function judgeNotices(window: ResolvedWindow | undefined, heldTokens: number, relaxed: readonly string[]): Notice[] {
+/**
+ * The notices that apply now (each is then said once per session). `policyProblems`: policy files left out
+ * because they do not validate (an unknown key, a typo): without a word, a typo in a strict policy would
+ * turn strict mode off silently.
+ */
+export function judgeNotices(
+  window: ResolvedWindow | undefined,
+  heldTokens: number,
+  relaxed: readonly string[],
+  policyProblems: readonly string[] = [],
+): Notice[] {
   const windowNotice = window ? judgeWindowNotice(window, heldTokens) : undefined;
   return [
     ...(windowNotice ? [windowNotice] : []),
     ...(relaxed.length > 0 ? [{ id: 'project-relaxed' as const, lines: [...relaxed] }] : []),
+    ...(policyProblems.length > 0 ? [{ id: 'policy-ignored' as const, lines: [...policyProblems] }] : []),
   ];
+}
+
+/**
+ * The name under which a session remembers it heard `notice`: a policy problem by its text too, so a
+ * different problem (or the same file broken again another way) is said again.
+ */
+export function noticeKey(notice: Notice): string {
+  if (notice.id !== 'policy-ignored') return notice.id;
+  let hash = 0x811c9dc5; // FNV-1a, 32 bits: a name, not a secret
+  for (const char of notice.lines.join('\n')) {
+    hash ^= char.codePointAt(0)!;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return `${notice.id}-${hash.toString(16).padStart(8, '0')}`;
 }
 
 /** The person's one-time notice, for systemMessage and stderr. */
 export function renderNotice(notice: Notice): string {
+  if (notice.id === 'policy-ignored')
+    return `context-ceiling: a policy file was ignored, so its settings (strict mode included) are not in force: ${notice.lines
+      .map((line) => sanitizeText(line).slice(0, 300))
+      .slice(0, 5)
+      .join('; ')}. Fix it (context-ceiling config validate shows every problem).`;
   if (notice.id === 'project-relaxed')
     return `context-ceiling: strict mode was set by you, so the project's policy could only tighten it; ignored: ${notice.lines
       .map((line) => sanitizeText(line).slice(0, 300))

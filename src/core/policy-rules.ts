@@ -31,7 +31,22 @@ const stateDirFromUserOrEnv: LayerRule = (layer, values) =>
         },
       ];
 
-export const LAYER_RULES: readonly LayerRule[] = [stateDirFromUserOrEnv];
+/**
+ * Nor which file we read into checkpoints, the summariser's instructions and the model's context: a project
+ * policy's orchestrationFile is ignored (the default, ORCHESTRATION.yaml in the project, still applies).
+ */
+const orchestrationFileFromOperator: LayerRule = (layer, values) =>
+  values.orchestrationFile === undefined || layer !== 'project'
+    ? []
+    : [
+        {
+          key: 'orchestrationFile',
+          message: `only ${ENV.orchestrationFile}, ~/.claude/context-ceiling.json or the policy ${ENV.policy} names may set the orchestration file`,
+          values: [values.orchestrationFile],
+        },
+      ];
+
+export const LAYER_RULES: readonly LayerRule[] = [stateDirFromUserOrEnv, orchestrationFileFromOperator];
 
 export function judgeLayer(layer: LayerName, values: PolicyValues): RuleProblem[] {
   return LAYER_RULES.flatMap((rule) => rule(layer, values));

@@ -3,6 +3,7 @@
  * (and so to every hook); the CLI merges them the same way so it describes the
  * posture the hooks actually run with. Pure: the files arrive already read.
  */
+import { ENV } from './env-names.js';
 import { isObject } from './json-shape.js';
 
 /** Settings files Claude Code reads, lowest precedence first (user < project < local). */
@@ -98,4 +99,48 @@ export function findPluginInstall(files: readonly SettingsFacts[]): PluginInstal
 
 function byPrecedence(files: readonly SettingsFacts[]): SettingsFacts[] {
   return [...files].sort((a, b) => SETTINGS_SCOPES.indexOf(a.scope) - SETTINGS_SCOPES.indexOf(b.scope));
+}
+
+/**
+ * Variables whose value names a path we write to or read from: the debug log, the state directory, a policy
+ * file, the orchestration file. Only the process environment or the user's own settings may set them
+ * (DESIGN.md, "Trust boundaries"): a repository's settings `env` reaches every hook of the user's.
+ */
+export const PATH_VARIABLES: readonly string[] = [ENV.debug, ENV.stateDir, ENV.policy, ENV.orchestrationFile];
+
+/** A path variable whose value a project or local settings file supplied, and that file. */
+export type RepositoryPath = { name: string; value: string; label: string };
+
+/** True when `name=value` names a path (DEBUG's `1`/`on`/`off` name none). */
+function namesPath(name: string, value: string): boolean {
+  return name === ENV.debug ? value.startsWith('/') : value !== '';
+}
+
+/**
+ * The environment without the path values a repository's settings supplied. Claude Code applies a project's
+ * `.claude/settings.json` and `.claude/settings.local.json` env over everything else, so a hook's value that
+ * equals one of theirs came from the repository; it is left out (and named), whatever the user exported.
+ */
+export function withoutRepositoryPaths<E extends Readonly<Record<string, string | undefined>>>(
+  env: E,
+  files: readonly SettingsFacts[],
+): { env: E; ignored: RepositoryPath[] } {
+  const ignored: RepositoryPath[] = [];
+  for (const name of PATH_VARIABLES) {
+    const value = env[name];
+    if (value === undefined || !namesPath(name, value)) continue;
+    const from = byPrecedence(files)
+      .reverse()
+      .find((file) => file.scope !== 'user' && file.env[name] === value);
+    if (from) ignored.push({ name, value, label: from.label });
+  }
+  if (ignored.length === 0) return { env, ignored };
+  const kept: Record<string, string | undefined> = { ...env };
+  for (const { name } of ignored) delete kept[name];
+  return { env: kept as E, ignored };
+}
+
+/** One line per ignored path variable, for the debug channel, `status` and `doctor`. */
+export function describeRepositoryPath(p: RepositoryPath): string {
+  return `${p.name}=${JSON.stringify(p.value)} ignored: set in ${p.label}; a path is honoured only from the environment or your own settings`;
 }

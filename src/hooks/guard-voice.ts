@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
-import { renderNotice, renderVerdict, type Notice } from '../core/messages.js';
+import { noticeKey, renderNotice, renderVerdict, type Notice } from '../core/messages.js';
 import { describeError, type Debug } from '../io/debug.js';
 import { appendEvent, type GuardEvent } from '../events/log.js';
 import { createExclusive } from '../io/fs-safe.js';
@@ -70,7 +70,7 @@ function claimNotice(notices: readonly Notice[], place: Pick<DedupPlace, 'stateD
   const said: string[] = [];
   for (const notice of notices) {
     try {
-      if (!createExclusive(join(sessionStateDir(place.stateDir, place.key), `told-${notice.id}`))) continue;
+      if (!createExclusive(join(sessionStateDir(place.stateDir, place.key), `told-${noticeKey(notice)}`))) continue;
     } catch (error) {
       debug(`notice state unavailable (${describeError(error)}); saying it anyway`);
     }

@@ -23,7 +23,7 @@ export function runPostToolUse(stdin: string | undefined, host: HookHost): HookO
   const target = orchestrationPath(projectDir, policy.orchestrationFile);
   const path = isAbsolute(written) ? resolve(written) : resolve(input.cwd ?? projectDir, written);
   if (path !== target) return silent('not-the-orchestration-file');
-  const facts = judgeWrittenOrchestration(readOrchestration(target, host.parseYaml), host.now(), policy.resumptionStaleMinutes);
+  const facts = judgeWrittenOrchestration(readOrchestration(target, host.parseYaml, projectDir), host.now(), policy.resumptionStaleMinutes);
   const text = facts && renderStaleness(facts, basename(target));
   return text ? additionalContext('PostToolUse', [text], 'stale-resumption') : silent(facts ? 'resumption-fresh' : 'no-resumption-section');
 }

@@ -115,7 +115,7 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const window = verdict.data.window;
   const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
   const relaxed = config.loaded.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
-  const pending = judgeNotices(window, held, relaxed);
+  const pending = judgeNotices(window, held, relaxed, config.loaded.problems);
   if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: verdict.messageId, verdict };
   const voice = s.voice();
   const place = { stateDir: config.stateDir, key: s.key };

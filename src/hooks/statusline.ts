@@ -13,7 +13,7 @@ import { writeStatuslineReport } from '../window/statusline-report.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
 import { parseJson, readStdin, writeAll } from '../runtime/hook-io.js';
 import type { HookHost } from '../runtime/host.js';
-import { processHookHost } from '../runtime/run.js';
+import { processHookHost, withTrustedEnv } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
 
 export type StatusLineOptions = { wrap?: string | undefined };
@@ -34,7 +34,8 @@ export function statusLineMain(args: readonly string[], bundleDir: string): void
 }
 
 /** Output for the status bar (may be several lines when a wrapped command prints several). */
-export function runStatusLine(stdin: string | undefined, host: HookHost, options: StatusLineOptions = {}): string {
+export function runStatusLine(stdin: string | undefined, given: HookHost, options: StatusLineOptions = {}): string {
+  const host = withTrustedEnv(given);
   const wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', host) : '';
   const input = parseStatusInput(parseJson(stdin));
   if (!input) return wrapped;

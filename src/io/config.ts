@@ -32,6 +32,8 @@ export type ConfigContext = {
   home: string;
   /** Variables that came from a Claude Code settings file's `env`, with its label; the rest are the process's own. */
   envOrigins?: Readonly<Record<string, string>> | undefined;
+  /** Only the user's own layers: no project policy file, and a policy file the environment names only by an absolute path. */
+  userScopeOnly?: boolean | undefined;
 };
 
 export type FileRole = 'user' | 'project' | 'policy';
@@ -54,11 +56,10 @@ export type PolicyParser = (text: string, path: string) => ReadPolicy;
 
 /** Where each policy file is looked for, lowest precedence first. */
 export function policyFilePaths(ctx: ConfigContext): Array<{ role: FileRole; path: string }> {
-  const paths: Array<{ role: FileRole; path: string }> = [
-    { role: 'user', path: join(ctx.home, '.claude', 'context-ceiling.json') },
-    { role: 'project', path: join(ctx.projectDir, '.claude', 'context-ceiling.json') },
-  ];
+  const paths: Array<{ role: FileRole; path: string }> = [{ role: 'user', path: join(ctx.home, '.claude', 'context-ceiling.json') }];
+  if (!ctx.userScopeOnly) paths.push({ role: 'project', path: join(ctx.projectDir, '.claude', 'context-ceiling.json') });
   const explicit = ctx.env[ENV.policy];
+  if (explicit && ctx.userScopeOnly && !isAbsolute(explicit)) return paths;
   if (explicit) paths.push({ role: 'policy', path: isAbsolute(explicit) ? explicit : resolve(ctx.projectDir, explicit) });
   return paths;
 }

@@ -1,9 +1,15 @@
 /** Diagnostics, off unless DEV_TEAM_CONTEXT_DEBUG asks: `1`/`on` → stderr, an absolute path → appended to that file. */
-import { appendFileSync } from 'node:fs';
 import { ENV } from '../core/env-names.js';
 import { sanitizeText } from '../core/sanitize.js';
+import { appendToOwnFile } from './fs-safe.js';
+
+/** The first line of a debug log we create: only a file that starts with it is ever appended to. */
+export const DEBUG_LOG_HEADER = '# context-ceiling debug log (DEV_TEAM_CONTEXT_DEBUG)\n';
 
 export type Debug = (message: string) => void;
+
+/** Debug files refused in this process: each is said once, however many debug channels a run makes. */
+const refusedLogs = new Set<string>();
 
 export const silentDebug: Debug = () => {};
 
@@ -16,10 +22,14 @@ export function createDebug(env: Readonly<Record<string, string | undefined>>, e
     // Messages quote paths and file contents: no escape sequence reaches a terminal that tails the log.
     const line = `context-ceiling debug: ${sanitizeText(message)}\n`;
     try {
-      if (toFile) appendFileSync(toFile, `${new Date().toISOString()} ${line}`, { mode: 0o600 });
+      if (toFile) appendToOwnFile(toFile, DEBUG_LOG_HEADER, `${new Date().toISOString()} ${line}`);
       else write(line);
-    } catch {
-      // a debug sink that fails must not affect the hook
+    } catch (error) {
+      // A debug sink that fails must not affect the hook; a file that is not our log is said once per run, on stderr.
+      if (toFile && !refusedLogs.has(toFile)) {
+        refusedLogs.add(toFile);
+        write(`context-ceiling: debug log not written: ${sanitizeText(error instanceof Error ? error.message : String(error))}\n`);
+      }
     }
   };
 }

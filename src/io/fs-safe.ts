@@ -1,5 +1,5 @@
 /** Writes that are never half-done: temp file in the same directory, fsync, then an awaited rename. */
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -46,6 +46,48 @@ export function createExclusive(path: string, content = '', mode = 0o600): boole
     closeSync(fd);
   }
   return true;
+}
+
+/**
+ * Append `text` to a file this package created: one that starts with `header`, is a regular file of ours
+ * with one link, reached without following a symlink. A missing file is created exclusively (0600) with the
+ * header first. Anything else (a user's ~/.bashrc, a link, someone else's file) is refused with a throw:
+ * we never append to a file we did not create.
+ */
+export function appendToOwnFile(path: string, header: string, text: string): void {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  let fd: number;
+  try {
+    fd = openSync(path, flags | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      writeFully(fd, `${header}${text}`);
+    } finally {
+      closeSync(fd);
+    }
+    return;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  fd = openSync(path, (flags & ~constants.O_WRONLY) | constants.O_RDWR);
+  try {
+    const stat = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!stat.isFile() || stat.nlink !== 1 || (uid !== undefined && stat.uid !== uid))
+      throw new Error(`${path} is not a file this package created; not appended to`);
+    const head = Buffer.alloc(Buffer.byteLength(header));
+    const read = readSync(fd, head, 0, head.length, 0);
+    if (read !== head.length || head.toString('utf8') !== header)
+      throw new Error(`${path} was not created by this package; not appended to`);
+    writeFully(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeFully(fd: number, text: string): void {
+  const bytes = Buffer.from(text);
+  let written = 0;
+  while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
 }
 
 function tryUnlink(path: string): void {

@@ -1,5 +1,6 @@
 /** Reads the orchestration file's `resumption:` (and `header:`) sections for checkpoints and staleness checks. */
-import { isAbsolute, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve, sep } from 'node:path';
 import type { OrchestrationRecord } from '../core/checkpoint.js';
 import { readRegularText, UnsafeFileError } from './read-safe.js';
 import type { YamlResult } from './yaml-parse.js';
@@ -17,9 +18,34 @@ export function orchestrationPath(projectDir: string, configured: string): strin
 /** `yamlError`: the parser's message when the file is not YAML (kept apart so nobody matches it out of `error`). */
 export type OrchestrationRead = OrchestrationRecord & { document: unknown; yamlError?: string | undefined };
 
-/** Never throws: a missing file is `missing`, anything unusable is `unavailable` with the reason. */
-export function readOrchestration(path: string, parseYaml: YamlParser): OrchestrationRead {
+/**
+ * Where `path` really is, when that is outside `projectDir` (a committed symlink, `../..`, an absolute path):
+ * what a hook reads into a checkpoint and the model's context must be the project's own file.
+ */
+export function outsideProject(path: string, projectDir: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return undefined; // missing (or unreachable): reading it finds nothing either
+  }
+  let root: string;
+  try {
+    root = realpathSync(projectDir);
+  } catch {
+    root = resolve(projectDir);
+  }
+  return real === root || real.startsWith(root.endsWith(sep) ? root : `${root}${sep}`) ? undefined : real;
+}
+
+/**
+ * Never throws: a missing file is `missing`, anything unusable is `unavailable` with the reason. A file that
+ * resolves outside `projectDir` is not read.
+ */
+export function readOrchestration(path: string, parseYaml: YamlParser, projectDir: string): OrchestrationRead {
   const base = { path, header: null, resumption: null, document: undefined };
+  const outside = outsideProject(path, projectDir);
+  if (outside !== undefined) return { ...base, status: 'unavailable', error: 'resolves outside the project; not read' };
   let text: string | undefined;
   try {
     text = readRegularText(path, MAX_ORCHESTRATION_BYTES);

@@ -5,7 +5,16 @@
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { mergeSettingsEnv, settingsFactsOf, type EffectiveEnv, type SettingsFacts, type SettingsScope } from '../core/settings-env.js';
+import {
+  mergeSettingsEnv,
+  PATH_VARIABLES,
+  settingsFactsOf,
+  withoutRepositoryPaths,
+  type EffectiveEnv,
+  type RepositoryPath,
+  type SettingsFacts,
+  type SettingsScope,
+} from '../core/settings-env.js';
 import { claudeConfigDir } from './locate.js';
 
 /** Far above any real settings file; a bigger one is not read. */
@@ -31,10 +40,10 @@ export function settingsFilePaths(ctx: SettingsContext): SettingsFile[] {
 }
 
 /** Every settings file that exists and parses; the others are named in `problems` (Claude Code skips them too). */
-export function readSettings(ctx: SettingsContext): SettingsReading {
+export function readSettings(ctx: SettingsContext, scopes: readonly SettingsScope[] = ['user', 'project', 'local']): SettingsReading {
   const files: SettingsFacts[] = [];
   const problems: string[] = [];
-  for (const file of settingsFilePaths(ctx)) {
+  for (const file of settingsFilePaths(ctx).filter((f) => scopes.includes(f.scope))) {
     const read = readSettingsText(file.path);
     if (read.kind === 'missing') continue;
     if (read.kind === 'error') {
@@ -56,6 +65,19 @@ export function readSettings(ctx: SettingsContext): SettingsReading {
 /** The environment the hooks see: the settings files' env applied over the process environment. */
 export function readEffectiveEnv(ctx: SettingsContext, reading: SettingsReading = readSettings(ctx)): EffectiveEnv {
   return mergeSettingsEnv(ctx.env, reading.files);
+}
+
+/**
+ * A hook's environment without the path variables the project's own settings files supplied (Claude Code
+ * merged them in before the hook ran). The files are read only when a path variable is set at all.
+ */
+export function hookEnvWithoutRepositoryPaths<E extends Readonly<Record<string, string | undefined>>>(
+  env: E,
+  projectDir: string,
+): { env: E; ignored: RepositoryPath[] } {
+  if (!PATH_VARIABLES.some((name) => env[name])) return { env, ignored: [] };
+  const { files } = readSettings({ env, home: '/', projectDir }, ['project', 'local']);
+  return withoutRepositoryPaths(env, files);
 }
 
 type TextRead = { kind: 'missing' } | { kind: 'error'; reason: string } | { kind: 'ok'; text: string };

@@ -81,6 +81,26 @@ export function readPrivateJson(dir: string, name: string, maxBytes = MAX_PRIVAT
   }
 }
 
+/** Where a hook's last unexpected failure is kept, in the state directory, for `status` and `doctor`. */
+export const LAST_ERROR_FILE = 'last-error.json';
+
+/** A hook's unexpected failure: when, in which event, what (one line), by which version. */
+export type LastError = { at: string; event: string; error: string; version: string };
+
+export function writeLastError(stateDir: string, record: LastError): void {
+  writeFileAtomic(join(ensurePrivateDir(stateDir), LAST_ERROR_FILE), `${JSON.stringify(record)}\n`);
+}
+
+/** The last failure a hook recorded, when the state directory is ours and holds one of our records. */
+export function readLastError(stateDir: string): LastError | undefined {
+  const value = readPrivateJson(stateDir, LAST_ERROR_FILE) as Partial<LastError> | undefined;
+  if (!value || typeof value !== 'object') return undefined;
+  const { at, event, error, version } = value;
+  return typeof at === 'string' && typeof event === 'string' && typeof error === 'string'
+    ? { at, event, error, version: typeof version === 'string' ? version : 'unknown' }
+    : undefined;
+}
+
 /** Session and agent ids become file names only through this. */
 export function sanitizeId(id: string): string {
   const clean = id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128);

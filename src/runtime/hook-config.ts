@@ -1,5 +1,6 @@
 /** The configuration one hook run resolves, once, from its host. */
 import type { Policy } from '../core/policy.js';
+import { describeRepositoryPath } from '../core/settings-env.js';
 import { loadConfig, type LoadedConfig } from '../io/config.js';
 import { createDebug, type Debug } from '../io/debug.js';
 import { resolveStateDir } from '../io/state.js';
@@ -22,7 +23,8 @@ export function loadHookConfig(host: HookHost, inputCwd: string | undefined): Ho
   const projectDir = host.env.CLAUDE_PROJECT_DIR || inputCwd || host.cwd;
   const config = loadConfig({ env: host.env, projectDir, home: host.home }, host.parsePolicy);
   const debug = createDebug(host.env, config.policy.debug, host.writeStderr);
-  for (const line of [...config.problems, ...config.warnings]) debug(`config: ${line}`);
+  const ignored = (host.ignoredPaths ?? []).map(describeRepositoryPath);
+  for (const line of [...ignored, ...config.problems, ...config.warnings]) debug(`config: ${line}`);
   const stateDir = resolveStateDir({ policy: config.policy, env: host.env, home: host.home });
   return { loaded: config, policy: config.policy, stateDir, debug, projectDir, env: host.env, timeUp: host.timeUp };
 }

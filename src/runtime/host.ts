@@ -1,5 +1,6 @@
 /** The host of one hook run: the process (or the SDK, or a test) around the handler. */
 import type { PolicyParser } from '../io/config.js';
+import type { RepositoryPath } from '../core/settings-env.js';
 import type { YamlParser } from '../io/orchestration.js';
 
 /**
@@ -22,6 +23,8 @@ export type HookHost = {
   sdk?: SdkContextUsage | undefined;
   /** True once the hook has spent its wall-clock budget (run.ts); loops that could run long stop then. */
   timeUp?: (() => boolean) | undefined;
+  /** Path variables left out of `env` because a repository's settings file set them (run.ts, withTrustedEnv). */
+  ignoredPaths?: readonly RepositoryPath[] | undefined;
 };
 
 /** `maxTokens` and `totalTokens` of the SDK's context usage: the window, and the prompt side of the newest turn. */

@@ -2,11 +2,17 @@
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
+import { hookEnvWithoutRepositoryPaths } from '../io/settings-env.js';
+import { resolveStateDir, writeLastError } from '../io/state.js';
+import { ENV } from '../core/env-names.js';
+import { sanitizeText } from '../core/sanitize.js';
 import { readStdin, silent, writeAll, type HookOutcome } from './hook-io.js';
 import { HOOK_NAMES, SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
 import type { HookHost } from './host.js';
 
 export type HookHandler = (stdin: string | undefined, host: HookHost) => HookOutcome;
+
+declare const PACKAGE_VERSION: string;
 
 /**
  * Claude Code kills our hooks at 10 s (30 s for PreCompact): every hook gives
@@ -42,17 +48,55 @@ export function runHookEvent(
   host: HookHost,
   stdin: () => string | undefined = readStdin,
 ): HookOutcome {
-  const debug = createEnvDebug(host.env, host.writeStderr);
+  let debug = createEnvDebug({}, host.writeStderr);
   let outcome: HookOutcome;
+  let trusted = host;
   try {
+    trusted = withTrustedEnv(host);
+    debug = createEnvDebug(trusted.env, trusted.writeStderr);
     const handler = lookup();
-    outcome = handler ? handler(stdin(), host) : silent('no-handler');
+    outcome = handler ? handler(stdin(), trusted) : silent('no-handler');
   } catch (error) {
     debug(`unexpected ${describeError(error)}`);
-    outcome = silent('failed-open unexpected-error');
+    outcome = failedOpen(event, describeError(error), trusted);
   }
   debug(`verdict ${event}: ${outcome.reason}`);
   return outcome;
+}
+
+/**
+ * An unexpected failure (not one of the expected fail-open cases, which a handler answers itself): the hook
+ * still lets everything through, but says so in one stderr line and keeps a "last error" record in the
+ * state directory, which `status` and `doctor` show (a half-updated runtime copy must not look like a quiet
+ * session). The state directory here is the environment's or the default: the policy may be what failed.
+ */
+function failedOpen(event: string, message: string, host: HookHost): HookOutcome {
+  const error = sanitizeText(message.split('\n')[0]!).slice(0, 500); // Node's require errors append their stack
+  try {
+    const stateDir = resolveStateDir({ policy: { stateDir: host.env[ENV.stateDir] || undefined }, env: host.env, home: host.home });
+    const version = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev';
+    writeLastError(stateDir, { at: host.now().toISOString(), event, error, version });
+  } catch {
+    // nowhere private to keep it: the stderr line still says it
+  }
+  return {
+    exitCode: 0,
+    stdout: '',
+    stderr: `context-ceiling: the ${event} hook failed and let everything through: ${error} (context-ceiling doctor shows the last error)\n`,
+    reason: 'failed-open unexpected-error',
+  };
+}
+
+/**
+ * The host with path variables a repository's settings supplied taken out of its environment (Claude Code
+ * merges a project's settings env into every hook's): the debug log, state directory, policy and
+ * orchestration file are named only by the user (DESIGN.md, "Trust boundaries"). The project is Claude
+ * Code's (CLAUDE_PROJECT_DIR), whose settings it applied.
+ */
+export function withTrustedEnv(host: HookHost): HookHost {
+  if (host.ignoredPaths !== undefined) return host; // already looked
+  const { env, ignored } = hookEnvWithoutRepositoryPaths(host.env, host.env.CLAUDE_PROJECT_DIR || host.cwd);
+  return { ...host, env, ignoredPaths: ignored };
 }
 
 /** The host of a hook run in this process: its environment, folders and clock, with the parsers it was given. */

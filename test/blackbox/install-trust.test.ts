@@ -21,6 +21,18 @@ describe('install --strict --window', () => {
     );
   });
 
+  it("--user in a clone computes what it writes from the user's scope only: the clone's policy and settings env count for nothing", async () => {
+    // The clone would bring the compaction point down to 2 % (about 3,600 tokens) for every project of the user's.
+    sandbox().write('project/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 2, window: 200_000 }));
+    sandbox().write('project/.claude/settings.json', JSON.stringify({ env: { DEV_TEAM_CONTEXT_CEILING_PCT: '2' } }));
+    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 35 }));
+    const run = await cliOk(['install', '--user', '--strict']);
+    const user = JSON.parse(readFileSync(join(sandbox().home, '.claude', 'settings.json'), 'utf8')).env as Record<string, string>;
+    // 35 % (the user's own policy) of the assumed 1,000,000 window; Claude Code's percent is of 980,000: 36 %.
+    expect(user).toEqual({ DEV_TEAM_CONTEXT_STRICT: 'on', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '36' });
+    expect(run.stdout).toContain('just above the 35% ceiling');
+  });
+
   it.each(['abc', '999', '0', '-5', '1.5', '1e6', '200k'])('--window %j is a one-line usage error and changes nothing', async (value) => {
     const run = await cli(['install', `--window=${value}`]);
     expect(run.exitCode).toBe(1);

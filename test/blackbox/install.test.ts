@@ -155,6 +155,7 @@ describe('doctor', () => {
       window: 'ok',
       compact: 'ok',
       state: 'ok',
+      errors: 'ok',
     });
     expect(report.checks.find((c) => c.name === 'hooks')!.fix).toContain('context-ceiling install');
   });

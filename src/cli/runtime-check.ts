@@ -1,0 +1,61 @@
+/**
+ * Does a runtime folder work, not only exist? Every bundle a hook may load is loaded in a child Node and
+ * used once, and the hook entry is run on a canned input: a half-updated copy (hook-events.cjs or
+ * policy-parse.cjs missing) makes every hook fail open, which from outside looks like a quiet session.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RUNTIME_FILES } from './install-target.js';
+import { cliMessage } from './messages.js';
+
+/** Loads the library bundles and uses each once; prints nothing when they work. */
+const LOAD_BUNDLES = `
+const { join } = require('node:path');
+const dir = process.argv[1];
+const policy = require(join(dir, 'policy-parse.cjs')).parsePolicyText('{}', 'check');
+if (policy.kind !== 'ok') throw new Error('policy-parse.cjs does not parse a policy');
+const events = require(join(dir, 'hook-events.cjs'));
+if (!events.HANDLERS || !events.GUARD_VOICE) throw new Error('hook-events.cjs holds no handlers');
+const yaml = events.parseYamlWithin(join(dir, 'yaml-parse.cjs'), 'a: 1', 5000);
+if (!yaml.ok) throw new Error('yaml-parse.cjs does not parse YAML: ' + yaml.error);
+`;
+
+/** Claude Code's PreToolUse and UserPromptSubmit need no more than this to state a verdict. */
+const CANNED_INPUT = JSON.stringify({ session_id: 'doctor-check', transcript_path: '/nonexistent/doctor-check.jsonl', prompt: 'check' });
+
+/** Undefined when the folder's hooks work; otherwise the first problem, as one line. */
+export function checkRuntime(dir: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const missing = RUNTIME_FILES.filter((file) => !existsSync(join(dir, file)));
+  if (missing.length > 0) return cliMessage('doctor.runtime-missing', { files: missing.join(', ') });
+  const childEnv = { PATH: env.PATH ?? '/usr/bin:/bin', HOME: env.HOME ?? '/', NO_COLOR: '1' };
+  const load = spawnSync(process.execPath, ['-e', LOAD_BUNDLES, dir], { env: childEnv, encoding: 'utf8', timeout: 15_000 });
+  if (load.status !== 0) return cliMessage('doctor.runtime-unloadable', { line: firstErrorLine(load.stderr) });
+  // The entry itself, as Claude Code runs it: the monitor loads hook-events.cjs and states its verdict. It runs
+  // in an empty project and home of its own, so it finds (and acknowledges) nothing of the user's.
+  const scratch = mkdtempSync(join(tmpdir(), 'context-ceiling-doctor-'));
+  const run = (() => {
+    try {
+      return spawnSync(process.execPath, [join(dir, 'hook.cjs'), 'user-prompt-submit'], {
+        input: CANNED_INPUT,
+        cwd: scratch,
+        env: { ...childEnv, HOME: scratch, CLAUDE_PROJECT_DIR: scratch, DEV_TEAM_CONTEXT_DEBUG: '1', DEV_TEAM_CONTEXT_MONITOR: 'off' },
+        encoding: 'utf8',
+        timeout: 15_000,
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  })();
+  const verdict = /verdict user-prompt-submit: (.+)/.exec(run.stderr ?? '')?.[1];
+  if (run.status !== 0 || verdict === undefined) return cliMessage('doctor.runtime-no-verdict', { line: firstErrorLine(run.stderr) });
+  if (verdict.startsWith('failed-open'))
+    return cliMessage('doctor.runtime-fails', { line: firstErrorLine(run.stderr.replace(/^context-ceiling debug: .*\n/gm, '')) });
+  return undefined;
+}
+
+function firstErrorLine(stderr: string | null | undefined): string {
+  const lines = (stderr ?? '').split('\n').filter((line) => line.trim() !== '');
+  return (lines.find((line) => /Error|context-ceiling:/.test(line)) ?? lines[0] ?? 'no output').trim().slice(0, 300);
+}

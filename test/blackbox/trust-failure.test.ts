@@ -1,0 +1,99 @@
+/**
+ * Failure is observable (issue 19, case 9): a half-updated runtime copy (hook-events.cjs or policy-parse.cjs
+ * missing) makes every hook fail open; that must leave one stderr line and a "last error" record that
+ * `status` and `doctor` show, and `doctor` must not say ✓ over it. A policy file that does not validate (a
+ * typo in the user's strict policy) is named in the guard's next message, not only under debug.
+ */
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { preToolUse, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+
+const { sandbox, cli, cliOk } = useProjectSandbox();
+const runtime = () => join(sandbox().project, '.claude', 'context-ceiling', 'runtime');
+const lastError = () => join(sandbox().home, '.local', 'state', 'context-ceiling', 'last-error.json');
+const transcriptAt = (tokens: number, name = 'claude/t.jsonl') =>
+  sandbox().write(
+    name,
+    aTranscript()
+      .user('go')
+      .assistant({ cacheRead: tokens - 5 })
+      .toString(),
+  );
+
+/** The installed hook, as the settings install wrote run it. */
+async function installedHook(event: string, input: Record<string, unknown>) {
+  const result = await execa(process.execPath, [join(runtime(), 'hook.cjs'), event], {
+    input: JSON.stringify({ session_id: 's1', cwd: sandbox().project, ...input }),
+    env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
+    extendEnv: false,
+    cwd: sandbox().project,
+    reject: false,
+    stripFinalNewline: false,
+  });
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+type Doctor = { ok: boolean; checks: Array<{ name: string; status: string; detail: string }> };
+const doctor = async () => JSON.parse((await cli(['doctor', '--json'])).stdout) as Doctor;
+
+describe('a half-updated runtime copy', () => {
+  it('hook-events.cjs missing: the hook says so on stderr, keeps a last error; doctor fails the hooks check and shows the error; status shows it', async () => {
+    await cliOk(['install']);
+    expect((await doctor()).checks.find((c) => c.name === 'hooks')!.status).toBe('ok'); // the control: a whole copy works
+    rmSync(join(runtime(), 'hook-events.cjs'));
+    const transcript = transcriptAt(100_000);
+    const run = await installedHook('user-prompt-submit', { transcript_path: transcript, prompt: 'go' });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(
+      /^context-ceiling: the user-prompt-submit hook failed and let everything through: MODULE_NOT_FOUND: Cannot find module '.*hook-events\.cjs' \(context-ceiling doctor shows the last error\)\n$/,
+    );
+    const record = JSON.parse(readFileSync(lastError(), 'utf8'));
+    expect(record).toMatchObject({ event: 'user-prompt-submit', error: expect.stringContaining('hook-events.cjs') });
+    const checks = await doctor();
+    expect(checks.ok).toBe(false);
+    const hooks = checks.checks.find((c) => c.name === 'hooks')!;
+    expect(hooks.status).toBe('fail');
+    expect(hooks.detail).toContain('hook-events.cjs missing');
+    const errors = checks.checks.find((c) => c.name === 'errors')!;
+    expect(errors.status).toBe('warn');
+    expect(errors.detail).toMatch(
+      /^the user-prompt-submit hook failed at .+ and let everything through: MODULE_NOT_FOUND: Cannot find module/,
+    );
+    const status = await cli(['status', '--transcript', transcript]);
+    expect(status.stdout).toMatch(/^Last error {2}user-prompt-submit hook failed at .+hook-events\.cjs/m);
+  });
+
+  it('policy-parse.cjs missing with a policy file present: the guard over the ceiling says why it fails instead of nothing', async () => {
+    await cliOk(['install']);
+    rmSync(join(runtime(), 'policy-parse.cjs'));
+    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ strict: true }));
+    const run = await installedHook('pre-tool-use', preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: 's1' }));
+    expect(run.stderr).toMatch(/^context-ceiling: the pre-tool-use hook failed and let everything through: .*policy-parse\.cjs/);
+    expect(existsSync(lastError())).toBe(true);
+    const hooks = (await doctor()).checks.find((c) => c.name === 'hooks')!;
+    expect(hooks.detail).toContain('policy-parse.cjs missing');
+  });
+});
+
+describe('a policy file that does not validate', () => {
+  it("a typo in the user's strict policy: the guard's next message names it, once per session", async () => {
+    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ stirct: true }));
+    sandbox().write('home/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
+    const call = (session: string) =>
+      runHook(sandbox(), preToolUse(transcriptAt(100_000), 'Agent', {}, { session_id: session, cwd: sandbox().project }), {
+        CLAUDE_PROJECT_DIR: sandbox().project,
+      });
+    const first = await call('s1');
+    expect(first.reason).toBe('allow below-ceiling +notice');
+    expect(JSON.parse(first.stdout).systemMessage).toBe(
+      `context-ceiling: a policy file was ignored, so its settings (strict mode included) are not in force: ${join(sandbox().home, '.claude', 'context-ceiling.json')}: unknown key "stirct". Fix it (context-ceiling config validate shows every problem).`,
+    );
+    const again = await call('s1');
+    expect(again.reason).toBe('allow below-ceiling');
+    expect(again.stdout).toBe('');
+  });
+});
