@@ -73,6 +73,8 @@ export function runHookEvent(
 function failedOpen(event: string, message: string, host: HookHost): HookOutcome {
   const error = sanitizeText(message.split('\n')[0]!).slice(0, 500); // Node's require errors append their stack
   try {
+    // Only once the repository's path variables are out of the environment (withTrustedEnv ran).
+    if (host.ignoredPaths === undefined) throw new Error('environment not checked');
     const stateDir = resolveStateDir({ policy: { stateDir: host.env[ENV.stateDir] || undefined }, env: host.env, home: host.home });
     const version = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev';
     writeLastError(stateDir, { at: host.now().toISOString(), event, error, version });
