@@ -2,6 +2,7 @@
 import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
+import { loadConfig } from '../io/config.js';
 import { hookEnvWithoutRepositoryPaths } from '../io/settings-env.js';
 import { resolveStateDir, writeLastError } from '../io/state.js';
 import { ENV } from '../core/env-names.js';
@@ -73,7 +74,9 @@ export function runHookEvent(
 function failedOpen(event: string, message: string, host: HookHost): HookOutcome {
   const error = sanitizeText(message.split('\n')[0]!).slice(0, 500); // Node's require errors append their stack
   try {
-    const stateDir = resolveStateDir({ policy: { stateDir: host.env[ENV.stateDir] || undefined }, env: host.env, home: host.home });
+    // Only once the repository's path variables are out of the environment (withTrustedEnv ran).
+    if (host.ignoredPaths === undefined) throw new Error('environment not checked');
+    const stateDir = failureStateDir(host);
     const version = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev';
     writeLastError(stateDir, { at: host.now().toISOString(), event, error, version });
   } catch {
@@ -85,6 +88,20 @@ function failedOpen(event: string, message: string, host: HookHost): HookOutcome
     stderr: `context-ceiling: the ${event} hook failed and let everything through: ${error} (context-ceiling doctor shows the last error)\n`,
     reason: 'failed-open unexpected-error',
   };
+}
+
+/**
+ * Where the hooks keep state, as the configuration says when it can still be read (status and doctor look
+ * there); when reading it is what failed, the environment's or the default.
+ */
+function failureStateDir(host: HookHost): string {
+  const { env, home } = host;
+  try {
+    const projectDir = env.CLAUDE_PROJECT_DIR || host.cwd;
+    return resolveStateDir({ policy: loadConfig({ env, projectDir, home }, host.parsePolicy).policy, env, home });
+  } catch {
+    return resolveStateDir({ policy: { stateDir: env[ENV.stateDir] || undefined }, env, home });
+  }
 }
 
 /**

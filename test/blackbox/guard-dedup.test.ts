@@ -43,8 +43,12 @@ describeEachEntry((h) => {
       h.sandbox.write('project/.claude/context-ceiling.json', '{"strict": "yes"');
       h.sandbox.write('home/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 25 }));
       const run = await guard(preToolUse(transcriptAt(300_000), 'Agent', {}, { cwd: h.sandbox.project }));
-      expectWarned(run);
+      const { user } = expectWarned(run, 'warn over-ceiling +notice');
       expect(run.stderr).toContain('25% ceiling');
+      // The person hears which file was left out (issue 19: a broken policy never goes unsaid).
+      expect(user).toContain(
+        `context-ceiling: a policy file was ignored, so its settings (strict mode included) are not in force: ${join(h.sandbox.project, '.claude', 'context-ceiling.json')}:`,
+      );
     });
 
     it('unusable state directory: the warning is still given, every time, saying why it repeats', async () => {

@@ -67,6 +67,16 @@ describe('a half-updated runtime copy', () => {
     expect(status.stdout).toMatch(/^Last error {2}user-prompt-submit hook failed at .+hook-events\.cjs/m);
   });
 
+  it("the last error lands in the state directory the user's policy names, where doctor looks", async () => {
+    const state = join(sandbox().root, 'my-state');
+    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ stateDir: state }));
+    await cliOk(['install']);
+    rmSync(join(runtime(), 'hook-events.cjs'));
+    await installedHook('session-start', { transcript_path: transcriptAt(1_000), source: 'startup' });
+    expect(JSON.parse(readFileSync(join(state, 'last-error.json'), 'utf8')).event).toBe('session-start');
+    expect((await doctor()).checks.find((c) => c.name === 'errors')!.detail).toMatch(/^the session-start hook failed at /);
+  });
+
   it('policy-parse.cjs missing with a policy file present: the guard over the ceiling says why it fails instead of nothing', async () => {
     await cliOk(['install']);
     rmSync(join(runtime(), 'policy-parse.cjs'));

@@ -206,6 +206,13 @@ describe('a state directory the guard must refuse never silences it', () => {
       ...env,
     });
 
+  it('a state directory of yours whose parents are missing outside your home: not created with its parents; the guard still warns', async () => {
+    const state = join(sandbox.root, 'not', 'there', 'state');
+    for (let i = 0; i < 2; i += 1)
+      expect((await over({ DEV_TEAM_CONTEXT_STATE_DIR: state })).reason).toBe('warn over-ceiling unremembered');
+    expect(existsSync(join(sandbox.root, 'not'))).toBe(false);
+  });
+
   // Needs root to give a directory to another uid, which is how a neighbour would plant it.
   it.skipIf(process.getuid?.() !== 0)(
     "another user's directory in its place: every call warns (no dedup to remember with), strict blocks, each saying why",

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as MESSAGES from '../../src/core/messages.js';
 import { describeCall, judgeCall } from '../../src/core/ceiling.js';
 import {
   ASSUMED_WINDOW_ADVICE,
@@ -208,5 +209,22 @@ describe('renderWindowNotice: said once per session to the person', () => {
     expect(renderWindowNotice({ id: 'unknown-model', model: 'claude-foo-9', window })).toBe(
       "context-ceiling: claude-foo-9 is not in Claude Code's model table, so its window is assumed to be 1,000,000 tokens (Claude Code's own default for such models) and the ceiling only warns; state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model's window in tokens), or a policy \"window\".",
     );
+  });
+});
+
+describe('a policy file left out is a notice, remembered by its text', () => {
+  const { judgeNotices, noticeKey, renderNotice } = MESSAGES;
+  it('names the file and the problem, and a different problem is a different notice', () => {
+    const [notice] = judgeNotices(undefined, 0, [], ['/home/u/.claude/context-ceiling.json: unknown key "stirct"']);
+    expect(renderNotice(notice!)).toBe(
+      'context-ceiling: a policy file was ignored, so its settings (strict mode included) are not in force: /home/u/.claude/context-ceiling.json: unknown key "stirct". Fix it (context-ceiling config validate shows every problem).',
+    );
+    const [other] = judgeNotices(undefined, 0, [], ['/home/u/.claude/context-ceiling.json: unknown key "strictt"']);
+    expect(noticeKey(notice!)).toMatch(/^policy-ignored-[0-9a-f]{8}$/);
+    expect(noticeKey(other!)).not.toBe(noticeKey(notice!));
+    expect(noticeKey(judgeNotices(undefined, 0, [], ['/home/u/.claude/context-ceiling.json: unknown key "stirct"'])[0]!)).toBe(
+      noticeKey(notice!),
+    );
+    expect(judgeNotices(undefined, 0, [], [])).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@
  * runHookEvent's catch-all: an unexpected error fails open, says so in one stderr line and keeps a "last
  * error" record (issue 19: failure is observable); the details show where debugging is on.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { parseYamlText } from '../../src/io/yaml-parse.js';
 let home: string;
 beforeEach(() => {
   home = mkdtempSync(join(tmpdir(), 'cc-run-hook-'));
+  mkdirSync(join(home, '.local', 'state'), { recursive: true }); // parents are made only inside the real home
 });
 afterEach(() => rmSync(home, { recursive: true, force: true }));
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { autocompactTokens, describeAutocompact, resolveAutocompact } from '../../src/core/autocompact.js';
-import { findPluginInstall, mergeSettingsEnv, settingsFactsOf, type SettingsScope } from '../../src/core/settings-env.js';
+import {
+  findPluginInstall,
+  mergeSettingsEnv,
+  settingsFactsOf,
+  withoutRepositoryPaths,
+  type SettingsScope,
+} from '../../src/core/settings-env.js';
 
 const LABEL: Record<SettingsScope, string> = {
   user: '~/.claude/settings.json',
@@ -57,6 +63,38 @@ describe('mergeSettingsEnv', () => {
     expect(merged.origins).toMatchObject({ Y: '.claude/settings.local.json' });
     expect(merged.origins.Z).toBeUndefined();
     expect('UNSET' in merged.env).toBe(false);
+  });
+});
+
+describe('withoutRepositoryPaths', () => {
+  const DEBUG = 'DEV_TEAM_CONTEXT_DEBUG';
+  const STATE = 'DEV_TEAM_CONTEXT_STATE_DIR';
+  it.each<[string, Record<string, string>, Array<[SettingsScope, Record<string, string>]>, string[]]>([
+    ['a path the project settings set', { [STATE]: '/srv/www' }, [['project', { [STATE]: '/srv/www' }]], [STATE]],
+    ['a path the local settings set', { [DEBUG]: '/home/u/.bashrc' }, [['local', { [DEBUG]: '/home/u/.bashrc' }]], [DEBUG]],
+    ['a path the user settings set is theirs', { [STATE]: '/home/u/s' }, [['user', { [STATE]: '/home/u/s' }]], []],
+    ['a value the process has and no file set', { [STATE]: '/home/u/s' }, [['project', { OTHER: '1' }]], []],
+    ['a project value that is not the one in force (the file changed since)', { [STATE]: '/a' }, [['project', { [STATE]: '/b' }]], []],
+    ['DEBUG=1 names no file: left as it is', { [DEBUG]: '1' }, [['project', { [DEBUG]: '1' }]], []],
+    [
+      'the policy and orchestration file too',
+      { DEV_TEAM_CONTEXT_POLICY: 'p.json', DEV_TEAM_CONTEXT_ORCHESTRATION: '../x.yaml', DEV_TEAM_CONTEXT_CEILING_PCT: '100' },
+      [
+        [
+          'project',
+          { DEV_TEAM_CONTEXT_POLICY: 'p.json', DEV_TEAM_CONTEXT_ORCHESTRATION: '../x.yaml', DEV_TEAM_CONTEXT_CEILING_PCT: '100' },
+        ],
+      ],
+      ['DEV_TEAM_CONTEXT_POLICY', 'DEV_TEAM_CONTEXT_ORCHESTRATION'],
+    ],
+  ])('%s', (_name, env, files, ignored) => {
+    const result = withoutRepositoryPaths(
+      env,
+      files.map(([scope, values]) => file(scope, { env: values })),
+    );
+    expect(result.ignored.map((i) => i.name)).toEqual(ignored);
+    for (const name of ignored) expect(name in result.env).toBe(false);
+    for (const name of Object.keys(env).filter((n) => !ignored.includes(n))) expect(result.env[name]).toBe(env[name]);
   });
 });
 
