@@ -7,20 +7,13 @@
  * reads through privateDirForRead (the same checks, nothing created).
  */
 import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
+import { privateDirForRead } from './state-dir.js';
 import { readRegularText } from './read-safe.js';
 import type { DedupEpoch } from '../core/dedup.js';
 
-export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
-
-/** The state directory in force: the one place it is decided. */
-export function resolveStateDir({ policy, env, home }: StateDirContext): string {
-  if (policy.stateDir) return policy.stateDir;
-  // XDG: a relative XDG_STATE_HOME is invalid and must be ignored.
-  const xdg = env.XDG_STATE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'state'), 'context-ceiling');
-}
+export { privateDirForRead, resolveStateDir, type StateDirContext } from './state-dir.js';
 
 /**
  * Make sure `dir` is a private directory we own: created 0700 when missing; an existing one is used only when
@@ -43,24 +36,6 @@ export function ensurePrivateDir(dir: string): string {
       `state directory ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`,
     );
   return dir;
-}
-
-/**
- * `dir` when it can be trusted for reading: it exists, is a real directory
- * (not a link), is ours, and nobody else can write it. Otherwise undefined,
- * and nothing is created or changed: a status line report or learned window planted in a
- * directory another user owns (or can write) is never believed.
- */
-export function privateDirForRead(dir: string): string | undefined {
-  try {
-    const stat = lstatSync(dir, { throwIfNoEntry: false });
-    if (!stat || stat.isSymbolicLink() || !stat.isDirectory()) return undefined;
-    const uid = process.getuid?.();
-    if (uid !== undefined && stat.uid !== uid) return undefined;
-    return (stat.mode & 0o022) === 0 ? dir : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Our own small records are a few hundred bytes; anything larger was not written by us. */
