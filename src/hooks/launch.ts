@@ -9,7 +9,7 @@ import { isAbsolute, join } from 'node:path';
 import { ENV } from '../core/env-names.js';
 import { entryBundleFile, isEntryName } from '../core/hook-table.js';
 import { loadBundle, type LoadedBundle } from '../io/code-cache.js';
-import { privateDirForRead, resolveStateDir } from '../io/state-dir.js';
+import { existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 import { writeAll } from '../runtime/hook-io.js';
 import { unknownEntryMessage } from '../runtime/run.js';
 
@@ -57,11 +57,12 @@ export const CODE_CACHE_DIR = 'code-cache';
 
 /**
  * The private state directory as the environment names it, when it can hold code: it exists, is ours and
- * nobody else can write it (a policy file's stateDir is read only later, by the hook). Nothing is created.
+ * closed to others, as the hooks demand before writing there (a policy file's stateDir is read only later,
+ * by the hook). Nothing is created or changed.
  */
 export function privateStateDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const stated = env[ENV.stateDir];
-  return privateDirForRead(
+  return existingPrivateDir(
     resolveStateDir({ policy: { stateDir: stated && isAbsolute(stated) ? stated : undefined }, env, home: env.HOME || homedir() }),
   );
 }

@@ -32,3 +32,19 @@ export function privateDirForRead(dir: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * `dir` when we may keep files in it without creating or changing anything: as ensurePrivateDir (state.ts)
+ * demands, a real directory of ours that nobody else can read or write. Otherwise undefined.
+ */
+export function existingPrivateDir(dir: string): string | undefined {
+  try {
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (!stat || stat.isSymbolicLink() || !stat.isDirectory()) return undefined;
+    const uid = process.getuid?.();
+    if (uid !== undefined && stat.uid !== uid) return undefined;
+    return (stat.mode & 0o077) === 0 ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -28,9 +28,10 @@ describe('privateStateDir: where the launcher may keep code', () => {
     expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: 'relative/state', HOME: home })).toBe(fromHome);
   });
 
-  it('none where the folder cannot be trusted: missing, open to others, or a symlink', () => {
+  it('none where the folder cannot be trusted: missing, open to others (even only to read), or a symlink', () => {
     expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'missing') })).toBeUndefined();
     expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: dirWithMode(root, 'state-open', 0o777) })).toBeUndefined();
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: dirWithMode(root, 'state-readable', 0o755) })).toBeUndefined();
     symlinkSync(dirWithMode(root, 'state-target'), join(root, 'state-link'));
     expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'state-link') })).toBeUndefined();
   });
