@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
-import { renderPluginHooks } from './src/core/hook-table.js';
+import { ENTRY_NAMES, entryBundleFile, renderPluginHooks } from './src/core/hook-table.js';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -22,23 +22,33 @@ const PLUGIN_DESCRIPTION =
 /** The plugin payload's bundles (committed): what Claude Code runs, and the CLI beside them. */
 const PAYLOAD = 'plugin/dist';
 
+/** One bundle per hook entry (hook-<name>.cjs, from src/hooks/entries/<name>.ts): an event compiles only its own code. */
+const ENTRY_BUNDLES = Object.fromEntries(
+  ENTRY_NAMES.map((name) => [entryBundleFile(name).replace(/\.cjs$/, ''), `src/hooks/entries/${name}.ts`]),
+);
+
+/** Bundles loaded on demand from beside the running one, never bundled into it. */
+const ON_DEMAND = ['policy-parse', 'yaml-parse', 'guard-voice'];
+
 export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...shared,
     outDir: PAYLOAD,
+    // hook.cjs is a launcher of a few KB that loads the event's own bundle (hook-<name>.cjs), after turning on
+    // V8's compile cache where Node has it. guard-voice.cjs holds what only a speaking guard verdict needs;
     // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
     // parser, run in a worker thread with a deadline (io/yaml-bounded.ts), never in the hook's own thread.
-    // hook-events.cjs holds every event but pre-tool-use, so the guard's bundle stays small.
     entry: {
       hook: 'src/hook.ts',
-      'hook-events': 'src/hooks/handlers.ts',
+      ...ENTRY_BUNDLES,
+      'guard-voice': 'src/hooks/guard-voice.ts',
       'policy-parse': 'src/io/policy-parse.ts',
       'yaml-parse': 'src/io/yaml-parse.ts',
       statusline: 'src/statusline.ts',
     },
-    external: ['./policy-parse.cjs', './yaml-parse.cjs', './hook-events.cjs'],
-    noExternal: [/^(?!\.\/(policy-parse|yaml-parse|hook-events)\.cjs$)/],
+    external: ON_DEMAND.map((name) => `./${name}.cjs`),
+    noExternal: [new RegExp(`^(?!\\./(${ON_DEMAND.join('|')})\\.cjs$)`)],
     format: ['cjs'],
     outExtension: () => ({ js: '.cjs' }),
     minify: true,

@@ -49,8 +49,8 @@ function ensureOneLine(): string {
 }
 
 function multiLine(): string {
-  const path = join(DATA, '1GB-v1.jsonl');
-  if (!existsSync(path)) throw new Error('bench/.data/1GB-v1.jsonl is missing: run npm run bench first (it generates it)');
+  const path = join(DATA, '1GB-v3.jsonl');
+  if (!existsSync(path)) throw new Error('bench/.data/1GB-v3.jsonl is missing: run npm run bench first (it generates it)');
   return path;
 }
 

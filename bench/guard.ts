@@ -1,13 +1,16 @@
 /**
- * Guard cost benchmark: wall time and peak memory of one PreToolUse run on
- * transcripts of 1 KB, 10 MB, 100 MB and 1 GB with multi-megabyte lines, next
- * to `node -e 0` and the seed ADR's `tail -n 400 | jq` approach, all in one
- * run and compared as ratios. Writes bench/RESULTS.md.
+ * Hook cost benchmark: every path a user's session runs (the guard allowing, warning, deduplicating a
+ * warning, blocking, and allowing on unknown occupancy; the monitor; PreCompact; PostCompact;
+ * SessionStart; PostToolUse), each as one whole `node plugin/dist/hook.cjs <event>` process, paired run
+ * by run against `node -e 0`, on a 1 KB and a 1 GB transcript, under Node and, when it is there, under
+ * Bun. Every row first checks the verdict its path produced (the debug channel's `verdict <event>:
+ * <reason>` line) and every timed run's output: a fast wrong answer is not a result. Writes the dated
+ * table into bench/RESULTS.md and exits 1 when any row's verdict was wrong.
  *
- *   npm run bench            (BENCH_RUNS=30 BENCH_SIZES=1KB,10MB,100MB,1GB)
+ *   npm run bench      (BENCH_RUNS=20 BENCH_SIZES=1KB,1GB BENCH_PATHS=allow,block BENCH_BUN=/path/to/bun|off)
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { aTranscript } from '../src/samples/transcript-builder.js';
@@ -17,14 +20,20 @@ import { writeSection } from './results.js';
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
-const SEED = join(ROOT, 'bench', 'seed-guard.sh');
-const RUNS = Number(process.env.BENCH_RUNS ?? 40);
-const SEED_RUNS = Number(process.env.BENCH_SEED_RUNS ?? 5);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const PEAK_RUNS = 3;
 const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
-const chosen = (process.env.BENCH_SIZES ?? Object.keys(SIZES).join(',')).split(',');
+const chosenSizes = (process.env.BENCH_SIZES ?? '1KB,1GB').split(',');
 /** Bump when the generated shape changes, so stale files are rebuilt. */
 const SHAPE = 'v3';
+/** The issue's targets: every path within 1.15 × `node -e 0`, and within bare Node + 30 MB. */
+const TARGET_RATIO = 1.15;
+const TARGET_MB = 30;
+const CALL_ID = 'toolu_bench_call';
+const WINDOW = 200_000;
+
+// ---------------------------------------------------------------- transcripts
 
 /**
  * One realistic turn: prompt, attachments, a tool call, its result and the
@@ -47,10 +56,8 @@ function turn(index: number, bigAllowed: boolean): string {
     .toString();
 }
 
-const CALL_ID = 'toolu_bench_call';
-
-/** The end every file shares: the newest usage sits behind a 4 MiB tool result, the worst common case. */
-function tail(): string {
+/** The end every large file shares: the newest usage (60,005 tokens) sits behind a 4 MiB tool result, the worst common case. */
+function largeTail(): string {
   // The newest turn makes the call being judged (its tool_use id is the hook input's), so the guard never waits.
   return aTranscript()
     .user('last step')
@@ -61,6 +68,18 @@ function tail(): string {
     .toString();
 }
 
+function smallTranscript(): string {
+  return aTranscript()
+    .user('hi')
+    .assistant({ cacheRead: 60_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
+    .toString();
+}
+
+/** What follows a compaction that left no postTokens: the usage before it is stale, occupancy unknown. */
+function compactedEnd(): string {
+  return aTranscript().compactBoundary({ trigger: 'auto', preTokens: 120_000 }).toString();
+}
+
 function findRoot(from: string): string {
   for (let dir = from; ; dir = resolve(dir, '..')) {
     if (existsSync(join(dir, 'package.json'))) return dir;
@@ -68,19 +87,14 @@ function findRoot(from: string): string {
   }
 }
 
-function ensureTranscript(name: string, size: number): string {
+/** Realistic turns up to `size`, the newest usage behind a 4 MiB line (the shape earlier results used). */
+function ensureTurns(name: string, size: number): string {
   mkdirSync(DATA, { recursive: true });
   const path = join(DATA, `${name}-${SHAPE}.jsonl`);
   if (existsSync(path)) return path;
   const fd = openSync(`${path}.part`, 'w');
   let written = 0;
-  const end =
-    size >= 10 * MiB
-      ? tail()
-      : aTranscript()
-          .user('hi')
-          .assistant({ cacheRead: 60_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
-          .toString();
+  const end = size >= 10 * MiB ? largeTail() : smallTranscript();
   for (let i = 0; size >= 10 * MiB; i++) {
     const chunk = turn(i, size - written > 6 * MiB);
     if (written + chunk.length + end.length > size) break;
@@ -88,20 +102,190 @@ function ensureTranscript(name: string, size: number): string {
   }
   writeSync(fd, end);
   closeSync(fd);
-  spawnSync('mv', [`${path}.part`, path]);
+  renameSync(`${path}.part`, path);
   return path;
 }
 
-type Sample = { ms: number[]; peakKiB: number[] };
-
-function timeOnce(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { input, env, stdio: ['pipe', 'ignore', 'ignore'] });
-  if (result.error) throw result.error;
-  return Number(process.hrtime.bigint() - start) / 1e6;
+/**
+ * The same size ending in a compaction without postTokens. The large one is sparse: a hole (read as
+ * zero bytes) up to the tail, which is all any hook reads; it costs no disk space.
+ */
+function ensureCompacted(name: string, size: number): string {
+  mkdirSync(DATA, { recursive: true });
+  const path = join(DATA, `${name}-compacted-${SHAPE}.jsonl`);
+  if (existsSync(path)) return path;
+  const tail = `${size >= 10 * MiB ? largeTail() : smallTranscript()}${compactedEnd()}`;
+  const fd = openSync(`${path}.part`, 'w');
+  const hole = Math.max(0, size - Buffer.byteLength(tail));
+  if (hole > 0) {
+    ftruncateSync(fd, hole);
+    writeSync(fd, '\n', hole - 1); // the hole ends a line, so the tail starts one
+  }
+  writeSync(fd, tail, hole);
+  closeSync(fd);
+  renameSync(`${path}.part`, path);
+  return path;
 }
 
-function peakOnce(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
+// ---------------------------------------------------------------- the paths
+
+type Transcripts = { turns: string; compacted: string };
+
+type PathCase = {
+  /** The row's name: which path it times. */
+  path: string;
+  event: string;
+  /** Extra environment for this path (on top of a fixed, explicit one). */
+  env?: Record<string, string>;
+  /** The hook input of one run (a path that must start fresh, e.g. a first warning, gets a new session each run). */
+  input: (t: Transcripts, project: string) => string;
+  /** Done once per runtime before the path is checked and timed (e.g. the checkpoint PostCompact keeps a summary beside). */
+  prepare?: (run: (event: string, input: string) => void, t: Transcripts, project: string) => void;
+  /** The reason the debug channel must state (`verdict <event>: <reason>`). */
+  reason: string;
+  /** What every run's stdout must match (`^$`: nothing). */
+  stdout: RegExp;
+};
+
+const guardInput = (transcript: string, session: string, cwd: string) =>
+  JSON.stringify({
+    session_id: session,
+    transcript_path: transcript,
+    cwd,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Skill',
+    tool_input: { skill: 'deep-dive' },
+    tool_use_id: CALL_ID,
+  });
+
+const sessionInput = (event: string, transcript: string, session: string, cwd: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: session, transcript_path: transcript, cwd, hook_event_name: event, ...extra });
+
+let serial = 0;
+/** A session id no earlier run used, so paths that must start fresh never see an earlier run's state. */
+const fresh = (path: string) => `bench-${path}-${process.pid}-${serial++}`;
+
+const OVER = { DEV_TEAM_CONTEXT_CEILING_PCT: '25' };
+
+const PATHS: PathCase[] = [
+  {
+    path: 'allow',
+    event: 'pre-tool-use',
+    input: (t, project) => guardInput(t.turns, 'bench-allow', project),
+    reason: 'allow below-ceiling',
+    stdout: /^$/,
+  },
+  {
+    path: 'warn',
+    event: 'pre-tool-use',
+    env: OVER,
+    input: (t, project) => guardInput(t.turns, fresh('warn'), project),
+    reason: 'warn over-ceiling',
+    stdout: /"additionalContext":"[^"]*30%/,
+  },
+  {
+    path: 'deduped warn',
+    event: 'pre-tool-use',
+    env: OVER,
+    input: (t, project) => guardInput(t.turns, 'bench-dedup', project),
+    prepare: (run, t, project) => run('pre-tool-use', guardInput(t.turns, 'bench-dedup', project)),
+    reason: 'deduplicated over-ceiling',
+    stdout: /^$/,
+  },
+  {
+    path: 'block',
+    event: 'pre-tool-use',
+    env: { ...OVER, DEV_TEAM_CONTEXT_STRICT: 'on' },
+    input: (t, project) => guardInput(t.turns, 'bench-block', project),
+    reason: 'block over-ceiling-blocked',
+    stdout: /"permissionDecision":"deny","permissionDecisionReason":"[^"]*30%/,
+  },
+  {
+    path: 'unknown occupancy',
+    event: 'pre-tool-use',
+    env: OVER,
+    input: (t, project) => guardInput(t.compacted, 'bench-unknown', project),
+    reason: 'allow unknown-since-compaction',
+    stdout: /^$/,
+  },
+  {
+    path: 'monitor',
+    event: 'user-prompt-submit',
+    input: (t, project) => sessionInput('UserPromptSubmit', t.turns, 'bench-monitor', project, { prompt: 'next step' }),
+    reason: 'monitor',
+    stdout: /<context-monitor>/,
+  },
+  {
+    path: 'PreCompact',
+    event: 'pre-compact',
+    input: (t, project) =>
+      sessionInput('PreCompact', t.turns, fresh('precompact'), project, { trigger: 'auto', custom_instructions: null }),
+    reason: 'checkpoint cx-001',
+    stdout: /cx-001/,
+  },
+  {
+    path: 'PostCompact',
+    event: 'post-compact',
+    input: (t, project) =>
+      sessionInput('PostCompact', t.turns, 'bench-postcompact', project, {
+        trigger: 'auto',
+        compact_summary: 'Summary: the work continues with the next step.',
+      }),
+    prepare: (run, t, project) =>
+      run('pre-compact', sessionInput('PreCompact', t.turns, 'bench-postcompact', project, { trigger: 'auto', custom_instructions: null })),
+    reason: 'summary-kept',
+    stdout: /^$/,
+  },
+  {
+    path: 'SessionStart',
+    event: 'session-start',
+    input: (t, project) => sessionInput('SessionStart', t.turns, 'bench-sessionstart', project, { source: 'startup' }),
+    reason: 'no-checkpoint-to-resume',
+    stdout: /^$/,
+  },
+  {
+    path: 'PostToolUse',
+    event: 'post-tool-use',
+    input: (t, project) =>
+      sessionInput('PostToolUse', t.turns, 'bench-posttooluse', project, {
+        tool_name: 'Write',
+        tool_input: { file_path: join(project, 'src', 'index.ts'), content: 'x' },
+        tool_response: { success: true },
+      }),
+    reason: 'not-the-orchestration-file',
+    stdout: /^$/,
+  },
+];
+
+const chosenPaths = process.env.BENCH_PATHS?.split(',');
+const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : PATHS;
+
+// ---------------------------------------------------------------- running
+
+type Runtime = { name: 'node' | 'bun'; command: string };
+
+/** Bun: BENCH_BUN, else the devDependency's binary, else one on the PATH; `BENCH_BUN=off` leaves the column out. */
+function findBun(): string | undefined {
+  if (process.env.BENCH_BUN === 'off') return undefined;
+  const candidates = [process.env.BENCH_BUN, join(ROOT, 'node_modules', '.bin', 'bun'), 'bun'].filter(Boolean) as string[];
+  for (const candidate of candidates) {
+    const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
+    if (probe.status === 0) return candidate;
+  }
+  return undefined;
+}
+
+type Run = { ms: number; status: number | null; stdout: string };
+
+function runOnce(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): Run {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { input, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.error) throw result.error;
+  return { ms, status: result.status, stdout: result.stdout };
+}
+
+function peakKiB(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
     input,
     env,
@@ -118,101 +302,170 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+/** The reason the debug channel stated for one run of the hook (its `verdict <event>: <reason>` line). */
+function statedReason(runtime: Runtime, event: string, input: string, env: NodeJS.ProcessEnv): { reason: string; run: Run } {
+  const log = join(DATA, `debug-${process.pid}.log`);
+  rmSync(log, { force: true });
+  const run = runOnce(runtime.command, [HOOK, event], input, { ...env, DEV_TEAM_CONTEXT_DEBUG: log });
+  const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  rmSync(log, { force: true });
+  const lines = [...text.matchAll(/verdict ([a-z-]+): (.*)$/gm)];
+  const last = lines[lines.length - 1];
+  return { reason: last && last[1] === event ? last[2]!.trim() : '(no verdict line)', run };
+}
+
+type Cell = { ms: number; ratio: number; peakMB: number; wrong?: string | undefined };
+
+type Row = { size: string; bytes: number; path: PathCase; bareMs: number; bareMB: number; cells: Partial<Record<Runtime['name'], Cell>> };
+
+function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runtime[], baseEnv: NodeJS.ProcessEnv): Row {
+  const slug = `${size}-${path.path.replace(/\W+/g, '-')}`;
+  const project = join(DATA, 'projects', slug);
+  mkdirSync(join(project, 'src'), { recursive: true });
+  const env: NodeJS.ProcessEnv = { ...baseEnv, CLAUDE_PROJECT_DIR: project, ...path.env };
+  const args = [HOOK, path.event];
+  const wrong: Partial<Record<Runtime['name'], string>> = {};
+  for (const runtime of runtimes) {
+    path.prepare?.((event, input) => void runOnce(runtime.command, [HOOK, event], input, env), t, project);
+    // The check run is not timed: it has the debug channel on, and names the verdict this path must produce.
+    const { reason, run } = statedReason(runtime, path.event, path.input(t, project), env);
+    if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout))
+      wrong[runtime.name] = `stated "${reason}", exit ${run.status}, stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
+  }
+  const bare: number[] = [];
+  const times: Record<string, number[]> = {};
+  const ratios: Record<string, number[]> = {};
+  for (const runtime of runtimes) {
+    times[runtime.name] = [];
+    ratios[runtime.name] = [];
+  }
+  for (let i = 0; i < RUNS; i++) {
+    // Each hook run is paired with the bare run just before it: the ratio resists a host whose speed drifts.
+    const b = runOnce(process.execPath, ['-e', '0'], undefined, env).ms;
+    bare.push(b);
+    for (const runtime of runtimes) {
+      const run = runOnce(runtime.command, args, path.input(t, project), env);
+      if ((run.status !== 0 || !path.stdout.test(run.stdout)) && !wrong[runtime.name])
+        wrong[runtime.name] = `a timed run exited ${run.status} with stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
+      times[runtime.name]!.push(run.ms);
+      ratios[runtime.name]!.push(run.ms / b);
+    }
+  }
+  const barePeaks: number[] = [];
+  const peaks: Record<string, number[]> = {};
+  for (const runtime of runtimes) peaks[runtime.name] = [];
+  for (let i = 0; i < PEAK_RUNS; i++) {
+    barePeaks.push(peakKiB(process.execPath, ['-e', '0'], undefined, env));
+    for (const runtime of runtimes) peaks[runtime.name]!.push(peakKiB(runtime.command, args, path.input(t, project), env));
+  }
+  const bareMB = median(barePeaks) / 1024;
+  const cells: Row['cells'] = {};
+  for (const runtime of runtimes)
+    cells[runtime.name] = {
+      ms: median(times[runtime.name]!),
+      ratio: median(ratios[runtime.name]!),
+      peakMB: median(peaks[runtime.name]!) / 1024,
+      wrong: wrong[runtime.name],
+    };
+  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare), bareMB, cells };
+}
+
+// ---------------------------------------------------------------- report
+
+function cellText(cell: Cell | undefined): string[] {
+  if (!cell) return ['–', '–', '–'];
+  if (cell.wrong) return ['wrong verdict', '✗', '–'];
+  const over = cell.peakMB;
+  return [cell.ms.toFixed(1), `**${cell.ratio.toFixed(2)}×** ${cell.ratio <= TARGET_RATIO ? '✓' : '✗'}`, `${over.toFixed(1)}`];
+}
+
+function rowText(row: Row): string {
+  const node = row.cells.node;
+  const bun = row.cells.bun;
+  const memOver = node && !node.wrong ? node.peakMB - row.bareMB : undefined;
+  const [nodeMs, nodeRatio] = cellText(node);
+  const [bunMs, bunRatio] = cellText(bun);
+  const bunOver = bun && !bun.wrong ? bun.peakMB - row.bareMB : undefined;
+  const mem = (over: number | undefined) =>
+    over === undefined ? '–' : `${over >= 0 ? '+' : ''}${over.toFixed(1)} ${over <= TARGET_MB ? '✓' : '✗'}`;
+  return `| ${row.size} | ${row.path.path} | \`${row.path.event}\` → ${row.path.reason} | ${row.bareMs.toFixed(1)} | ${nodeMs} | ${nodeRatio} | ${bunMs} | ${bunRatio} | ${mem(memOver)} | ${mem(bunOver)} |`;
+}
+
 function main(): void {
   if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
-  const state = join(DATA, 'state');
-  const env = { PATH: process.env.PATH ?? '', HOME: DATA, TMPDIR: DATA, DEV_TEAM_CONTEXT_STATE_DIR: state };
-  const rows: string[] = [];
-  const verdicts: string[] = [];
-  for (const name of chosen) {
-    const size = SIZES[name];
-    if (!size) throw new Error(`unknown size ${name}`);
-    process.stderr.write(`bench: preparing ${name} transcript\n`);
-    const transcript = ensureTranscript(name, size);
-    const actual = statSync(transcript).size;
-    const input = JSON.stringify({
-      session_id: `bench-${name}`,
-      transcript_path: transcript,
-      cwd: DATA,
-      hook_event_name: 'PreToolUse',
-      tool_name: 'Skill',
-      tool_input: { skill: 'deep-dive' },
-      tool_use_id: CALL_ID,
-    });
-    // Strict mode blocks are never deduplicated, so this shows the measured number on every bench run.
-    const check = spawnSync(process.execPath, [HOOK, 'pre-tool-use'], {
-      input,
-      env: { ...env, DEV_TEAM_CONTEXT_CEILING_PCT: '25', DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '200000' },
-      encoding: 'utf8',
-    });
-    verdicts.push(`${name}: ${check.stderr.trim() || '(silent)'}`);
-    const commands = {
-      bare: { command: process.execPath, args: ['-e', '0'], input: undefined as string | undefined },
-      guard: { command: process.execPath, args: [HOOK, 'pre-tool-use'], input },
-      seed: { command: 'bash', args: [SEED], input },
-    };
-    const samples: Record<keyof typeof commands, Sample> = {
-      bare: { ms: [], peakKiB: [] },
-      guard: { ms: [], peakKiB: [] },
-      seed: { ms: [], peakKiB: [] },
-    };
-    process.stderr.write(`bench: ${name}: ${RUNS} interleaved runs\n`);
-    for (let i = 0; i < RUNS; i++) {
-      for (const key of ['bare', 'guard', 'seed'] as const) {
-        if (key === 'seed' && i >= SEED_RUNS) continue;
-        const { command, args, input: stdin } = commands[key];
-        samples[key].ms.push(timeOnce(command, args, stdin, env));
-      }
+  const bun = findBun();
+  const runtimes: Runtime[] = [{ name: 'node', command: process.execPath }, ...(bun ? [{ name: 'bun' as const, command: bun }] : [])];
+  const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
+  // Fresh state and projects each bench run: first warnings and checkpoints must really be first.
+  for (const dir of ['state', 'projects', 'home']) rmSync(join(DATA, dir), { recursive: true, force: true });
+  mkdirSync(join(DATA, 'home'), { recursive: true });
+  // The private state directory a user's hooks have after their first warning or status line: where the code cache lives.
+  mkdirSync(join(DATA, 'state'), { mode: 0o700 });
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? '',
+    HOME: join(DATA, 'home'),
+    TMPDIR: DATA,
+    DEV_TEAM_CONTEXT_STATE_DIR: join(DATA, 'state'),
+    DEV_TEAM_CONTEXT_WINDOW: String(WINDOW),
+  };
+  const rows: Row[] = [];
+  for (const size of chosenSizes) {
+    const bytes = SIZES[size];
+    if (!bytes) throw new Error(`unknown size ${size}`);
+    process.stderr.write(`bench: preparing the ${size} transcripts\n`);
+    const t = { turns: ensureTurns(size, bytes), compacted: ensureCompacted(size, bytes) };
+    for (const path of paths) {
+      process.stderr.write(`bench: ${size} ${path.path}: ${RUNS} paired runs\n`);
+      const row = benchPath(size, t, path, runtimes, env);
+      rows.push(row);
+      process.stderr.write(`${rowText(row)}\n`);
+      for (const [name, cell] of Object.entries(row.cells))
+        if (cell?.wrong) process.stderr.write(`bench: WRONG VERDICT ${size} ${path.path} under ${name}: ${cell.wrong}\n`);
     }
-    for (let i = 0; i < 5; i++) {
-      for (const key of ['bare', 'guard', 'seed'] as const) {
-        const { command, args, input: stdin } = commands[key];
-        samples[key].peakKiB.push(peakOnce(command, args, stdin, env));
-      }
-    }
-    const bare = median(samples.bare.ms);
-    const guard = median(samples.guard.ms);
-    const seed = median(samples.seed.ms);
-    const bareKiB = median(samples.bare.peakKiB);
-    const guardKiB = median(samples.guard.peakKiB);
-    const seedKiB = median(samples.seed.peakKiB);
-    // Each guard run is paired with the bare run just before it; the median of those ratios resists host noise.
-    const ratio = median(samples.guard.ms.map((ms, i) => ms / samples.bare.ms[i]!));
-    const memDelta = (guardKiB - bareKiB) / 1024;
-    rows.push(
-      `| ${name} | ${(actual / MiB).toFixed(1)} MiB | ${bare.toFixed(1)} | ${guard.toFixed(1)} | **${ratio.toFixed(2)}×** ${ratio <= 1.3 ? '✓' : '✗'} | ${seed.toFixed(1)} (${(seed / bare).toFixed(1)}×) | ${(bareKiB / 1024).toFixed(1)} | ${(guardKiB / 1024).toFixed(1)} | **+${memDelta.toFixed(1)}** ${memDelta <= 30 ? '✓' : '✗'} | ${(seedKiB / 1024).toFixed(1)} |`,
-    );
-    process.stderr.write(`${rows[rows.length - 1]}\n`);
   }
   const date = new Date().toISOString().slice(0, 10);
-  const report = `## Guard start-up and memory
+  const wrongRows = rows.flatMap((row) =>
+    Object.entries(row.cells)
+      .filter(([, cell]) => cell?.wrong)
+      .map(([name, cell]) => `- ${row.size} ${row.path.path} under ${name}: ${cell!.wrong}`),
+  );
+  const slow = rows.flatMap((row) =>
+    Object.entries(row.cells)
+      .filter(([, cell]) => cell && !cell.wrong && cell.ratio > TARGET_RATIO)
+      .map(([name, cell]) => `${row.size} ${row.path.path} (${name} ${cell!.ratio.toFixed(2)}×)`),
+  );
+  const report = `## Hook paths: start-up and memory
 
 Generated by \`npm run bench\` (bench/guard.ts) on ${date}.
-Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.platform}.
+Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}${bunVersion ? `, Bun ${bunVersion}` : ', no Bun found'}, ${process.platform}.
 
-Each transcript is a run of realistic turns (prompt, 13 KB attachment,
-tool call, tool result, \`progress\` decoy, bookkeeping records; every 8th
-tool result is 1–4 MiB) ending with the newest usage **behind a 4 MiB tool
-result**, so the guard must skip that line backwards to find it. The guard
-runs the PreToolUse hook for a Skill call (\`node plugin/dist/hook.cjs pre-tool-use\`,
-allow path). "seed" is the source ADR's approach, \`tail -n 400 | jq\`
-(bench/seed-guard.sh). Wall times are medians of ${RUNS} interleaved runs
-(${SEED_RUNS} for seed); "guard / bare" is the median of each guard run's
-ratio to the bare run just before it (robust to a noisy host); peak RSS is the median of 5 runs of \`/usr/bin/time -f %M\`.
-Targets: guard ≤ 1.3 × \`node -e 0\`, peak memory ≤ bare Node + 30 MB.
+Each row times one path a session runs, as a whole process (\`node plugin/dist/hook.cjs <event>\`,
+and the same bundle under \`bun\`), with the input and settings that produce that verdict; the verdict
+column is what the debug channel must state (\`verdict <event>: <reason>\`), checked before timing, and
+every timed run's exit code and stdout are checked too (a row whose verdict was wrong says so instead of
+a time). The 1 KB transcript is one turn; the 1 GB one is realistic turns (13 KB attachments, tool results
+of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 60,005 tokens of a 200,000
+window (30%), **behind a 4 MiB tool result**; "unknown occupancy" ends the same tail with a
+\`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "warn" and PreCompact
+start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one. The
+private state directory exists, as after a user's first warning, so Node runs compile from the code cache
+the (untimed) check run wrote; Bun keeps no cache.
+Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to the \`node -e 0\` run
+just before it (for both runtimes: Node's floor is the yardstick); memory is the median peak RSS of
+${PEAK_RUNS} runs (\`/usr/bin/time -f %M\`) over bare Node's.
+Targets: ≤ ${TARGET_RATIO} × \`node -e 0\`, ≤ bare Node + ${TARGET_MB} MB.
 
 ### ${date}
 
-| transcript | size | \`node -e 0\` ms | guard ms | guard / bare | seed ms (× bare) | bare peak MB | guard peak MB | guard − bare MB | seed peak MB |
+| transcript | path | event → stated verdict | \`node -e 0\` ms | node ms | node × bare | bun ms | bun × bare | node − bare MB | bun − bare MB |
 |---|---|---|---|---|---|---|---|---|---|
-${rows.join('\n')}
+${rows.map(rowText).join('\n')}
 
-Guard verdicts at a 25% ceiling in strict mode (proves each run measured the newest usage, 60,005 tokens):
-
-${verdicts.map((line) => `- ${line}`).join('\n')}
-`;
+${slow.length > 0 ? `Not within ${TARGET_RATIO}× yet: ${slow.join(', ')}.` : `Every path within ${TARGET_RATIO}×.`}
+${wrongRows.length > 0 ? `\nWrong verdicts (not results):\n\n${wrongRows.join('\n')}\n` : ''}`;
   writeSection(join(ROOT, 'bench', 'RESULTS.md'), 'guard', report);
   process.stderr.write('bench: wrote bench/RESULTS.md\n');
+  if (wrongRows.length > 0) process.exitCode = 1;
 }
 
 main();

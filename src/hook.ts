@@ -1,4 +1,4 @@
-/** The hook entry (plugin/dist/hook.cjs): `node hook.cjs <event>`. Kept free of CLI code for start-up time. */
-import { hookMain } from './hooks/main.js';
+/** The hook entry (plugin/dist/hook.cjs): `node hook.cjs <event>` loads that event's bundle only. Kept tiny for start-up time. */
+import { launchHook } from './hooks/launch.js';
 
-hookMain(process.argv[2], __dirname);
+launchHook(process.argv[2], __dirname);

@@ -3,13 +3,21 @@ import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { AUTOCOMPACT_OUTPUT_RESERVE, AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
 import { ENV } from '../core/env-names.js';
-import { installedSkillText, planInstall, planUninstall, SettingsShapeError, type EnvChange, type Plan } from '../core/install-plan.js';
+import {
+  installedSkillText,
+  planInstall,
+  planUninstall,
+  SettingsShapeError,
+  type EnvChange,
+  type HookRuntime,
+  type Plan,
+} from '../core/install-plan.js';
 import { formatTokens } from '../core/messages.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { OUR_SKILL } from '../io/recovery-skill.js';
 import { loadUncheckedConfig, loadUserScopeConfig } from './project.js';
 import { bundleDir } from '../io/bundle-dir.js';
-import { RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install-target.js';
+import { RETIRED_RUNTIME_FILES, RUNTIME_FILES, runtimeFor, type InstallRecord, type Target } from './install-target.js';
 import {
   assertInsideProject,
   hashOfFile,
@@ -27,7 +35,13 @@ import { asRecord } from '../core/json-shape.js';
 declare const PACKAGE_VERSION: string;
 
 type Options = { dryRun: boolean; json: boolean };
-export type InstallOptions = Options & { strict: boolean; window: number | undefined; statusLine: boolean };
+export type InstallOptions = Options & {
+  strict: boolean;
+  window: number | undefined;
+  statusLine: boolean;
+  /** What the hook commands run (`--runtime`; auto is resolved by then). */
+  hookRuntime: HookRuntime;
+};
 
 /** The default model's window (CLAUDE-CODE-FACTS.md), assumed for the compaction point when none is stated. */
 const ASSUMED_WINDOW = 1_000_000;
@@ -42,6 +56,7 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
   const plan = planOrExplain(t.settingsPath, () =>
     planInstall(current.value, runtime.commandDir, wanted.env, {
       statusLine: options.statusLine,
+      runtime: options.hookRuntime,
       owned: previous?.env ?? [],
       ownedEnvObject: previous?.created?.envObject === true,
     }),
@@ -52,6 +67,9 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
   let backup: string | undefined;
   if (changed && !options.dryRun) {
     if (staleRuntime.length > 0) copyRuntime(runtime.realDir);
+    if (runtime.copy)
+      for (const file of RETIRED_RUNTIME_FILES)
+        if (provenOurs(join(runtime.realDir, file), file, previous)) removeIfOurs(join(runtime.realDir, file), () => true);
     if (skill.action === 'write') {
       mkdirSync(dirname(skillPath), { recursive: true });
       writeFileAtomic(skillPath, skill.text, 0o644);
@@ -84,6 +102,7 @@ export function runInstall(io: CliIO, t: Target, options: InstallOptions): numbe
     dryRun: options.dryRun,
     actions: plan.actions,
     runtime: { dir: runtime.realDir, updated: staleRuntime },
+    hookRuntime: options.hookRuntime,
     skill: { path: skillPath, action: skill.action },
     autocompact: wanted.autocompact ?? null,
     backup: backup ?? null,
@@ -102,7 +121,7 @@ export function runUninstall(io: CliIO, t: Target, options: Options): number {
       ? { settings: {}, actions: [], env: [], created: { hooksObject: false, events: [], envObject: false } }
       : planOrExplain(t.settingsPath, () => planUninstall(current.value, { env: record?.env ?? [], created: record?.created }));
   const runtimeFiles = runtime.copy
-    ? [...RUNTIME_FILES, 'VERSION'].filter((file) => provenOurs(join(runtime.realDir, file), file, record))
+    ? [...RUNTIME_FILES, ...RETIRED_RUNTIME_FILES, 'VERSION'].filter((file) => provenOurs(join(runtime.realDir, file), file, record))
     : [];
   const skillHash = hashOfFile(skillPath);
   // ours: what the record says install wrote, or exactly what this version writes (a lost record proves nothing else)
@@ -164,6 +183,7 @@ type InstallResult = {
   dryRun: boolean;
   actions: string[];
   runtime: { dir: string; updated: string[] };
+  hookRuntime: HookRuntime;
   skill: { path: string; action: SkillPlan['action'] };
   autocompact: { why: string } | null;
   backup: string | null;
@@ -183,6 +203,7 @@ function reportInstall(io: CliIO, options: Options, result: InstallResult): void
     io.out(
       `  ${cliMessage('install.runtime-copied', { dryRun: options.dryRun, files: result.runtime.updated.join(', '), dir: result.runtime.dir })}\n`,
     );
+  if (result.hookRuntime === 'bun') io.out(`  ${cliMessage('install.runtime-bun')}\n`);
   if (result.skill.action === 'write')
     io.out(`  ${cliMessage('install.skill-written', { dryRun: options.dryRun, skill: OUR_SKILL, path: result.skill.path })}\n`);
   if (result.skill.action === 'foreign')

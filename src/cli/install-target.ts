@@ -1,5 +1,6 @@
 /** Where install and uninstall act: the settings file of a scope, its install record, and the runtime its hooks run. */
 import { basename, dirname, join, relative, sep } from 'node:path';
+import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
 import type { Created, EnvChange } from '../core/install-plan.js';
 import { bundleDir } from '../io/bundle-dir.js';
 import { projectDirOf } from './project.js';
@@ -7,7 +8,17 @@ import { UsageError, type CliIO } from './io.js';
 import { cliMessage } from './messages.js';
 
 /** The bundles a hook needs at run time; copied as a unit so the hooks survive the package moving (npx). */
-export const RUNTIME_FILES = ['hook.cjs', 'hook-events.cjs', 'policy-parse.cjs', 'yaml-parse.cjs', 'statusline.cjs'] as const;
+export const RUNTIME_FILES: readonly string[] = [
+  'hook.cjs',
+  ...ENTRY_NAMES.map(entryBundleFile),
+  'guard-voice.cjs',
+  'policy-parse.cjs',
+  'yaml-parse.cjs',
+  'statusline.cjs',
+];
+
+/** Runtime files earlier versions wrote and this one no longer does: install and uninstall remove them once proven ours. */
+export const RETIRED_RUNTIME_FILES: readonly string[] = ['hook-events.cjs'];
 
 export type Scope = 'project' | 'local' | 'user';
 

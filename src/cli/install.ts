@@ -1,12 +1,16 @@
 /** `context-ceiling install` / `uninstall`: wire the hooks into a Claude Code settings.json, idempotently. */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { ENV } from '../core/env-names.js';
+import type { HookRuntime } from '../core/install-plan.js';
 import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
 import { runInstall, runUninstall } from './install-run.js';
 import { target } from './install-target.js';
 import { parseFlags, parseWindowFlag, UsageError, type Command } from './io.js';
 import { cliMessage } from './messages.js';
 
-const installUsage = 'context-ceiling install [--project | --local | --user] [--strict] [--window N] [--statusline] [--dry-run] [--json]';
+const installUsage =
+  'context-ceiling install [--project | --local | --user] [--strict] [--window N] [--statusline] [--runtime node|bun|auto] [--dry-run] [--json]';
 const uninstallUsage = 'context-ceiling uninstall [--project | --local | --user] [--dry-run] [--json]';
 
 const SCOPES_HELP = `Where:
@@ -48,13 +52,17 @@ Options:
                 fill and records the session's real window for the hooks; an
                 existing statusLine command keeps running, wrapped, and uninstall
                 restores it
+  --runtime R   what runs the hooks: node (the default), bun (Bun where \`bun\`
+                is on the PATH when a hook runs, else Node: about a fifth of
+                Node's start-up, see bench/RESULTS.md), or auto (bun when it
+                is on the PATH now, else node)
   --dry-run     show what would change, change nothing
   --json        machine-readable result
 `,
   run(args, io) {
     const flags = parseFlags(
       args,
-      { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'], string: ['window'] },
+      { boolean: ['project', 'local', 'user', 'strict', 'statusline', 'dry-run', 'json'], string: ['window', 'runtime'] },
       installUsage,
     );
     if (flags._.length > 0) throw new UsageError(cliMessage('unexpected-argument', { arg: String(flags._[0]) }), installUsage);
@@ -64,11 +72,32 @@ Options:
       strict: flags.strict === true,
       window,
       statusLine: flags.statusline === true,
+      hookRuntime: resolveRuntimeFlag(flags.runtime, io.env),
       dryRun: flags['dry-run'] === true,
       json: flags.json === true,
     });
   },
 };
+
+/** `--runtime`: node unless asked; auto is bun when an executable `bun` is on the PATH now. */
+function resolveRuntimeFlag(raw: string | undefined, env: Readonly<Record<string, string | undefined>>): HookRuntime {
+  if (raw === undefined || raw === 'node') return 'node';
+  if (raw === 'bun') return 'bun';
+  if (raw === 'auto') return onPath('bun', env.PATH) ? 'bun' : 'node';
+  throw new UsageError(cliMessage('install.runtime-invalid', { got: raw }), installUsage);
+}
+
+function onPath(name: string, path: string | undefined): boolean {
+  return (path ?? '').split(delimiter).some((dir) => {
+    if (!isAbsolute(dir)) return false;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      return statSync(join(dir, name)).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
 
 export const uninstallCommand: Command = {
   usage: uninstallUsage,

@@ -126,6 +126,8 @@ const CLI_MESSAGES = {
     `${d.dryRun ? 'would write' : 'wrote'} the recovery skill /${d.skill}: ${d.path}`,
   'install.skill-foreign': (d: { path: string; skill: string }) =>
     `left alone: ${d.path} is a different skill named ${d.skill}; messages will name it as it is`,
+  'install.runtime-bun': () => 'the hooks run with Bun where `bun` is on the PATH, else with Node',
+  'install.runtime-invalid': (d: { got: string }) => `--runtime takes bun, node or auto (got ${JSON.stringify(d.got)})`,
   'install.backup': (d: { path: string }) => `backup of the previous file: ${d.path}`,
   'install.autocompact-kept': (d: { pct: number }) => `${d.pct}% (your own ${AUTOCOMPACT_PCT_ENV}, kept: it is lower)`,
   'install.autocompact-set': (d: { pct: number }) => `${AUTOCOMPACT_PCT_ENV}=${d.pct}`,

@@ -1,24 +1,27 @@
 /**
  * Does a runtime folder work, not only exist? Every bundle a hook may load is loaded in a child Node and
- * used once, and the hook entry is run on a canned input: a half-updated copy (hook-events.cjs or
+ * used once, and the hook entry is run on a canned input: a half-updated copy (an event's bundle or
  * policy-parse.cjs missing) makes every hook fail open, which from outside looks like a quiet session.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
 import { RUNTIME_FILES } from './install-target.js';
 import { cliMessage } from './messages.js';
 
-/** Loads the library bundles and uses each once; prints nothing when they work. */
+/** Loads every bundle a hook may load (argv[2]: the entry bundles) and uses each once; prints nothing when they work. */
 const LOAD_BUNDLES = `
 const { join } = require('node:path');
 const dir = process.argv[1];
+for (const file of JSON.parse(process.argv[2])) {
+  if (typeof require(join(dir, file)).runBundle !== 'function') throw new Error(file + ' holds no hook entry');
+}
+if (!require(join(dir, 'guard-voice.cjs')).GUARD_VOICE) throw new Error('guard-voice.cjs holds no guard voice');
 const policy = require(join(dir, 'policy-parse.cjs')).parsePolicyText('{}', 'check');
 if (policy.kind !== 'ok') throw new Error('policy-parse.cjs does not parse a policy');
-const events = require(join(dir, 'hook-events.cjs'));
-if (!events.HANDLERS || !events.GUARD_VOICE) throw new Error('hook-events.cjs holds no handlers');
-const yaml = events.parseYamlWithin(join(dir, 'yaml-parse.cjs'), 'a: 1', 5000);
+const yaml = require(join(dir, 'yaml-parse.cjs')).parseYamlText('a: 1');
 if (!yaml.ok) throw new Error('yaml-parse.cjs does not parse YAML: ' + yaml.error);
 `;
 
@@ -30,9 +33,13 @@ export function checkRuntime(dir: string, env: Readonly<Record<string, string | 
   const missing = RUNTIME_FILES.filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) return cliMessage('doctor.runtime-missing', { files: missing.join(', ') });
   const childEnv = { PATH: env.PATH ?? '/usr/bin:/bin', HOME: env.HOME ?? '/', NO_COLOR: '1' };
-  const load = spawnSync(process.execPath, ['-e', LOAD_BUNDLES, dir], { env: childEnv, encoding: 'utf8', timeout: 15_000 });
+  const load = spawnSync(process.execPath, ['-e', LOAD_BUNDLES, dir, JSON.stringify(ENTRY_NAMES.map(entryBundleFile))], {
+    env: childEnv,
+    encoding: 'utf8',
+    timeout: 15_000,
+  });
   if (load.status !== 0) return cliMessage('doctor.runtime-unloadable', { line: firstErrorLine(load.stderr) });
-  // The entry itself, as Claude Code runs it: the monitor loads hook-events.cjs and states its verdict. It runs
+  // The entry itself, as Claude Code runs it: the launcher loads the monitor's bundle, which states its verdict. It runs
   // in an empty project and home of its own, so it finds (and acknowledges) nothing of the user's.
   const scratch = mkdtempSync(join(tmpdir(), 'context-ceiling-doctor-'));
   const run = (() => {

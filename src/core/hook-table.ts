@@ -19,8 +19,6 @@ export type HookSpec = {
   matcher?: string;
   /** Seconds Claude Code waits (its default is 600; 30 for UserPromptSubmit). */
   timeout: number;
-  /** Which bundle holds the handler: hook.cjs itself (start-up matters most), or hook-events.cjs, loaded when it fires. */
-  bundle: 'hook' | 'hook-events';
   /** What people call it (README's table). */
   role: string;
   /** One line on what it does (README, `hook --help`). */
@@ -33,7 +31,6 @@ export const HOOK_TABLE = [
     name: 'pre-tool-use',
     matcher: GUARD_MATCHER,
     timeout: 10,
-    bundle: 'hook',
     role: 'guard',
     does: 'warns or blocks capability loads over the ceiling',
   },
@@ -41,7 +38,6 @@ export const HOOK_TABLE = [
     event: 'UserPromptSubmit',
     name: 'user-prompt-submit',
     timeout: 10,
-    bundle: 'hook-events',
     role: 'monitor',
     does: 'the <context-monitor> status on every prompt, and a pending compaction alert',
   },
@@ -49,7 +45,6 @@ export const HOOK_TABLE = [
     event: 'PreCompact',
     name: 'pre-compact',
     timeout: 30,
-    bundle: 'hook-events',
     role: 'checkpoint',
     does: 'writes a checkpoint before Claude Code compacts, and tells its summariser what the summary must keep',
   },
@@ -57,7 +52,6 @@ export const HOOK_TABLE = [
     event: 'PostCompact',
     name: 'post-compact',
     timeout: 10,
-    bundle: 'hook-events',
     role: 'kept summary',
     does: "keeps Claude Code's compact_summary beside the checkpoint, with the must-keep items it dropped",
   },
@@ -65,7 +59,6 @@ export const HOOK_TABLE = [
     event: 'SessionStart',
     name: 'session-start',
     timeout: 10,
-    bundle: 'hook-events',
     role: 're-orientation',
     does: 'the compaction alert right after a compaction; the resumption context after /clear or at startup',
   },
@@ -74,7 +67,6 @@ export const HOOK_TABLE = [
     name: 'post-tool-use',
     matcher: WRITE_MATCHER,
     timeout: 10,
-    bundle: 'hook-events',
     role: 'staleness',
     does: 'after a write of ORCHESTRATION.yaml, warns when its resumption section is stale',
   },
@@ -92,6 +84,17 @@ export type EntryName = HookName | (typeof SKILL_COMMANDS)[number];
 export function isEntryName(name: string | undefined): name is EntryName {
   return name !== undefined && ((HOOK_NAMES as readonly string[]).includes(name) || (SKILL_COMMANDS as readonly string[]).includes(name));
 }
+
+/**
+ * The bundle that holds one entry, beside hook.cjs: `node hook.cjs <name>` loads only that one (a hook's
+ * start-up is its cost: no event compiles another's code); the tsup config builds one per entry.
+ */
+export function entryBundleFile(name: EntryName): string {
+  return `hook-${name}.cjs`;
+}
+
+/** Every entry's name: the hooks, then the skill's commands. */
+export const ENTRY_NAMES: readonly EntryName[] = [...HOOK_NAMES, ...SKILL_COMMANDS];
 
 /** The tools a matcher names (`Write|Edit|MultiEdit` → Write, Edit, MultiEdit). */
 export function matcherTools(matcher: string): readonly string[] {

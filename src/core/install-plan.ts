@@ -9,9 +9,18 @@ import { isObject } from './json-shape.js';
 /** The hooks install writes: the one table (core/hook-table.ts). */
 const HOOK_SPECS: readonly HookSpec[] = HOOK_TABLE;
 
-/** `node "<runtime>/hook.cjs" <name>`; the runtime folder may start with $CLAUDE_PROJECT_DIR. */
-export function hookCommand(runtimeDir: string, name: string): string {
-  return `node "${runtimeDir}/hook.cjs" ${name}`;
+/** What runs the hook bundle: Node (the default), or Bun where it is installed (`install --runtime`). */
+export type HookRuntime = 'node' | 'bun';
+
+/**
+ * `node "<runtime>/hook.cjs" <name>`; the runtime folder may start with $CLAUDE_PROJECT_DIR. With Bun the
+ * command asks the shell Claude Code runs it in whether `bun` is there each time (a shell builtin, no
+ * extra process) and runs Node otherwise, so removing Bun later never breaks the hooks.
+ */
+export function hookCommand(runtimeDir: string, name: string, runtime: HookRuntime = 'node'): string {
+  const script = `"${runtimeDir}/hook.cjs" ${name}`;
+  if (runtime === 'node') return `node ${script}`;
+  return `if command -v bun >/dev/null 2>&1; then bun ${script}; else node ${script}; fi`;
 }
 
 /** `node "<runtime>/statusline.cjs"`, wrapping the user's own status line command when there was one. */
@@ -36,7 +45,8 @@ export function isOurStatusLine(value: unknown): boolean {
   return typeof value === 'object' && value !== null && OUR_STATUS_LINE.test(String((value as Record<string, unknown>).command ?? ''));
 }
 
-const OURS = new RegExp(`context-ceiling[^"]*/hook\\.cjs"?\\s+(${HOOK_SPECS.map((s) => s.name).join('|')})\\s*$`);
+// The name ends the command (Node) or the first of its two runs (Bun, `...; else node ...; fi`).
+const OURS = new RegExp(`context-ceiling[^"]*/hook\\.cjs"?\\s+(${HOOK_SPECS.map((s) => s.name).join('|')})(?:\\s*$|;)`);
 
 /** The hook name of a command install wrote (any runtime location), or undefined for anyone else's command. */
 export function ourHookName(command: unknown): string | undefined {
@@ -70,6 +80,8 @@ type Hook = { type?: unknown; command?: unknown; timeout?: unknown; [key: string
  */
 export type InstallOptions = {
   statusLine?: boolean;
+  /** What runs the hooks (node unless asked). */
+  runtime?: HookRuntime;
   /** The env values an earlier install set (its record): kept, updated, or removed when no longer asked for. */
   owned?: readonly EnvChange[];
   /** The earlier install created the "env" object, so it may go once empty. */
@@ -89,7 +101,7 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
   for (const spec of HOOK_SPECS) {
     if (hooks[spec.event] === undefined) created.events.push(spec.event);
     const entries = arrayAt(hooks, spec.event);
-    const desired: Hook = { type: 'command', command: hookCommand(runtimeDir, spec.name), timeout: spec.timeout };
+    const desired: Hook = { type: 'command', command: hookCommand(runtimeDir, spec.name, options.runtime), timeout: spec.timeout };
     const found = findOurs(entries, spec.name);
     if (found.length === 0) {
       entries.push(spec.matcher === undefined ? { hooks: [desired] } : { matcher: spec.matcher, hooks: [desired] });

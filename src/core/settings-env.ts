@@ -103,10 +103,11 @@ function byPrecedence(files: readonly SettingsFacts[]): SettingsFacts[] {
 
 /**
  * Variables whose value names a path we write to or read from: the debug log, the state directory, a policy
- * file, the orchestration file. Only the process environment or the user's own settings may set them
- * (DESIGN.md, "Trust boundaries"): a repository's settings `env` reaches every hook of the user's.
+ * file, the orchestration file, and XDG_STATE_HOME (the default state directory lies under it). Only the
+ * process environment or the user's own settings may set them (DESIGN.md, "Trust boundaries"): a repository's
+ * settings `env` reaches every hook of the user's.
  */
-export const PATH_VARIABLES: readonly string[] = [ENV.debug, ENV.stateDir, ENV.policy, ENV.orchestrationFile];
+export const PATH_VARIABLES: readonly string[] = [ENV.debug, ENV.stateDir, ENV.policy, ENV.orchestrationFile, 'XDG_STATE_HOME'];
 
 /** A path variable whose value a project or local settings file supplied, and that file. */
 export type RepositoryPath = { name: string; value: string; label: string };

@@ -1,19 +1,25 @@
 /**
- * The hook bundles' services (see services.ts): the policy parser (zod, policy-parse.cjs), the events
- * other than the guard with the guard's voice and the bounded YAML parser (hook-events.cjs), and the
- * YAML parser's worker (yaml-parse.cjs) sit beside the running bundle and load on first use only.
+ * The hook bundles' services (see services.ts): the policy parser (zod, policy-parse.cjs) and the guard's
+ * voice (guard-voice.cjs, through the code cache) sit beside the running bundle and load on first use only; the bounded YAML
+ * parser is linked in and runs the YAML parser's bundle (yaml-parse.cjs) in a worker.
  */
 import { join } from 'node:path';
 import type * as PolicyParse from '../io/policy-parse.js';
+import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
-import type * as Handlers from './handlers.js';
+import type * as GuardVoice from './guard-voice.js';
+import { loadCached, privateStateDir } from './launch.js';
 import type { HookServices } from './services.js';
 
 export function bundledServices(dir: string): HookServices {
-  const events = () => require(join(dir, 'hook-events.cjs')) as typeof Handlers;
   return {
     parsePolicy: (text, path) => (require(join(dir, 'policy-parse.cjs')) as typeof PolicyParse).parsePolicyText(text, path),
-    parseYaml: (text) => events().parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
-    voice: () => events().GUARD_VOICE,
+    parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
+    voice: () => {
+      // From the code cache too, written when the process ends (the voice's functions have run by then).
+      const bundle = loadCached(join(dir, 'guard-voice.cjs'), privateStateDir(process.env));
+      process.once('exit', bundle.saveCache);
+      return (bundle.exports as typeof GuardVoice).GUARD_VOICE;
+    },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * What the guard needs only when it speaks: naming the installed recovery skill, the wording, the
- * warning's dedup state, the one-time window notice and the event log. The hook bundle loads it from
- * dist/hook-events.cjs on that path only, so an allowed call — nearly every call — never compiles it.
+ * warning's dedup state, the one-time window notice and the event log. The guard's bundle loads it from
+ * dist/guard-voice.cjs on that path only, so an allowed call — nearly every call — never compiles it.
  */
 import { join } from 'node:path';
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';

@@ -1,6 +1,6 @@
 /**
- * Every event's handler. In the hook bundle this is dist/hook-events.cjs,
- * loaded only for events other than pre-tool-use, whose start-up matters most.
+ * Every entry's handler, linked in (the CLI's `hook`, tests). The plugin's hook runs one entry bundle
+ * per event instead (entries/*.ts → hook-<name>.cjs), so no event compiles another's code.
  */
 import { runPostCompact } from './post-compact.js';
 import { runPostToolUse } from './post-tool-use.js';
@@ -11,13 +11,7 @@ import type { EntryName } from '../core/hook-table.js';
 import type { HookHandler } from '../runtime/run.js';
 import { runSessionStart } from './session-start.js';
 import { runUserPromptSubmit } from './user-prompt-submit.js';
-
 import { GUARD_VOICE } from './guard-voice.js';
-
-/** The guard's speaking path, loaded from this bundle only when a verdict speaks (bundled-services.ts). */
-export { GUARD_VOICE };
-/** Bounded YAML parsing, for the events that read ORCHESTRATION.yaml (never the guard). */
-export { parseYamlWithin } from '../io/yaml-bounded.js';
 
 /** One handler per entry of the hook table (and the skill's command): the type makes a missing one a compile error. */
 export const HANDLERS: Record<EntryName, HookHandler> = {

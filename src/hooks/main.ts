@@ -1,29 +1,17 @@
 /**
- * One hook process, `node hook.cjs <event>`: the table names the handler and its bundle (the guard is
- * in hook.cjs itself; every other event loads hook-events.cjs when it fires), the runtime runs it and
- * writes its outcome. Any failure exits 0 with nothing said: a hook fails open.
+ * One entry bundle's run (hook-<name>.cjs, loaded by hook.cjs through launch.ts): the services from the
+ * bundles beside it, the runtime around the handler, and its outcome written. Fails open.
  */
-import { HOOK_TABLE, isEntryName } from '../core/hook-table.js';
-import { writeAll } from '../runtime/hook-io.js';
-import { emitOutcome, inputFor, processHookHost, runHookEvent, unknownEntryMessage } from '../runtime/run.js';
+import type { EntryName } from '../core/hook-table.js';
+import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
-import type * as Handlers from './handlers.js';
-import { guardHook } from './pre-tool-use.js';
+import type { HookServices } from './services.js';
 
-/** `bundleDir`: the folder of the running hook.cjs, where the bundles it loads on demand sit. */
-export function hookMain(event: string | undefined, bundleDir: string): void {
+/** Run entry `name` with the handler `handlerOf` makes from the services (the guard takes its voice from them). */
+export function runEntry(name: EntryName, handlerOf: (services: HookServices) => HookHandler, bundleDir: string): void {
   try {
-    if (!isEntryName(event)) {
-      // A wiring mistake, not hook input: say so (Claude Code shows exit 1 as a non-blocking hook error).
-      writeAll(2, unknownEntryMessage(event));
-      process.exitCode = 1;
-      return;
-    }
     const services = bundledServices(bundleDir);
-    const inHere = HOOK_TABLE.some((spec) => spec.name === event && spec.bundle === 'hook');
-    const lookup = () =>
-      inHere ? guardHook(services.voice) : (require(`${bundleDir}/hook-events.cjs`) as typeof Handlers).HANDLERS[event];
-    emitOutcome(runHookEvent(event, lookup, processHookHost(services), inputFor(event)));
+    emitOutcome(runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name)));
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }

@@ -44,11 +44,4 @@ export function createEnvDebug(env: Readonly<Record<string, string | undefined>>
 }
 
 /** One line for an unknown error, never a stack trace. */
-export function describeError(error: unknown): string {
-  if (error instanceof Error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    // Node's own messages already start with the code ("ENOENT: no such file ..."): say it once.
-    return code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
-  }
-  return String(error);
-}
+export { describeError } from './last-error.js';

@@ -10,18 +10,12 @@ import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
+import { LAST_ERROR_FILE, writeLastErrorIn, type LastError } from './last-error.js';
+import { privateDirForRead } from './state-dir.js';
 import { readRegularText } from './read-safe.js';
 import type { DedupEpoch } from '../core/dedup.js';
 
-export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
-
-/** The state directory in force: the one place it is decided. */
-export function resolveStateDir({ policy, env, home }: StateDirContext): string {
-  if (policy.stateDir) return policy.stateDir;
-  // XDG: a relative XDG_STATE_HOME is invalid and must be ignored.
-  const xdg = env.XDG_STATE_HOME;
-  return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'state'), 'context-ceiling');
-}
+export { privateDirForRead, resolveStateDir, type StateDirContext } from './state-dir.js';
 
 /**
  * Make sure `dir` is a private directory we own: created 0700 when missing; an existing one is used only when
@@ -46,24 +40,6 @@ export function ensurePrivateDir(dir: string): string {
   return dir;
 }
 
-/**
- * `dir` when it can be trusted for reading: it exists, is a real directory
- * (not a link), is ours, and nobody else can write it. Otherwise undefined,
- * and nothing is created or changed: a status line report or learned window planted in a
- * directory another user owns (or can write) is never believed.
- */
-export function privateDirForRead(dir: string): string | undefined {
-  try {
-    const stat = lstatSync(dir, { throwIfNoEntry: false });
-    if (!stat || stat.isSymbolicLink() || !stat.isDirectory()) return undefined;
-    const uid = process.getuid?.();
-    if (uid !== undefined && stat.uid !== uid) return undefined;
-    return (stat.mode & 0o022) === 0 ? dir : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Our own small records are a few hundred bytes; anything larger was not written by us. */
 const MAX_PRIVATE_JSON_BYTES = 64 * 1024;
 
@@ -82,14 +58,10 @@ export function readPrivateJson(dir: string, name: string, maxBytes = MAX_PRIVAT
   }
 }
 
-/** Where a hook's last unexpected failure is kept, in the state directory, for `status` and `doctor`. */
-export const LAST_ERROR_FILE = 'last-error.json';
-
-/** A hook's unexpected failure: when, in which event, what (one line), by which version. */
-export type LastError = { at: string; event: string; error: string; version: string };
+export { LAST_ERROR_FILE, type LastError } from './last-error.js';
 
 export function writeLastError(stateDir: string, record: LastError): void {
-  writeFileAtomic(join(ensurePrivateDir(stateDir), LAST_ERROR_FILE), `${JSON.stringify(record)}\n`);
+  writeLastErrorIn(ensurePrivateDir(stateDir), record);
 }
 
 /** The last failure a hook recorded, when the state directory is ours and holds one of our records. */

@@ -4,16 +4,14 @@ import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
 import { loadConfig } from '../io/config.js';
 import { hookEnvWithoutRepositoryPaths } from '../io/settings-env.js';
+import { failureLine, packageVersion } from '../io/last-error.js';
 import { resolveStateDir, writeLastError } from '../io/state.js';
 import { ENV } from '../core/env-names.js';
-import { sanitizeText } from '../core/sanitize.js';
 import { readStdin, silent, writeAll, type HookOutcome } from './hook-io.js';
 import { HOOK_NAMES, SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
 import type { HookHost } from './host.js';
 
 export type HookHandler = (stdin: string | undefined, host: HookHost) => HookOutcome;
-
-declare const PACKAGE_VERSION: string;
 
 /**
  * Claude Code kills our hooks at 10 s (30 s for PreCompact): every hook gives
@@ -72,22 +70,15 @@ export function runHookEvent(
  * session). The state directory here is the environment's or the default: the policy may be what failed.
  */
 function failedOpen(event: string, message: string, host: HookHost): HookOutcome {
-  const error = sanitizeText(message.split('\n')[0]!).slice(0, 500); // Node's require errors append their stack
+  const line = failureLine(event, message);
   try {
     // Only once the repository's path variables are out of the environment (withTrustedEnv ran).
     if (host.ignoredPaths === undefined) throw new Error('environment not checked');
-    const stateDir = failureStateDir(host);
-    const version = typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev';
-    writeLastError(stateDir, { at: host.now().toISOString(), event, error, version });
+    writeLastError(failureStateDir(host), { at: host.now().toISOString(), event, error: line.error, version: packageVersion() });
   } catch {
     // nowhere private to keep it: the stderr line still says it
   }
-  return {
-    exitCode: 0,
-    stdout: '',
-    stderr: `context-ceiling: the ${event} hook failed and let everything through: ${error} (context-ceiling doctor shows the last error)\n`,
-    reason: 'failed-open unexpected-error',
-  };
+  return { exitCode: 0, stdout: '', stderr: line.stderr, reason: 'failed-open unexpected-error' };
 }
 
 /**

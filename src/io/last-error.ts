@@ -1,0 +1,44 @@
+/**
+ * A hook's last unexpected failure (issue 19, "Failure is observable"): one stderr line for the person and a
+ * record in the state directory that `status` and `doctor` show. Small on purpose: the hook launcher uses it.
+ */
+import { join } from 'node:path';
+import { writeFileAtomic } from './fs-safe.js';
+
+declare const PACKAGE_VERSION: string;
+
+/** Where a hook's last unexpected failure is kept, in the state directory, for `status` and `doctor`. */
+export const LAST_ERROR_FILE = 'last-error.json';
+
+/** A hook's unexpected failure: when, in which event, what (one line), by which version. */
+export type LastError = { at: string; event: string; error: string; version: string };
+
+/** Write the record into `dir`, a private state directory the caller has already checked (or made). */
+export function writeLastErrorIn(dir: string, record: LastError): void {
+  writeFileAtomic(join(dir, LAST_ERROR_FILE), `${JSON.stringify(record)}\n`);
+}
+
+/** The error as one clean line (Node's require errors append their stack), and the stderr line that says it. */
+export function failureLine(event: string, message: string): { error: string; stderr: string } {
+  // One line, no control characters (status and doctor print it to a terminal).
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
+  const error = (message.split('\n')[0] ?? '').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 500);
+  return {
+    error,
+    stderr: `context-ceiling: the ${event} hook failed and let everything through: ${error} (context-ceiling doctor shows the last error)\n`,
+  };
+}
+
+export function packageVersion(): string {
+  return typeof PACKAGE_VERSION === 'string' ? PACKAGE_VERSION : 'dev';
+}
+
+/** An error as one line, its code said once. */
+export function describeError(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Node's own messages already start with the code ("ENOENT: no such file ..."): say it once.
+    return code && !error.message.startsWith(code) ? `${code}: ${error.message}` : error.message;
+  }
+  return String(error);
+}

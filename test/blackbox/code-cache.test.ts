@@ -1,0 +1,92 @@
+/**
+ * The hook's code cache, as a user's hooks meet it: kept in the private state directory after the first
+ * run that finds one, compiled from in the next process (the cache is not rewritten), and a corrupt or
+ * foreign cache never changes a verdict.
+ */
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { HOOK_BIN, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+
+const { sandbox } = useProjectSandbox();
+
+function setUp(mode = 0o700) {
+  // The default state directory: the only one the launcher keeps code in.
+  const state = join(sandbox().home, '.local', 'state', 'context-ceiling');
+  mkdirSync(state, { recursive: true, mode });
+  chmodSync(state, mode);
+  const transcript = sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: 60_000 }).toString());
+  const input = { session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } };
+  const env = { DEV_TEAM_CONTEXT_WINDOW: '200000' };
+  return {
+    state,
+    cache: join(state, 'code-cache'),
+    input,
+    run: (extra: Record<string, string> = {}) => runHook(sandbox(), input, { ...env, ...extra }),
+  };
+}
+
+const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8')) : []);
+
+describe('the code cache of the hook bundles', () => {
+  it('is written after the first run, then compiled from: the next run leaves it as it was', async () => {
+    const { cache, run } = setUp();
+    expect((await run()).reason).toBe('allow below-ceiling');
+    const [file] = cacheFiles(cache);
+    expect(file).toMatch(/^hook-pre-tool-use\.cjs\.\d+\.\d+\.\d+\.v8$/);
+    expect(statSync(join(cache, file!)).mode & 0o777).toBe(0o600);
+    const before = statSync(join(cache, file!));
+    expect((await run()).reason).toBe('allow below-ceiling');
+    const after = statSync(join(cache, file!));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]); // V8 took it: nothing rewritten
+  });
+
+  it('a corrupt cache changes nothing the hook says, and is replaced', async () => {
+    const { cache, run } = setUp();
+    await run();
+    const [file] = cacheFiles(cache);
+    writeFileSync(join(cache, file!), 'garbage, not a V8 code cache');
+    const again = await run();
+    expect(again.reason).toBe('allow below-ceiling');
+    expect(again.stdout).toBe('');
+    expect(readFileSync(join(cache, file!), 'utf8')).not.toBe('garbage, not a V8 code cache');
+  });
+
+  it.each([0o777, 0o755])('nothing is cached in a state directory of mode %o, and the verdict is the same', async (mode) => {
+    const { state, run } = setUp(mode);
+    expect((await run()).reason).toBe('allow below-ceiling');
+    expect((await run()).reason).toBe('allow below-ceiling');
+    expect(readdirSync(state)).toEqual([]);
+  });
+
+  it('nothing is cached in a state directory a path variable names: a repository may have supplied it', async () => {
+    const named = join(sandbox().root, 'named-state');
+    mkdirSync(named, { mode: 0o700 });
+    const { cache, run } = setUp();
+    expect((await run({ DEV_TEAM_CONTEXT_STATE_DIR: named })).reason).toBe('allow below-ceiling');
+    expect((await run({ XDG_STATE_HOME: join(sandbox().root, 'xdg') })).reason).toBe('allow below-ceiling');
+    expect(cacheFiles(join(named, 'code-cache'))).toEqual([]);
+    expect(cacheFiles(cache)).toEqual([]); // nor in the default one, when the variables point elsewhere
+  });
+
+  it('a missing event bundle lets everything through, but says so on stderr and keeps the last error', async () => {
+    const { state } = setUp();
+    const runtime = dirname(HOOK_BIN);
+    // Run a copy of the runtime without the guard's bundle.
+    const copy = join(sandbox().root, 'runtime');
+    cpSync(runtime, copy, { recursive: true });
+    rmSync(join(copy, 'hook-pre-tool-use.cjs'));
+    const result = await execa('node', [join(copy, 'hook.cjs'), 'pre-tool-use'], {
+      input: JSON.stringify({ session_id: 's', tool_name: 'Skill', tool_input: { skill: 'x' } }),
+      env: sandbox().env({}),
+      extendEnv: false,
+      reject: false,
+    });
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^context-ceiling: the pre-tool-use hook failed and let everything through: .*hook-pre-tool-use\.cjs/);
+    expect(JSON.parse(readFileSync(join(state, 'last-error.json'), 'utf8'))).toMatchObject({ event: 'pre-tool-use' });
+  });
+});

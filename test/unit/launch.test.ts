@@ -1,0 +1,112 @@
+/** The hook launcher's caches: only in a private state directory; V8's own only where Node has one; ours anywhere. */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type CompileCacheModule, enableCompileCache, privateStateDir } from '../../src/hooks/launch.js';
+import { loadBundle } from '../../src/io/code-cache.js';
+
+const root = mkdtempSync(join(tmpdir(), 'cc-launch-'));
+
+function dirWithMode(parent: string, name: string, mode = 0o700): string {
+  const dir = join(parent, name);
+  mkdirSync(dir, { recursive: true });
+  chmodSync(dir, mode);
+  return dir;
+}
+
+describe('privateStateDir: where the launcher may keep code', () => {
+  it('the state directory the environment names, else $XDG_STATE_HOME/context-ceiling, else ~/.local/state/context-ceiling', () => {
+    const state = dirWithMode(root, 'state-env');
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: state, HOME: root })).toBe(state);
+    const xdg = join(root, 'xdg');
+    const fromXdg = dirWithMode(xdg, 'context-ceiling');
+    expect(privateStateDir({ XDG_STATE_HOME: xdg, HOME: root })).toBe(fromXdg);
+    const home = join(root, 'home');
+    const fromHome = dirWithMode(join(home, '.local', 'state'), 'context-ceiling');
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: 'relative/state', HOME: home })).toBe(fromHome);
+  });
+
+  it('none where the folder cannot be trusted: missing, open to others (even only to read), or a symlink', () => {
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'missing') })).toBeUndefined();
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: dirWithMode(root, 'state-open', 0o777) })).toBeUndefined();
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: dirWithMode(root, 'state-readable', 0o755) })).toBeUndefined();
+    symlinkSync(dirWithMode(root, 'state-target'), join(root, 'state-link'));
+    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'state-link') })).toBeUndefined();
+  });
+});
+
+describe("enableCompileCache: Node's own cache, for what the hook require()s", () => {
+  it('turned on in <state>/compile-cache where Node has module.enableCompileCache', () => {
+    const dirs: string[] = [];
+    const state = dirWithMode(root, 'state-node22');
+    expect(enableCompileCache(state, { enableCompileCache: (dir: string) => dirs.push(dir) })).toBe(join(state, 'compile-cache'));
+    expect(dirs).toEqual([join(state, 'compile-cache')]);
+  });
+
+  it('nothing on a Node without it (Node 20, Bun), and a failure is no cache', () => {
+    expect(enableCompileCache(root, {})).toBeUndefined();
+    const failing: CompileCacheModule = {
+      enableCompileCache: () => {
+        throw new Error('EACCES');
+      },
+    };
+    expect(enableCompileCache(root, failing)).toBeUndefined();
+  });
+});
+
+describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
+  const req = createRequire(import.meta.url);
+  const bundle = (name: string, body: string) => {
+    const path = join(dirWithMode(root, 'bundles', 0o755), name);
+    writeFileSync(path, body);
+    return path;
+  };
+  const SOURCE = "const { join } = require('node:path'); exports.answer = (x) => join('a', String(x * 2)); exports.dir = __dirname;";
+
+  it('runs the bundle, writes its cache (0600) after the run, and compiles from it the next time', () => {
+    const file = bundle('one.cjs', SOURCE);
+    const cache = join(dirWithMode(root, 'state-cache'), 'code-cache');
+    const first = loadBundle(file, cache, req);
+    expect((first.exports as { answer: (x: number) => string }).answer(21)).toBe(join('a', '42'));
+    expect((first.exports as { dir: string }).dir).toBe(join(root, 'bundles'));
+    expect(first.fromCache).toBe(false);
+    first.saveCache();
+    const [written] = readdirSync(cache);
+    expect(written).toMatch(/^one\.cjs\.\d+\.\d+\.\d+\.v8$/);
+    expect(statSync(join(cache, written!)).mode & 0o777).toBe(0o600);
+    expect(statSync(cache).mode & 0o777).toBe(0o700);
+    const second = loadBundle(file, cache, req);
+    expect(second.fromCache).toBe(true);
+    expect((second.exports as { answer: (x: number) => string }).answer(1)).toBe(join('a', '2'));
+  });
+
+  it('a changed bundle of the same length is compiled afresh and replaces the old cache', () => {
+    const file = bundle('two.cjs', SOURCE);
+    const cache = join(dirWithMode(root, 'state-change'), 'code-cache');
+    loadBundle(file, cache, req).saveCache();
+    const before = readdirSync(cache);
+    writeFileSync(`${file}.new`, SOURCE.replace('x * 2', 'x * 3'));
+    // a new file (a rebuild or a reinstall writes one): same length, new identity
+    renameSync(`${file}.new`, file);
+    const changed = loadBundle(file, cache, req);
+    expect(changed.fromCache).toBe(false);
+    expect((changed.exports as { answer: (x: number) => string }).answer(1)).toBe(join('a', '3'));
+    changed.saveCache();
+    expect(readdirSync(cache)).toHaveLength(1);
+    expect(readdirSync(cache)).not.toEqual(before);
+  });
+
+  it('no cache is written into a folder open to others, and without a folder nothing is cached', () => {
+    const file = bundle('four.cjs', SOURCE);
+    const open = dirWithMode(join(root, 'state-open-cache'), 'code-cache', 0o777);
+    const run = loadBundle(file, open, req);
+    run.saveCache();
+    expect(readdirSync(open)).toEqual([]);
+    const none = loadBundle(file, undefined, req);
+    none.saveCache();
+    expect(none.fromCache).toBe(false);
+    expect(existsSync(join(root, 'code-cache'))).toBe(false);
+  });
+});
