@@ -1,9 +1,9 @@
 /**
  * Replaying many session files: each file is read and judged on its own (scan → timeline → the
  * session's window → analyzeSession, the guard's judgeCall on every call), in this thread or spread
- * over worker threads running this same bundle. The main thread only sums what comes back.
+ * over this thread and worker threads running this same bundle.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Policy } from '../core/policy.js';
 import { analyzeSession, type SessionAnalysis, TimelineBuilder } from '../core/replay.js';
@@ -26,7 +26,7 @@ export type ReplaySetup = {
 export type FileReplay = { scan: FileScan; analysis: SessionAnalysis } | undefined;
 
 /** Below this much transcript, starting workers costs more than it saves. */
-const PARALLEL_MIN_BYTES = 48 * 1024 * 1024;
+const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
 /** More workers than this only add start-up: the scan is bound by memory bandwidth long before. */
 const MAX_JOBS = 4;
 /** What the main thread sends a worker in its workerData, so the bundle knows to serve files rather than run the CLI. */
@@ -45,79 +45,98 @@ export function replayFile(path: string, setup: ReplaySetup): FileReplay {
   return { scan, analysis: analyzeSession(timeline.events, { window, ceilings: setup.ceilings, policy: setup.policy }) };
 }
 
-/** How many threads read files: `requested` (1 is this thread alone), else by the CPUs and the work. */
-export function chooseJobs(requested: number | undefined, files: number, bytes: number): number {
+/**
+ * How many threads read files: `requested` (1 is this thread alone), else one per CPU the machine leaves
+ * idle (its load average said so: on a busy machine another thread only adds its start-up), up to MAX_JOBS,
+ * once there is enough to read.
+ */
+export function chooseJobs(
+  requested: number | undefined,
+  files: number,
+  bytes: number,
+  machine: { cpus: number; load: number } = { cpus: availableParallelism(), load: loadavg()[0] ?? 0 },
+): number {
   if (requested !== undefined) return Math.max(1, Math.min(requested, files));
   if (files < 2 || bytes < PARALLEL_MIN_BYTES) return 1;
-  return Math.max(1, Math.min(availableParallelism(), MAX_JOBS, files));
+  const idle = Math.ceil(machine.cpus - machine.load - 0.25);
+  return Math.max(1, Math.min(idle, MAX_JOBS, files));
 }
 
 /**
- * Replay every file, in file order; `done` is told each file's index as it finishes. With `jobs` > 1 the
- * files go to workers running `bundle` (this CLI's own file), two in flight each; a worker's own failure
- * (a bug, not an unreadable file) rejects, as it would have thrown here. `threads` says how many read.
+ * Replay every file; the answers come back in file order and `done` is told each file's index as it
+ * finishes. With `jobs` > 1, this thread and `jobs` − 1 workers running `bundle` (this CLI's own file)
+ * take the next file from one shared counter, largest first, so no thread waits for another to hand it
+ * work. A worker's own failure (a bug, not an unreadable file) rejects, as it would have thrown here.
+ * `threads` says how many read.
  */
 export async function replayFiles(
-  paths: readonly string[],
+  files: ReadonlyArray<{ path: string; size: number }>,
   setup: ReplaySetup,
   jobs: number,
   bundle: string | undefined,
   done: (index: number) => void,
 ): Promise<{ results: FileReplay[]; threads: number }> {
+  const results = new Array<FileReplay>(files.length);
   if (jobs <= 1 || bundle === undefined) {
-    const results = paths.map((path, index) => {
-      const result = replayFile(path, setup);
+    files.forEach((file, index) => {
+      results[index] = replayFile(file.path, setup);
       done(index);
-      return result;
     });
     return { results, threads: 1 };
   }
-  const results = new Array<FileReplay>(paths.length);
-  let next = 0;
+  const order = files.map((_, index) => index).sort((a, b) => files[b]!.size - files[a]!.size);
+  const paths = files.map((file) => file.path);
+  const next = new Int32Array(new SharedArrayBuffer(4));
   let finished = 0;
-  return new Promise((resolve, reject) => {
-    const workers: Worker[] = [];
-    const fail = (error: unknown) => {
-      for (const worker of workers) void worker.terminate();
-      reject(error);
-    };
-    const feed = (worker: Worker) => {
-      if (next < paths.length) {
-        worker.postMessage({ index: next, path: paths[next] });
-        next += 1;
-      }
-    };
-    for (let w = 0; w < jobs; w++) {
-      const worker = new Worker(bundle, { workerData: { role: WORKER_ROLE, setup }, stdout: true, stderr: true });
-      workers.push(worker);
+  let failure: unknown;
+  const workers: Array<{ worker: Worker; exited: Promise<void> }> = [];
+  for (let w = 1; w < jobs; w++) {
+    let worker: Worker;
+    try {
+      worker = new Worker(bundle, { workerData: { role: WORKER_ROLE, setup, paths, order, next }, stdout: true, stderr: true });
+    } catch {
+      break; // no worker threads here (a runtime without them): the threads started read everything
+    }
+    const exited = new Promise<void>((resolve) => {
       worker.on('message', (message: { index: number; result: FileReplay }) => {
         results[message.index] = message.result;
         finished += 1;
         done(message.index);
-        feed(worker);
-        if (finished === paths.length) {
-          for (const each of workers) void each.terminate();
-          resolve({ results, threads: jobs });
-        }
       });
-      worker.on('error', fail);
-      worker.on('exit', (code) => {
-        if (finished < paths.length) fail(new Error(cliMessage('replay.worker-stopped', { code })));
+      worker.on('error', (error) => {
+        failure ??= error;
       });
-      // Two files in flight, so a worker never waits for the next while its answer crosses over.
-      feed(worker);
-      feed(worker);
+      worker.on('exit', () => resolve());
+    });
+    workers.push({ worker, exited });
+  }
+  try {
+    for (let claimed = Atomics.add(next, 0, 1); claimed < order.length && failure === undefined; claimed = Atomics.add(next, 0, 1)) {
+      const index = order[claimed]!;
+      results[index] = replayFile(paths[index]!, setup);
+      finished += 1;
+      done(index);
+      // Let the workers' answers in (and the progress they make show) between two files of this thread's.
+      await new Promise((resolve) => setImmediate(resolve));
     }
-  });
+  } catch (error) {
+    failure ??= error;
+  }
+  if (failure !== undefined) for (const { worker } of workers) void worker.terminate();
+  await Promise.all(workers.map(({ exited }) => exited));
+  if (failure !== undefined) throw failure;
+  if (finished < files.length) throw new Error(cliMessage('replay.worker-stopped'));
+  return { results, threads: 1 + workers.length };
 }
 
-/** In a worker: true when this thread was started by replayFiles, after starting to serve files. */
+/** In a worker: true when this thread was started by replayFiles, after serving files until none is left. */
 export function serveReplayWorker(): boolean {
   if (isMainThread || parentPort === null || workerData?.role !== WORKER_ROLE) return false;
-  const setup = workerData.setup as ReplaySetup;
-  const port = parentPort;
-  port.on('message', (message: { index: number; path: string }) => {
-    port.postMessage({ index: message.index, result: replayFile(message.path, setup) });
-  });
+  const { setup, paths, order, next } = workerData as { setup: ReplaySetup; paths: string[]; order: number[]; next: Int32Array };
+  for (let claimed = Atomics.add(next, 0, 1); claimed < order.length; claimed = Atomics.add(next, 0, 1)) {
+    const index = order[claimed]!;
+    parentPort.postMessage({ index, result: replayFile(paths[index]!, setup) });
+  }
+  // Nothing left: with no listener on its port, the worker's thread ends once its answers are out.
   return true;
 }

@@ -35,15 +35,18 @@ candidate ceiling:
 
 plus the distribution of each session's peak occupancy and the compactions
 seen. <session>/subagents/agent-*.jsonl are subagents, agent-acompact-* files
-Claude Code's compaction summariser: neither is a session. Unreadable files
-and lines that do not parse are counted, never fatal.
+Claude Code's compaction summariser: neither is a session. Only records that
+may decide are parsed (assistant turns, compactions, model attachments; a
+line's type is read from its first bytes); unreadable files and such lines
+that do not parse are counted, never fatal.
 
 Options:
   --ceilings LIST   candidate ceilings in percent (default 20,30,40,50,60)
   --window N        judge every session against this window (default: each session's
                     own, from the configured window or its model, as the guard would)
-  --jobs N          threads reading files (default: one per CPU, up to 4, once there
-                    is more than 48 MiB to read; 1 reads everything in this thread)
+  --jobs N          threads reading files (default: one per idle CPU by the load
+                    average, up to 4, once there is more than 32 MiB to read; 1
+                    reads everything in this thread)
   --json            one JSON object instead of the table
 `,
   async run(args, io) {
@@ -61,12 +64,8 @@ Options:
     const started = process.hrtime.bigint();
     const setup = { gated: [...recordedTools(config.policy)], stated, env, ceilings, policy: config.policy };
     const jobs = chooseJobs(parseJobs(flags.jobs), sessions.length, totalBytes);
-    const { results: replayed, threads } = await replayFiles(
-      sessions.map((f) => f.path),
-      setup,
-      jobs,
-      bundleFile(),
-      (index) => progress.advance(sessions[index]!.size),
+    const { results: replayed, threads } = await replayFiles(sessions, setup, jobs, bundleFile(), (index) =>
+      progress.advance(sessions[index]!.size),
     );
     const analyses: SessionAnalysis[] = [];
     let unreadable = 0;
@@ -172,6 +171,7 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
   let files = 0;
   let lastDraw = 0;
   let lastDecile = 0;
+  let shownFiles = 0;
   // A bar redrawn with \r only where it is drawn, a terminal on stderr, and never under CI, whose logs keep every \r.
   const tty = io.stderrIsTTY === true && io.env.CI === undefined;
   const draw = (final: boolean) => {
@@ -184,11 +184,13 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
       );
     } else {
       const decile = Math.floor(fraction * 10);
-      if (decile > lastDecile || (final && decile === 0)) {
+      // The last line always counts every file, even when empty ones finish after the bytes reached 100 %.
+      if (decile > lastDecile || (final && shownFiles !== files)) {
         io.err(
           `replay: ${Math.floor(fraction * 100)}% (${formatBytes(done)} of ${formatBytes(totalBytes)}, ${files} of ${totalFiles} files)\n`,
         );
         lastDecile = decile;
+        shownFiles = files;
       }
     }
   };

@@ -200,6 +200,7 @@ describe('scanRecords', () => {
           '{"ty\\u0070e":"assistant","message":{"model":"m","usage":{"input_tokens":7}}}',
           '{"type":"assist\\u0061nt","message":{"model":"m","usage":{"input_tokens":9}}}',
           '{"type":"system","subtype":"turn_duration"}',
+          '{"message":{"role":"user","content":"the \\"assistant\\" and \\"modelId\\""},"type":"user"}',
           '',
         )
         .map((line) => (t: TranscriptBuilder) => t.raw(line)),
