@@ -205,6 +205,8 @@ const CLI_MESSAGES = {
   // replay
   'replay.ceilings-invalid': (d: { got: string }) =>
     `--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(d.got)})`,
+  'replay.jobs-invalid': (d: { got: string }) => `--jobs takes a whole number of threads from 1 to 64 (got ${JSON.stringify(d.got)})`,
+  'replay.worker-stopped': () => 'a replay worker stopped before every file was read',
   'replay.no-such-path': (d: { path: string }) => `${d.path}: no such file or directory`,
   'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>
     `Replayed ${d.sessions}, ${d.bytes} in ${d.seconds} s${d.rate}; ${d.subagents} and ${d.summarisers} not counted as sessions.`,

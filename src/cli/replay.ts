@@ -3,24 +3,16 @@ import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
-import {
-  analyzeSession,
-  recordedTools,
-  summarize,
-  TimelineBuilder,
-  NEAR_DONE_TURNS,
-  type ReplaySummary,
-  type SessionAnalysis,
-} from '../core/replay.js';
+import { recordedTools, summarize, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { statedWindows } from '../core/window.js';
-import { recordedSessionWindow } from '../window/session-window.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { claudeSettingsOf, loadValidConfig } from './project.js';
-import { scanRecords, type FileScan } from '../io/replay-scan.js';
-import { CliError, isFsError, parseFlags, parseWindowFlag, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import { bundleFile } from '../io/bundle-dir.js';
+import { chooseJobs, replayFiles } from './replay-files.js';
+import { CliError, parseFlags, parseWindowFlag, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
 
-const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--json]';
+const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--json]';
 
 export const replayCommand: Command = {
   usage,
@@ -43,17 +35,22 @@ candidate ceiling:
 
 plus the distribution of each session's peak occupancy and the compactions
 seen. <session>/subagents/agent-*.jsonl are subagents, agent-acompact-* files
-Claude Code's compaction summariser: neither is a session. Unreadable files
-and lines that do not parse are counted, never fatal.
+Claude Code's compaction summariser: neither is a session. Only records that
+may decide are parsed (assistant turns, compactions, model attachments; a
+line's type is read from its first bytes); unreadable files and such lines
+that do not parse are counted, never fatal.
 
 Options:
   --ceilings LIST   candidate ceilings in percent (default 20,30,40,50,60)
   --window N        judge every session against this window (default: each session's
                     own, from the configured window or its model, as the guard would)
+  --jobs N          threads reading files (default: one per idle CPU by the load
+                    average, up to 4, once there is more than 32 MiB to read; 1
+                    reads everything in this thread)
   --json            one JSON object instead of the table
 `,
-  run(args, io) {
-    const flags = parseFlags(args, { string: ['ceilings', 'window'], boolean: ['json'] }, usage);
+  async run(args, io) {
+    const flags = parseFlags(args, { string: ['ceilings', 'window', 'jobs'], boolean: ['json'] }, usage);
     const ceilings = parseCeilings(flags.ceilings);
     const config = loadValidConfig(io);
     const flagWindow = parseWindowFlag(flags.window, usage);
@@ -65,24 +62,25 @@ Options:
     const totalBytes = sessions.reduce((sum, f) => sum + f.size, 0);
     const progress = createProgress(io, totalBytes, sessions.length);
     const started = process.hrtime.bigint();
+    const setup = { gated: [...recordedTools(config.policy)], stated, env, ceilings, policy: config.policy };
+    const jobs = chooseJobs(parseJobs(flags.jobs), sessions.length, totalBytes);
+    const { results: replayed, threads } = await replayFiles(sessions, setup, jobs, bundleFile(), (index) =>
+      progress.advance(sessions[index]!.size),
+    );
     const analyses: SessionAnalysis[] = [];
     let unreadable = 0;
     let corruptLines = 0;
     let oversizedLines = 0;
     let bytes = 0;
-    for (const file of sessions) {
-      const timeline = new TimelineBuilder(recordedTools(config.policy));
-      const scan = scanFile(file.path, timeline);
-      progress.advance(file.size);
-      if (!scan) {
+    for (const file of replayed) {
+      if (!file) {
         unreadable += 1;
         continue;
       }
-      corruptLines += scan.corruptLines;
-      oversizedLines += scan.oversizedLines;
-      bytes += scan.bytes;
-      const window = recordedSessionWindow(stated, timeline, env);
-      analyses.push(analyzeSession(timeline.events, { window, ceilings, policy: config.policy }));
+      corruptLines += file.scan.corruptLines;
+      oversizedLines += file.scan.oversizedLines;
+      bytes += file.scan.bytes;
+      analyses.push(file.analysis);
     }
     progress.done();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -95,6 +93,7 @@ Options:
       },
       bytes,
       seconds: Math.round(seconds * 1000) / 1000,
+      threads,
       corrupt: { unreadableFiles: unreadable, lines: corruptLines, oversizedLines },
       ...summary,
     };
@@ -111,14 +110,11 @@ function parseCeilings(raw: string | undefined): number[] {
   return [...new Set(values.map(Number))].sort((a, b) => a - b);
 }
 
-/** Read one file into the timeline; undefined when the file cannot be read (counted, never fatal). */
-function scanFile(path: string, timeline: TimelineBuilder): FileScan | undefined {
-  try {
-    return scanRecords(path, (record) => timeline.add(record));
-  } catch (error) {
-    if (isFsError(error)) return undefined;
-    throw error;
-  }
+function parseJobs(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 64)
+    throw new UsageError(cliMessage('replay.jobs-invalid', { got: raw }), usage);
+  return Number(raw);
 }
 
 type Found = { path: string; size: number; kind: 'session' | 'subagent' | 'summariser' };
@@ -175,7 +171,9 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
   let files = 0;
   let lastDraw = 0;
   let lastDecile = 0;
-  const tty = io.stdoutIsTTY && io.env.CI === undefined;
+  let shownFiles = 0;
+  // A bar redrawn with \r only where it is drawn, a terminal on stderr, and never under CI, whose logs keep every \r.
+  const tty = io.stderrIsTTY === true && io.env.CI === undefined;
   const draw = (final: boolean) => {
     const fraction = totalBytes === 0 ? 1 : done / totalBytes;
     if (tty) {
@@ -186,11 +184,13 @@ function createProgress(io: CliIO, totalBytes: number, totalFiles: number) {
       );
     } else {
       const decile = Math.floor(fraction * 10);
-      if (decile > lastDecile || (final && decile === 0)) {
+      // The last line always counts every file, even when empty ones finish after the bytes reached 100 %.
+      if (decile > lastDecile || (final && shownFiles !== files)) {
         io.err(
           `replay: ${Math.floor(fraction * 100)}% (${formatBytes(done)} of ${formatBytes(totalBytes)}, ${files} of ${totalFiles} files)\n`,
         );
         lastDecile = decile;
+        shownFiles = files;
       }
     }
   };

@@ -53,7 +53,7 @@ export type MeasuredFacts = { occupancy: Occupancy; window: ResolvedWindow };
  */
 export function judgeCall(call: GuardCall, policy: Policy, measure: () => MeasuredFacts): Verdict {
   const gate = resolveGate(call, policy);
-  const base = { ...call, ceilingPct: policy.ceilingPct, strict: policy.strict };
+  const base = extend(call, { ceilingPct: policy.ceilingPct, strict: policy.strict });
   if (gate.kind === 'pass') return { kind: 'allow', tier: 'UNKNOWN', messageId: gate.reason, data: base };
   return judgeMeasured(gate, base, measure(), policy);
 }
@@ -62,7 +62,7 @@ function judgeMeasured(gate: Extract<Gate, { kind: 'gated' }>, base: VerdictData
   const { occupancy, window } = facts;
   const tokens = occupancy.kind === 'measured' ? occupancy.tokens : undefined;
   const percent = tokens === undefined ? undefined : computePercent(tokens, window.tokens);
-  const data: VerdictData = { ...base, occupancy: tokens, percent, window };
+  const data: VerdictData = extend(base, { occupancy: tokens, percent, window });
   const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
   const verdict = (kind: VerdictKind, messageId: MessageId): Verdict => ({ kind, tier, messageId, data });
   if (occupancy.kind === 'unknown-since-compaction') return verdict('allow', 'unknown-since-compaction');
@@ -70,6 +70,16 @@ function judgeMeasured(gate: Extract<Gate, { kind: 'gated' }>, base: VerdictData
   if (percent < policy.ceilingPct) return verdict('allow', 'below-ceiling');
   if (!window.verified) return verdict('warn', 'over-ceiling-assumed-window');
   return gate.action === 'block' ? verdict('block', 'over-ceiling-blocked') : verdict('warn', 'over-ceiling');
+}
+
+/**
+ * `{ ...base, ...fields }`, built as a bare spread plus stores: V8 (Node 20) takes a slow path for a spread
+ * followed by more properties in one literal, about 2 µs each, and replay makes six verdicts per recorded call.
+ */
+function extend<A extends object, B extends object>(base: A, fields: B): A & B {
+  const result = { ...base } as A & B;
+  for (const key of Object.keys(fields) as Array<keyof B>) (result as B)[key] = fields[key];
+  return result;
 }
 
 /** `auto` follows strict mode; tools absent from the table are not gated. */

@@ -6,3 +6,8 @@
 export function bundleDir(): string {
   return __dirname;
 }
+
+/** The running bundle itself (the CLI's `cli.cjs`), for worker threads that run it again; undefined when running from source. */
+export function bundleFile(): string | undefined {
+  return typeof __filename === 'string' && __filename.endsWith('.cjs') ? __filename : undefined;
+}

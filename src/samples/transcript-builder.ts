@@ -33,11 +33,13 @@ export class TranscriptBuilder {
     private readonly cwd = '/home/dev/project',
   ) {}
 
-  private base(type: string, extra: Record<string, unknown> = {}) {
+  /** `typeFirst`: Claude Code writes a user record's type before its message, an assistant's or attachment's after it. */
+  private base(type: string, extra: Record<string, unknown> = {}, typeFirst = false) {
     this.counter += 1;
     return {
       parentUuid: null,
       isSidechain: false,
+      ...(typeFirst ? { type } : {}),
       ...extra,
       type,
       uuid: `00000000-0000-4000-8000-${String(this.counter).padStart(12, '0')}`,
@@ -52,17 +54,21 @@ export class TranscriptBuilder {
   }
 
   user(text: string): this {
-    return this.push(this.base('user', { message: { role: 'user', content: text } }));
+    return this.push(this.base('user', { message: { role: 'user', content: text } }, true));
   }
 
   /** A tool result as the user record Claude Code writes after a tool runs; `bytes` pads it to a realistic size. */
   toolResult(bytes = 200, text = 'ok'): this {
     const content = text + 'x'.repeat(Math.max(0, bytes - text.length));
     return this.push(
-      this.base('user', {
-        message: { role: 'user', content: [{ type: 'tool_result', content, tool_use_id: `toolu_${this.counter}` }] },
-        toolUseResult: { stdout: content.slice(0, 64) },
-      }),
+      this.base(
+        'user',
+        {
+          message: { role: 'user', content: [{ type: 'tool_result', content, tool_use_id: `toolu_${this.counter}` }] },
+          toolUseResult: { stdout: content.slice(0, 64) },
+        },
+        true,
+      ),
     );
   }
 

@@ -82,6 +82,18 @@ describe('replay', () => {
     });
   });
 
+  it('--jobs 2 reads the files in two worker threads and answers exactly as one thread does', async () => {
+    const one = await runCli(sandbox, ['replay', '--ceilings', '20,40,50', '--json', '--jobs', '1']);
+    const two = await runCli(sandbox, ['replay', '--ceilings', '20,40,50', '--json', '--jobs', '2']);
+    expect(two.exitCode, two.stderr).toBe(0);
+    const { seconds: _1, threads: threadsOne, ...answerOne } = JSON.parse(one.stdout);
+    const { seconds: _2, threads: threadsTwo, ...answerTwo } = JSON.parse(two.stdout);
+    expect([threadsOne, threadsTwo]).toEqual([1, 2]);
+    expect(answerTwo).toEqual(answerOne);
+    expect(answerTwo).toMatchObject({ sessions: 2, corrupt: { unreadableFiles: 1, lines: 1 }, compactions: 1 });
+    expect(two.stderr).toMatch(/^replay: 100% \(.*, 3 of 3 files\)$/m);
+  });
+
   it('the table, and plain progress lines on stderr when not a terminal', async () => {
     const run = await runCli(sandbox, ['replay', join(sandbox.home, '.claude', 'projects'), '--window', '1000000']);
     expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 2 subagent files and 1 summariser file not counted as sessions\.$/m);
@@ -108,6 +120,7 @@ describe('replay', () => {
   it.each([
     [['replay', '--ceilings', '40,x'], '--ceilings takes whole percents'],
     [['replay', '--window', 'big'], '--window takes a whole number'],
+    [['replay', '--jobs', '0'], '--jobs takes a whole number of threads from 1 to 64 (got "0")'],
     [['replay', '/no/such/dir'], '/no/such/dir: no such file or directory'],
   ])('%j: a clear error, exit 1', async (args, message) => {
     const run = await runCli(sandbox, args);

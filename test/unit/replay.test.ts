@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/core/policy.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder, type TimelineEvent } from '../../src/core/replay.js';
 import { scanRecords } from '../../src/io/replay-scan.js';
-import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { aTranscript, type TranscriptBuilder } from '../../src/samples/transcript-builder.js';
 
 const gated = new Set(['Agent', 'Task', 'Skill']);
 /** A window stated as 200,000 tokens, whatever the session held. */
@@ -172,6 +172,72 @@ describe('scanRecords', () => {
         expect(stats).toEqual({ bytes: Buffer.byteLength(body), corruptLines: 1, oversizedLines: 0 });
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('skips what can never decide (progress, tool results quoting "assistant"); the timeline is what parsing every marked line gives', () => {
+    const step = fc.oneof(
+      fc.record({ cacheRead: fc.nat({ max: 300_000 }), tool: fc.constantFrom('Skill', 'Agent', 'Read', undefined) }).map(
+        ({ cacheRead, tool }) =>
+          (t: TranscriptBuilder) =>
+            t.assistant({ cacheRead, ...(tool ? { toolUse: { name: tool, input: { skill: 'x', subagent_type: 'y' } } } : {}) }),
+      ),
+      fc.constant((t: TranscriptBuilder) => t.sidechain()),
+      fc.constant((t: TranscriptBuilder) => t.apiError()),
+      fc.constant((t: TranscriptBuilder) => t.progress()),
+      fc.constant((t: TranscriptBuilder) => t.noise()),
+      fc.constant((t: TranscriptBuilder) => t.user('the "assistant" said "modelId" and compact_boundary')),
+      fc.nat({ max: 20_000 }).map((bytes) => (t: TranscriptBuilder) => t.toolResult(bytes, '{"type":"assistant","message":{}}')),
+      fc.constant((t: TranscriptBuilder) => t.attachment(500)),
+      fc.constantFrom('claude-haiku-4-5', 'claude-sonnet-4-5[1m]').map((id) => (t: TranscriptBuilder) => t.modelAttachment(id)),
+      fc
+        .option(fc.nat({ max: 50_000 }), { nil: undefined })
+        .map((postTokens) => (t: TranscriptBuilder) => t.compactBoundary({ postTokens })),
+      fc
+        .constantFrom(
+          '{"type":"assistant","message": {broken',
+          '{"type":"user","text":"\\"assistant\\"", torn',
+          '{"ty\\u0070e":"assistant","message":{"model":"m","usage":{"input_tokens":7}}}',
+          '{"type":"assist\\u0061nt","message":{"model":"m","usage":{"input_tokens":9}}}',
+          '{"type":"system","subtype":"turn_duration"}',
+          '{"message":{"role":"user","content":"the \\"assistant\\" and \\"modelId\\""},"type":"user"}',
+          '',
+        )
+        .map((line) => (t: TranscriptBuilder) => t.raw(line)),
+    );
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), fc.integer({ min: 64, max: 70_000 }), (steps, chunkBytes) => {
+        const body = steps.reduce((t, apply) => apply(t), aTranscript()).toString();
+        // The reference: every line holding a mark (what the guard's backward reader parses), parsed.
+        const everyLine = new TimelineBuilder(gated);
+        for (const line of body.split('\n')) {
+          if (!['"assistant"', 'compact_boundary', '"modelId"'].some((mark) => line.includes(mark))) continue;
+          let record: unknown;
+          try {
+            record = JSON.parse(line);
+          } catch {
+            continue;
+          }
+          everyLine.add(record);
+        }
+        const scanned = new TimelineBuilder(gated);
+        const read: Array<{ type?: unknown }> = [];
+        scanRecords(
+          file(body),
+          (record) => {
+            read.push(record as { type?: unknown });
+            scanned.add(record);
+          },
+          { chunkBytes },
+        );
+        expect([scanned.events, scanned.model, scanned.attachmentModel]).toEqual([
+          everyLine.events,
+          everyLine.model,
+          everyLine.attachmentModel,
+        ]);
+        expect(read.filter((r) => r.type === 'progress' || r.type === 'user')).toEqual([]);
+      }),
+      { numRuns: 150 },
     );
   });
 

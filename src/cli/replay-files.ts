@@ -1,0 +1,142 @@
+/**
+ * Replaying many session files: each file is read and judged on its own (scan → timeline → the
+ * session's window → analyzeSession, the guard's judgeCall on every call), in this thread or spread
+ * over this thread and worker threads running this same bundle.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import type { Policy } from '../core/policy.js';
+import { analyzeSession, type SessionAnalysis, TimelineBuilder } from '../core/replay.js';
+import type { WindowFacts } from '../core/window.js';
+import { scanRecords, type FileScan } from '../io/replay-scan.js';
+import { recordedSessionWindow } from '../window/session-window.js';
+import { isFsError } from './io.js';
+import { cliMessage } from './messages.js';
+
+/** Everything a file's replay needs besides the file: plain data, so a worker can be given it. */
+export type ReplaySetup = {
+  gated: string[];
+  stated: Pick<WindowFacts, 'stated' | 'projectStated'>;
+  env: Readonly<Record<string, string | undefined>>;
+  ceilings: number[];
+  policy: Policy;
+};
+
+/** One file's answer; undefined `analysis` when the file could not be read (counted, never fatal). */
+export type FileReplay = { scan: FileScan; analysis: SessionAnalysis } | undefined;
+
+/** Below this much transcript, starting workers costs more than it saves. */
+const PARALLEL_MIN_BYTES = 32 * 1024 * 1024;
+/** More workers than this only add start-up: the scan is bound by memory bandwidth long before. */
+const MAX_JOBS = 4;
+/** What the main thread sends a worker in its workerData, so the bundle knows to serve files rather than run the CLI. */
+const WORKER_ROLE = 'context-ceiling replay worker';
+
+export function replayFile(path: string, setup: ReplaySetup): FileReplay {
+  const timeline = new TimelineBuilder(new Set(setup.gated));
+  let scan: FileScan;
+  try {
+    scan = scanRecords(path, (record) => timeline.add(record));
+  } catch (error) {
+    if (isFsError(error)) return undefined;
+    throw error;
+  }
+  const window = recordedSessionWindow(setup.stated, timeline, setup.env);
+  return { scan, analysis: analyzeSession(timeline.events, { window, ceilings: setup.ceilings, policy: setup.policy }) };
+}
+
+/**
+ * How many threads read files: `requested` (1 is this thread alone), else one per CPU the machine leaves
+ * idle (its load average said so: on a busy machine another thread only adds its start-up), up to MAX_JOBS,
+ * once there is enough to read.
+ */
+export function chooseJobs(
+  requested: number | undefined,
+  files: number,
+  bytes: number,
+  machine: { cpus: number; load: number } = { cpus: availableParallelism(), load: loadavg()[0] ?? 0 },
+): number {
+  if (requested !== undefined) return Math.max(1, Math.min(requested, files));
+  if (files < 2 || bytes < PARALLEL_MIN_BYTES) return 1;
+  const idle = Math.ceil(machine.cpus - machine.load - 0.25);
+  return Math.max(1, Math.min(idle, MAX_JOBS, files));
+}
+
+/**
+ * Replay every file; the answers come back in file order and `done` is told each file's index as it
+ * finishes. With `jobs` > 1, this thread and `jobs` − 1 workers running `bundle` (this CLI's own file)
+ * take the next file from one shared counter, largest first, so no thread waits for another to hand it
+ * work. A worker's own failure (a bug, not an unreadable file) rejects, as it would have thrown here.
+ * `threads` says how many read.
+ */
+export async function replayFiles(
+  files: ReadonlyArray<{ path: string; size: number }>,
+  setup: ReplaySetup,
+  jobs: number,
+  bundle: string | undefined,
+  done: (index: number) => void,
+): Promise<{ results: FileReplay[]; threads: number }> {
+  const results = new Array<FileReplay>(files.length);
+  if (jobs <= 1 || bundle === undefined) {
+    files.forEach((file, index) => {
+      results[index] = replayFile(file.path, setup);
+      done(index);
+    });
+    return { results, threads: 1 };
+  }
+  const order = files.map((_, index) => index).sort((a, b) => files[b]!.size - files[a]!.size);
+  const paths = files.map((file) => file.path);
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  let finished = 0;
+  let failure: unknown;
+  const workers: Array<{ worker: Worker; exited: Promise<void> }> = [];
+  for (let w = 1; w < jobs; w++) {
+    let worker: Worker;
+    try {
+      worker = new Worker(bundle, { workerData: { role: WORKER_ROLE, setup, paths, order, next }, stdout: true, stderr: true });
+    } catch {
+      break; // no worker threads here (a runtime without them): the threads started read everything
+    }
+    const exited = new Promise<void>((resolve) => {
+      worker.on('message', (message: { index: number; result: FileReplay }) => {
+        results[message.index] = message.result;
+        finished += 1;
+        done(message.index);
+      });
+      worker.on('error', (error) => {
+        failure ??= error;
+      });
+      worker.on('exit', () => resolve());
+    });
+    workers.push({ worker, exited });
+  }
+  try {
+    for (let claimed = Atomics.add(next, 0, 1); claimed < order.length && failure === undefined; claimed = Atomics.add(next, 0, 1)) {
+      const index = order[claimed]!;
+      results[index] = replayFile(paths[index]!, setup);
+      finished += 1;
+      done(index);
+      // Let the workers' answers in (and the progress they make show) between two files of this thread's.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } catch (error) {
+    failure ??= error;
+  }
+  if (failure !== undefined) for (const { worker } of workers) void worker.terminate();
+  await Promise.all(workers.map(({ exited }) => exited));
+  if (failure !== undefined) throw failure;
+  if (finished < files.length) throw new Error(cliMessage('replay.worker-stopped'));
+  return { results, threads: 1 + workers.length };
+}
+
+/** In a worker: true when this thread was started by replayFiles, after serving files until none is left. */
+export function serveReplayWorker(): boolean {
+  if (isMainThread || parentPort === null || workerData?.role !== WORKER_ROLE) return false;
+  const { setup, paths, order, next } = workerData as { setup: ReplaySetup; paths: string[]; order: number[]; next: Int32Array };
+  for (let claimed = Atomics.add(next, 0, 1); claimed < order.length; claimed = Atomics.add(next, 0, 1)) {
+    const index = order[claimed]!;
+    parentPort.postMessage({ index, result: replayFile(paths[index]!, setup) });
+  }
+  // Nothing left: with no listener on its port, the worker's thread ends once its answers are out.
+  return true;
+}
