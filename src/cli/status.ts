@@ -3,6 +3,7 @@ import { judgeCall, resolveToolAction, type Verdict } from '../core/ceiling.js';
 import {
   AUTOCOMPACT_PCT_ENV,
   AUTOCOMPACT_WINDOW_ENV,
+  compactionPointTokens,
   describeAutocompact,
   resolveAutocompact,
   type AutocompactPoint,
@@ -11,7 +12,7 @@ import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
 import { describeAssumption, describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
-import { computePercent, computeTier } from '../core/tiers.js';
+import { computePercent, computeTier, sessionTiers } from '../core/tiers.js';
 import { describeSource } from '../core/policy.js';
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -106,13 +107,13 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
   const { policy } = config;
   const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes });
   const window = sessionWindowOf(io, config, transcript, measurement);
-  const facts = { occupancy: measurement.occupancy, window };
+  const autocompact = resolveAutocompact(env);
+  const facts = { occupancy: measurement.occupancy, window, compactAt: compactionPointTokens(autocompact, window.tokens) };
   const gated = Object.keys(policy.tools).filter((tool) => resolveToolAction(tool, policy) !== 'off');
   const verdicts = Object.fromEntries(gated.map((tool) => [tool, judgeCall({ tool }, policy, () => facts)]));
   const occupancyTokens = measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : undefined;
   const percent = occupancyTokens === undefined ? undefined : computePercent(occupancyTokens, window.tokens);
-  const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
-  const autocompact = resolveAutocompact(env);
+  const tier = computeTier(percent, sessionTiers(policy, window.tokens, compactionPointTokens(autocompact, window.tokens)));
   const session = basename(transcript, '.jsonl');
   const logged = readEvents(resolveStateDir({ policy, env, home: io.home })).filter((e) => e.session === session);
   const events = {

@@ -85,7 +85,7 @@ describe('status', () => {
       windowSource: 'assumed',
       windowVerified: false,
       percent: 50,
-      tier: 'LOW',
+      tier: 'OVER_CEILING',
       strict: true,
       verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } },
     });
