@@ -217,6 +217,22 @@ describe('<compaction-alert> (Template 2)', () => {
     expect(estimateTokens(text)).toBeLessThanOrEqual(500);
   });
 
+  it('after the recovery skill’s save, the alert says this compaction is the step it asked for', () => {
+    const text = renderCompactionAlert({
+      checkpoint: checkpointWith(PROJ_001, { sequence: 3, trigger: 'manual' }),
+      checkpointPath: CP_PATH,
+      orchestrationPath: '/home/dev/project/ORCHESTRATION.yaml',
+      eventNumber: 1,
+      eventCount: 1,
+      recoverySave: 'cx-002',
+    });
+    expect(text).toContain(
+      'This is the compaction the recovery skill asked for after saving checkpoint cx-002: it is done. Do not ask for /compact again',
+    );
+    expect(text).not.toContain('COMPACTION EVENT');
+    expect(estimateTokens(text)).toBeLessThanOrEqual(500);
+  });
+
   it('the second of two compactions says so', async () => {
     await expect(
       alert(checkpointWith(PROJ_001, { sequence: 2, trigger: 'manual', custom: 'keep the license notes' }), 2, 2),
@@ -281,6 +297,40 @@ describe('<resumption-context> (Template 1)', () => {
     );
     await expect(texts.join('\n\n')).toMatchFileSnapshot('../golden/resumption-tiers.txt');
     for (const text of texts) expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
+  });
+
+  it('counts compactions: our count wins over an orchestration file that was never updated (never "0" after a compaction)', () => {
+    const stale = { ...PROJ_001, resumption: { ...PROJ_001.resumption, compaction_events: { count: 0 } } };
+    const text = renderResumptionContext({
+      checkpoint: checkpointWith(stale),
+      checkpointPath: CP_PATH,
+      orchestrationPath: PROJ_001.path,
+      sessionCompactions: 2,
+    });
+    expect(text).toContain('- Compaction events in previous session: 2');
+    const higher = { ...PROJ_001, resumption: { ...PROJ_001.resumption, compaction_events: { count: 5 } } };
+    expect(
+      renderResumptionContext({
+        checkpoint: checkpointWith(higher),
+        checkpointPath: CP_PATH,
+        orchestrationPath: PROJ_001.path,
+        sessionCompactions: 2,
+      }),
+    ).toContain('- Compaction events in previous session: 5');
+  });
+
+  it('a checkpoint the recovery skill saved is named as such, and the /compact or /clear it asked for is not asked again', () => {
+    for (const orchestration of [PROJ_001, { path: '/p/ORCHESTRATION.yaml', status: 'missing' as const, header: null, resumption: null }]) {
+      const text = renderResumptionContext({
+        checkpoint: checkpointWith(orchestration, { trigger: 'skill' }),
+        checkpointPath: CP_PATH,
+        orchestrationPath: orchestration.path,
+        sessionCompactions: 0,
+      });
+      expect(text).toContain('saved by the recovery skill');
+      expect(text).toContain('Do not ask for it again.');
+      expect(text).not.toMatch(/skill compaction|was compacted \(skill/);
+    }
   });
 
   it('without resumption state', async () => {
