@@ -199,6 +199,21 @@ const CLI_MESSAGES = {
   'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) =>
     `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
   'replay.no-measured-sessions': () => 'no measured sessions',
+  'replay.recommend-gates': (d: {
+    ceiling: number;
+    loads: string;
+    sessions: string;
+    of: number;
+    first: string;
+    turnsAfter: string;
+    tokensAfter: string;
+    nearDone: number;
+  }) =>
+    `Recommended ceiling: ${d.ceiling}%, the lowest here that interrupts few sessions near their end. In this history it would have gated ${d.loads} in ${d.sessions} of ${d.of}, the first at ${d.first} (median); the sessions went on for ${d.turnsAfter} (median) and ${d.tokensAfter} tokens in all after it (the work a recovery carries); ${d.nearDone} of them were nearly done. Set it with: context-ceiling config set ceilingPct ${d.ceiling}`,
+  'replay.recommend-annoys': (d: { ceiling: number; nearDone: number; sessions: number; turns: number }) =>
+    `No candidate gates without interrupting sessions near their end: even at ${d.ceiling}% (the highest that gated) ${d.nearDone} of ${d.sessions} gated sessions had at most ${d.turns} turns left. Try higher ceilings (--ceilings ${d.ceiling},${Math.min(100, d.ceiling + 10)},${Math.min(100, d.ceiling + 20)}).`,
+  'replay.recommend-never': (d: { current: number }) =>
+    `No candidate ceiling gated a load in this history: none changes anything here, so keep the current one (${d.current}%), or replay more sessions.`,
   'events.since-invalid': (d: { got: string }) => `--since must be an ISO time or a span such as 30m, 2h, 1d (got ${d.got})`,
   'events.since': (d: { since: string }) => ` since ${d.since}`,
   'events.none': (d: { when: string }) => `context-ceiling: no warnings or blocks${d.when}.`,

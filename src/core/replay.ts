@@ -200,9 +200,40 @@ export type ReplaySummary = {
   /** Sessions by peak occupancy in 10-point bands: index 0 is 0-9 %, 10 is 100 % and above. */
   peakHistogram: number[];
   ceilings: CeilingSummary[];
+  /** The ceiling this history argues for, and why (recommendCeiling). */
+  recommendation: Recommendation;
 };
 
+/**
+ * `gates`: the lowest candidate that gated loads in this history while at most NEAR_DONE_SHARE of the sessions
+ * it gated were nearly done (the guard then interrupts work that was about to end anyway); `annoys`: every
+ * candidate that gated anything interrupted too many nearly-done sessions, so the highest one that gated is named;
+ * `never`: no candidate gated a load, so the history does not argue for any (keep the current ceiling).
+ */
+export type Recommendation =
+  | { kind: 'gates'; ceiling: number; summary: CeilingSummary }
+  | { kind: 'annoys'; ceiling: number; summary: CeilingSummary }
+  | { kind: 'never'; ceiling: undefined; summary: undefined };
+
+/** At most this share of the gated sessions may have been nearly done for a ceiling to be recommended. */
+export const NEAR_DONE_SHARE = 0.25;
+
+/** The recommendation from the candidates' outcomes (sorted by ceiling). Pure: the table's own numbers decide. */
+export function recommendCeiling(ceilings: readonly CeilingSummary[]): Recommendation {
+  const gating = [...ceilings].filter((c) => c.sessionsGated > 0).sort((a, b) => a.ceiling - b.ceiling);
+  if (gating.length === 0) return { kind: 'never', ceiling: undefined, summary: undefined };
+  const calm = gating.find((c) => c.nearDone / c.sessionsGated <= NEAR_DONE_SHARE);
+  if (calm) return { kind: 'gates', ceiling: calm.ceiling, summary: calm };
+  const highest = gating[gating.length - 1]!;
+  return { kind: 'annoys', ceiling: highest.ceiling, summary: highest };
+}
+
 export function summarize(analyses: readonly SessionAnalysis[], ceilings: readonly number[]): ReplaySummary {
+  const summary = summarizeCeilings(analyses, ceilings);
+  return { ...summary, recommendation: recommendCeiling(summary.ceilings) };
+}
+
+function summarizeCeilings(analyses: readonly SessionAnalysis[], ceilings: readonly number[]): ReplaySummary {
   const peaks = analyses
     .map((a) => a.peakPercent)
     .filter((p): p is number => p !== undefined)
@@ -219,6 +250,7 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
       ? { p50: quantile(peaks, 0.5), p90: quantile(peaks, 0.9), p99: quantile(peaks, 0.99), max: peaks[peaks.length - 1]! }
       : undefined,
     peakHistogram: histogram,
+    recommendation: { kind: 'never', ceiling: undefined, summary: undefined },
     ceilings: ceilings.map((ceiling) => {
       const outcomes = analyses.map((a) => a.byCeiling[ceiling]!).filter((o) => o.first !== undefined);
       const gatedByTool = sumByTool(outcomes.map((o) => o.gatedByTool));

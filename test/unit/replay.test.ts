@@ -4,8 +4,18 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/core/policy.js';
-import { analyzeSession, recordedTools, summarize, TimelineBuilder, type TimelineEvent } from '../../src/core/replay.js';
+import {
+  analyzeSession,
+  type CeilingSummary,
+  type ReplaySummary,
+  recommendCeiling,
+  recordedTools,
+  summarize,
+  TimelineBuilder,
+  type TimelineEvent,
+} from '../../src/core/replay.js';
 import { scanRecords } from '../../src/io/replay-scan.js';
+import { describeRecommendation } from '../../src/cli/replay-recommendation.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 
 const gated = new Set(['Agent', 'Task', 'Skill']);
@@ -265,5 +275,65 @@ describe("replay judges each call against the window the session had then, as th
     expect(a.byCeiling[40]).toMatchObject({ gatedByTool: { Skill: 2 }, blockedByTool: { Skill: 1 } });
     expect(a.peakPercent).toBeCloseTo(45);
     expect(a.window).toMatchObject({ tokens: 1_000_000, source: 'evidence' });
+  });
+});
+
+describe('recommendCeiling: the ceiling this history argues for', () => {
+  const row = (ceiling: number, sessionsGated: number, nearDone: number): CeilingSummary => ({
+    ceiling,
+    sessionsGated,
+    gatedLoads: sessionsGated,
+    gatedByTool: { Skill: sessionsGated },
+    blockedLoads: 0,
+    blockedByTool: {},
+    nearDone,
+    medianFirstCall: sessionsGated ? 2 : undefined,
+    medianFirstPercent: sessionsGated ? ceiling + 3 : undefined,
+    medianTurnsAfterFirst: sessionsGated ? 10 : undefined,
+    tokensAfterFirst: 1000,
+  });
+
+  it.each([
+    ['the lowest that gates while few gated sessions were nearly done', [row(20, 10, 5), row(30, 8, 2), row(40, 4, 1)], 'gates', 30],
+    ['exactly a quarter nearly done still counts as few', [row(30, 4, 1)], 'gates', 30],
+    [
+      'every gating candidate interrupts sessions near their end: the highest that gated, named as such',
+      [row(30, 4, 3), row(40, 2, 2), row(50, 0, 0)],
+      'annoys',
+      40,
+    ],
+    ['nothing gated: no recommendation', [row(30, 0, 0), row(40, 0, 0)], 'never', undefined],
+    ['unsorted candidates are read in order of the ceiling', [row(40, 4, 0), row(30, 8, 0)], 'gates', 30],
+  ])('%s', (_name, rows, kind, ceiling) => {
+    expect(recommendCeiling(rows)).toMatchObject({ kind, ceiling });
+  });
+});
+
+describe('describeRecommendation (replay’s text)', () => {
+  const summaryWith = (recommendation: ReplaySummary['recommendation']) => ({ sessions: 12, recommendation }) as ReplaySummary;
+  const gatedAt40: CeilingSummary = {
+    ceiling: 40,
+    sessionsGated: 4,
+    gatedLoads: 5,
+    gatedByTool: { Agent: 3, Skill: 2 },
+    blockedLoads: 0,
+    blockedByTool: {},
+    nearDone: 1,
+    medianFirstCall: 3,
+    medianFirstPercent: 44.4,
+    medianTurnsAfterFirst: 12,
+    tokensAfterFirst: 1_250_000,
+  };
+
+  it('says what it would have gated, how late, at what cost, and how to set it', () => {
+    expect(describeRecommendation(summaryWith({ kind: 'gates', ceiling: 40, summary: gatedAt40 }), 40)).toBe(
+      'Recommended ceiling: 40%, the lowest here that interrupts few sessions near their end. In this history it would have gated 5 loads (Agent 3, Skill 2) in 4 of 12, the first at call #3 at 44% (median); the sessions went on for 12 turns (median) and 1.3 M tokens in all after it (the work a recovery carries); 1 of them were nearly done. Set it with: context-ceiling config set ceilingPct 40',
+    );
+  });
+
+  it('with nothing gated, keeps the current ceiling', () => {
+    expect(describeRecommendation(summaryWith({ kind: 'never', ceiling: undefined, summary: undefined }), 35)).toContain(
+      'keep the current one (35%)',
+    );
   });
 });
