@@ -199,21 +199,26 @@ const CLI_MESSAGES = {
   'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) =>
     `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
   'replay.no-measured-sessions': () => 'no measured sessions',
-  'replay.recommend-gates': (d: {
+  'replay.recommend-protects': (d: {
     ceiling: number;
+    caught: number;
+    atRisk: number;
+    room: number;
     loads: string;
-    sessions: string;
+    sessions: number;
     of: number;
     first: string;
     turnsAfter: string;
     tokensAfter: string;
     nearDone: number;
   }) =>
-    `Recommended ceiling: ${d.ceiling}%, the lowest here that interrupts few sessions near their end. In this history it would have gated ${d.loads} in ${d.sessions} of ${d.of}, the first at ${d.first} (median); the sessions went on for ${d.turnsAfter} (median) and ${d.tokensAfter} tokens in all after it (the work a recovery carries); ${d.nearDone} of them were nearly done. Set it with: context-ceiling config set ceilingPct ${d.ceiling}`,
-  'replay.recommend-annoys': (d: { ceiling: number; nearDone: number; sessions: number; turns: number }) =>
-    `No candidate gates without interrupting sessions near their end: even at ${d.ceiling}% (the highest that gated) ${d.nearDone} of ${d.sessions} gated sessions had at most ${d.turns} turns left. Try higher ceilings (--ceilings ${d.ceiling},${Math.min(100, d.ceiling + 10)},${Math.min(100, d.ceiling + 20)}).`,
-  'replay.recommend-never': (d: { current: number }) =>
-    `No candidate ceiling gated a load in this history: none changes anything here, so keep the current one (${d.current}%), or replay more sessions.`,
+    `Recommended ceiling: ${d.ceiling}%, the highest here that still meets ${d.caught} of the ${d.atRisk} sessions that were compacted or peaked at 70% or more, early (its first gated call at ${d.room}% or less, median). In this history it would have gated ${d.loads} in ${d.sessions} of ${d.of} sessions, the first at ${d.first} (median); they went on for ${d.turnsAfter} (median) and ${d.tokensAfter} tokens in all after it (the work a summary first makes cheaper); ${d.nearDone} ended within 3 turns of it. Set it with: context-ceiling config set ceilingPct ${d.ceiling}`,
+  'replay.recommend-too-late': (d: { ceiling: number; caught: number; atRisk: number; first: string; room: number }) =>
+    `No candidate meets the sessions that were compacted or peaked at 70% or more early enough (at ${d.room}% or less, median). The lowest that meets any, ${d.ceiling}%, meets ${d.caught} of ${d.atRisk}, first at ${d.first}: try lower ceilings (--ceilings ${Math.max(1, d.ceiling - 20)},${Math.max(1, d.ceiling - 10)},${d.ceiling}).`,
+  'replay.recommend-never': (d: { current: number; atRisk: number }) =>
+    d.atRisk === 0
+      ? `No session here was compacted or peaked at 70% or more: no ceiling is needed for this history, so keep the current one (${d.current}%), or replay more sessions.`
+      : `No candidate ceiling gated any of the ${d.atRisk} sessions that were compacted or peaked at 70% or more (they loaded no agent or skill the guard judges): keep the current one (${d.current}%).`,
   'events.since-invalid': (d: { got: string }) => `--since must be an ISO time or a span such as 30m, 2h, 1d (got ${d.got})`,
   'events.since': (d: { since: string }) => ` since ${d.since}`,
   'events.none': (d: { when: string }) => `context-ceiling: no warnings or blocks${d.when}.`,

@@ -1,28 +1,27 @@
 /** replay's recommendation, worded (its rule is core/replay.ts recommendCeiling); apart from replay.ts, which reads and times the history. */
 import { formatCount } from '../core/plural.js';
-import { NEAR_DONE_TURNS, type ReplaySummary } from '../core/replay.js';
+import { ROOM_PCT, type ReplaySummary } from '../core/replay.js';
 import { cliMessage } from './messages.js';
 
 export function describeRecommendation(s: ReplaySummary, currentCeiling: number): string {
   const r = s.recommendation;
-  if (r.kind === 'never') return cliMessage('replay.recommend-never', { current: currentCeiling });
+  if (r.kind === 'never') return cliMessage('replay.recommend-never', { current: currentCeiling, atRisk: r.atRisk });
   const c = r.summary;
-  if (r.kind === 'annoys')
-    return cliMessage('replay.recommend-annoys', {
-      ceiling: r.ceiling,
-      nearDone: c.nearDone,
-      sessions: c.sessionsGated,
-      turns: NEAR_DONE_TURNS,
-    });
+  const first = c.medianFirstCall === undefined ? 'an unknown call' : `call #${c.medianFirstCall} at ${Math.round(c.medianFirstPercent!)}%`;
+  if (r.kind === 'too-late')
+    return cliMessage('replay.recommend-too-late', { ceiling: r.ceiling, caught: c.atRiskGated, atRisk: r.atRisk, first, room: ROOM_PCT });
   const byTool = Object.entries(c.gatedByTool)
     .map(([tool, n]) => `${tool} ${n}`)
     .join(', ');
-  return cliMessage('replay.recommend-gates', {
+  return cliMessage('replay.recommend-protects', {
     ceiling: r.ceiling,
+    caught: c.atRiskGated,
+    atRisk: r.atRisk,
+    room: ROOM_PCT,
     loads: `${formatCount(c.gatedLoads, 'load')} (${byTool})`,
-    sessions: String(c.sessionsGated),
+    sessions: c.sessionsGated,
     of: s.sessions,
-    first: c.medianFirstCall === undefined ? 'an unknown call' : `call #${c.medianFirstCall} at ${Math.round(c.medianFirstPercent!)}%`,
+    first,
     turnsAfter: formatCount(c.medianTurnsAfterFirst ?? 0, 'turn'),
     tokensAfter: formatTokensCompact(c.tokensAfterFirst),
     nearDone: c.nearDone,

@@ -279,60 +279,77 @@ describe("replay judges each call against the window the session had then, as th
 });
 
 describe('recommendCeiling: the ceiling this history argues for', () => {
-  const row = (ceiling: number, sessionsGated: number, nearDone: number): CeilingSummary => ({
+  /** `atRiskGated` of the at-risk sessions met, the first gated call at `first` % (median). */
+  const row = (ceiling: number, atRiskGated: number, first: number | undefined): CeilingSummary => ({
     ceiling,
-    sessionsGated,
-    gatedLoads: sessionsGated,
-    gatedByTool: { Skill: sessionsGated },
+    sessionsGated: atRiskGated + 2,
+    atRiskGated,
+    gatedLoads: atRiskGated + 2,
+    gatedByTool: { Skill: atRiskGated + 2 },
     blockedLoads: 0,
     blockedByTool: {},
-    nearDone,
-    medianFirstCall: sessionsGated ? 2 : undefined,
-    medianFirstPercent: sessionsGated ? ceiling + 3 : undefined,
-    medianTurnsAfterFirst: sessionsGated ? 10 : undefined,
+    nearDone: 0,
+    medianFirstCall: first === undefined ? undefined : 3,
+    medianFirstPercent: first,
+    medianTurnsAfterFirst: first === undefined ? undefined : 10,
     tokensAfterFirst: 1000,
   });
 
   it.each([
-    ['the lowest that gates while few gated sessions were nearly done', [row(20, 10, 5), row(30, 8, 2), row(40, 4, 1)], 'gates', 30],
-    ['exactly a quarter nearly done still counts as few', [row(30, 4, 1)], 'gates', 30],
+    // docs/calibration.md's team: 40 % meets every at-risk session at 46 %, 50 % only at 57 %.
     [
-      'every gating candidate interrupts sessions near their end: the highest that gated, named as such',
-      [row(30, 4, 3), row(40, 2, 2), row(50, 0, 0)],
-      'annoys',
+      'the highest that meets ≥ 90 % of the at-risk sessions with room left',
+      [row(20, 10, 24), row(30, 10, 35), row(40, 10, 46), row(50, 10, 57)],
+      10,
+      'protects',
       40,
     ],
-    ['nothing gated: no recommendation', [row(30, 0, 0), row(40, 0, 0)], 'never', undefined],
-    ['unsorted candidates are read in order of the ceiling', [row(40, 4, 0), row(30, 8, 0)], 'gates', 30],
-  ])('%s', (_name, rows, kind, ceiling) => {
-    expect(recommendCeiling(rows)).toMatchObject({ kind, ceiling });
+    ['meeting too few at-risk sessions does not protect', [row(30, 10, 35), row(40, 8, 45)], 10, 'protects', 30],
+    ['none meets them early enough: the lowest that meets any, named as too late', [row(40, 3, 55), row(50, 2, 60)], 4, 'too-late', 40],
+    ['no session at risk: no recommendation', [row(30, 0, 35)], 0, 'never', undefined],
+    ['at-risk sessions no candidate met: no recommendation', [row(30, 0, 35), row(40, 0, 45)], 3, 'never', undefined],
+    ['unsorted candidates are read in order of the ceiling', [row(50, 10, 57), row(40, 10, 46), row(30, 10, 35)], 10, 'protects', 40],
+  ])('%s', (_name, rows, atRisk, kind, ceiling) => {
+    expect(recommendCeiling(rows, atRisk)).toMatchObject({ kind, ceiling });
+  });
+
+  it('counts the at-risk sessions from the analyses: compacted, or peaked at 70 % or more', () => {
+    const analyses = [
+      analyzeSession(timeline(lines(aTranscript('a').assistant({ cacheRead: 150_000 }))), rules),
+      analyzeSession(timeline(lines(aTranscript('b').assistant({ cacheRead: 40_000 }).compactBoundary({ postTokens: 3_000 }))), rules),
+      analyzeSession(timeline(lines(aTranscript('c').assistant({ cacheRead: 40_000 }))), rules),
+    ];
+    expect(summarize(analyses, [30]).atRisk).toBe(2);
   });
 });
 
 describe('describeRecommendation (replay’s text)', () => {
-  const summaryWith = (recommendation: ReplaySummary['recommendation']) => ({ sessions: 12, recommendation }) as ReplaySummary;
-  const gatedAt40: CeilingSummary = {
+  const summaryWith = (recommendation: ReplaySummary['recommendation']) => ({ sessions: 48, recommendation }) as ReplaySummary;
+  const at40: CeilingSummary = {
     ceiling: 40,
-    sessionsGated: 4,
-    gatedLoads: 5,
-    gatedByTool: { Agent: 3, Skill: 2 },
+    sessionsGated: 34,
+    atRiskGated: 23,
+    gatedLoads: 148,
+    gatedByTool: { Agent: 60, Skill: 88 },
     blockedLoads: 0,
     blockedByTool: {},
     nearDone: 1,
-    medianFirstCall: 3,
-    medianFirstPercent: 44.4,
-    medianTurnsAfterFirst: 12,
-    tokensAfterFirst: 1_250_000,
+    medianFirstCall: 5,
+    medianFirstPercent: 46.2,
+    medianTurnsAfterFirst: 51,
+    tokensAfterFirst: 173_900_000,
   };
 
   it('says what it would have gated, how late, at what cost, and how to set it', () => {
-    expect(describeRecommendation(summaryWith({ kind: 'gates', ceiling: 40, summary: gatedAt40 }), 40)).toBe(
-      'Recommended ceiling: 40%, the lowest here that interrupts few sessions near their end. In this history it would have gated 5 loads (Agent 3, Skill 2) in 4 of 12, the first at call #3 at 44% (median); the sessions went on for 12 turns (median) and 1.3 M tokens in all after it (the work a recovery carries); 1 of them were nearly done. Set it with: context-ceiling config set ceilingPct 40',
+    expect(describeRecommendation(summaryWith({ kind: 'protects', ceiling: 40, summary: at40, atRisk: 23 }), 40)).toBe(
+      'Recommended ceiling: 40%, the highest here that still meets 23 of the 23 sessions that were compacted or peaked at 70% or more, early (its first gated call at 50% or less, median). ' +
+        'In this history it would have gated 148 loads (Agent 60, Skill 88) in 34 of 48 sessions, the first at call #5 at 46% (median); they went on for 51 turns (median) and 173.9 M tokens in all after it (the work a summary first makes cheaper); 1 ended within 3 turns of it. ' +
+        'Set it with: context-ceiling config set ceilingPct 40',
     );
   });
 
-  it('with nothing gated, keeps the current ceiling', () => {
-    expect(describeRecommendation(summaryWith({ kind: 'never', ceiling: undefined, summary: undefined }), 35)).toContain(
+  it('with nothing at risk, keeps the current ceiling', () => {
+    expect(describeRecommendation(summaryWith({ kind: 'never', ceiling: undefined, summary: undefined, atRisk: 0 }), 35)).toContain(
       'keep the current one (35%)',
     );
   });
