@@ -87,6 +87,12 @@ const CLI_MESSAGES = {
     `The guard logged ${d.blocks} and ${d.warnings} for this session (context-ceiling events --session ${d.session}).`,
   'status.events': (d: { blocks: string; warnings: string; session: string }) =>
     `${d.blocks} and ${d.warnings} in this session (context-ceiling events --session ${d.session})`,
+  'status.left': (d: { toCeiling: string; over: boolean; toCompaction: string; due: boolean; compactAt: string }) =>
+    `${d.over ? `${d.toCeiling} over the ceiling` : `${d.toCeiling} to the ceiling`}; ${
+      d.due
+        ? `past Claude Code's compaction point (~${d.compactAt}): it compacts before its next request`
+        : `${d.toCompaction} to Claude Code's compaction (~${d.compactAt})`
+    }`,
   'status.guard-now': (d: { tools: string[] }) => `${[...d.tools, 'recovery skills: allow'].join(' · ')}`,
   'status.window-disproved': (d: { tokens: string; from: string }) =>
     `this session held more than the ${d.tokens}-token window (${d.from}), ${WINDOW_PROVEN_WRONG}; it is not judged against`,

@@ -151,6 +151,10 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
       tier,
       verdicts: Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, { kind: v.kind, messageId: v.messageId }])),
       events,
+      // Seed 004's "estimated remaining": tokens to the ceiling (negative: over it) and to Claude Code's compaction.
+      compactAt: compactionPointTokens(autocompact, window.tokens),
+      tokensToCeiling: occupancyTokens === undefined ? null : Math.ceil((policy.ceilingPct / 100) * window.tokens) - occupancyTokens,
+      tokensToCompaction: occupancyTokens === undefined ? null : compactionPointTokens(autocompact, window.tokens) - occupancyTokens,
       autocompactPct: autocompact?.pct ?? null,
       autocompactWindow: autocompact?.windowTokens ?? null,
     },
@@ -186,6 +190,19 @@ function renderStatus(report: StatusReport): string {
     }),
   ]);
   rows.push(['Tier', tier]);
+  const toCeiling = report.json.tokensToCeiling as number | null;
+  const toCompaction = report.json.tokensToCompaction as number | null;
+  if (toCeiling !== null && toCompaction !== null)
+    rows.push([
+      'Left',
+      cliMessage('status.left', {
+        toCeiling: formatTokens(Math.abs(toCeiling)),
+        over: toCeiling <= 0,
+        toCompaction: formatTokens(Math.max(0, toCompaction)),
+        due: toCompaction <= 0,
+        compactAt: formatTokens(report.json.compactAt as number),
+      }),
+    ]);
   rows.push([
     'Events',
     cliMessage('status.events', {
