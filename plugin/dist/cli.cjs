@@ -68,9 +68,10 @@ ${qe.map(e=>`  ${e.name.padEnd(20)} ${e.event}${"matcher"in e?` on ${e.matcher}`
 
 Measures the context occupancy of one Claude Code session from its
 transcript and shows the window (and where it came from), the percent,
-the tier, what the guard would do now for an Agent and a Skill call, and
-where Claude Code itself will compact when CLAUDE_AUTOCOMPACT_PCT_OVERRIDE
-or CLAUDE_CODE_AUTO_COMPACT_WINDOW sets that point.
+the tier, the tokens left before the ceiling and before Claude Code's own
+compaction, what the guard would do now for every gated tool (Agent, Task,
+Skill, Workflow), and where Claude Code itself will compact when
+CLAUDE_AUTOCOMPACT_PCT_OVERRIDE or CLAUDE_CODE_AUTO_COMPACT_WINDOW sets that point.
 
 Settings are read as the hooks get them: the "env" blocks of
 .claude/settings.local.json, .claude/settings.json and
