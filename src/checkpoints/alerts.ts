@@ -4,7 +4,15 @@
  * so racing hooks (SessionStart and UserPromptSubmit) never show one twice.
  */
 import { statSync } from 'node:fs';
-import { chooseCompactionAlert, chooseNewest, supersededBy, type PendingFact } from '../core/checkpoint-choice.js';
+import {
+  chooseCompactionAlert,
+  chooseNewest,
+  compactionPosition,
+  isCompaction,
+  supersededBy,
+  type PendingFact,
+} from '../core/checkpoint-choice.js';
+import { readSessionHistory } from './history.js';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
 import { renderResumptionContext } from '../core/resumption-template.js';
 import { renderCompactionAlert } from '../core/templates.js';
@@ -44,13 +52,18 @@ export function takeCompactionAlert(config: HookConfig, sessionId: string): stri
   if (!newest.checkpoint) config.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
   const kept = newest.checkpoint && readKeptSummary(newest.entry);
   if (kept?.missing.length) claimDroppedNotice(newest.entry);
+  const history = readSessionHistory(entries, config.timeUp).facts;
+  const position = compactionPosition(history, newest.entry.sequence);
+  // The checkpoint just before this compaction, when the recovery skill saved it: this compaction is the step it asked for.
+  const before = history.filter((f) => f.sequence < newest.entry.sequence).at(-1);
   return renderCompactionAlert({
     lead: kept ? droppedLead(kept.missing) : undefined,
+    recoverySave: before && !isCompaction(before) ? before.id : undefined,
     checkpoint: newest.checkpoint,
     checkpointPath: newest.entry.path,
     orchestrationPath: newest.checkpoint?.orchestration.path || orchestrationPath(config.projectDir, config.policy.orchestrationFile),
-    eventNumber: entries.indexOf(newest.entry) + 1,
-    eventCount: entries.length,
+    eventNumber: position.number,
+    eventCount: position.count,
   });
 }
 
@@ -72,16 +85,16 @@ function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefin
  * Clearing is how a person continues the work in a fresh context.
  */
 export function takeClearResumption(config: HookConfig): string | undefined {
-  const candidates: Array<{ entry: CheckpointEntry; count: number; mtime: number }> = [];
+  const candidates: Array<{ entry: CheckpointEntry; entries: CheckpointEntry[]; mtime: number }> = [];
   for (const session of listCheckpointSessions(config.projectDir)) {
     const entries = listCheckpoints(join(checkpointRoot(config.projectDir), session));
     const entry = entries[entries.length - 1];
-    if (entry) candidates.push({ entry, count: entries.length, mtime: mtimeOf(entry.path) });
+    if (entry) candidates.push({ entry, entries, mtime: mtimeOf(entry.path) });
   }
   const chosen = chooseNewest(candidates);
   if (!chosen) return undefined;
   acknowledgeCheckpoint(chosen.entry); // so a later startup does not offer it again; taken or not, /clear shows it
-  return resumptionText(config, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.count);
+  return resumptionText(config, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.entries);
 }
 
 /**
@@ -105,16 +118,17 @@ export function takeResumptionContext(config: HookConfig, currentSessionId: stri
   const newest = chosen.pending[chosen.pending.length - 1]!;
   if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
   for (const candidate of candidates) acknowledgeAll(supersededBy(candidate.entries, newest.entry));
-  return resumptionText(config, newest.entry, newest.checkpoint, chosen.entries.length);
+  return resumptionText(config, newest.entry, newest.checkpoint, chosen.entries);
 }
 
 function resumptionText(
   config: HookConfig,
   entry: CheckpointEntry,
   checkpoint: ReturnType<typeof readCheckpointFile>,
-  sessionCompactions: number,
+  sessionEntries: CheckpointEntry[],
 ): string {
   const kept = checkpoint && readKeptSummary(entry);
+  const sessionCompactions = readSessionHistory(sessionEntries, config.timeUp).facts.filter(isCompaction).length;
   return renderResumptionContext({
     checkpoint,
     checkpointPath: entry.path,

@@ -102,6 +102,12 @@ const CLI_MESSAGES = {
     `${d.event} hook failed at ${d.at} and let everything through: ${d.error} (context-ceiling doctor)`,
   'status.events': (d: { blocks: string; warnings: string; session: string }) =>
     `${d.blocks} and ${d.warnings} in this session (context-ceiling events --session ${d.session})`,
+  'status.left': (d: { toCeiling: string; over: boolean; toCompaction: string; due: boolean; compactAt: string }) =>
+    `${d.over ? `${d.toCeiling} over the ceiling` : `${d.toCeiling} to the ceiling`}; ${
+      d.due
+        ? `past Claude Code's compaction point (~${d.compactAt}): it compacts before its next request`
+        : `${d.toCompaction} to Claude Code's compaction (~${d.compactAt})`
+    }`,
   'status.guard-now': (d: { tools: string[] }) => `${[...d.tools, 'recovery skills: allow'].join(' · ')}`,
   'status.window-disproved': (d: { tokens: string; from: string }) =>
     `this session held more than the ${d.tokens}-token window (${d.from}), ${WINDOW_PROVEN_WRONG}; it is not judged against`,
@@ -218,6 +224,26 @@ const CLI_MESSAGES = {
   'replay.peak': (d: { p50: string; p90: string; p99: string; max: string }) =>
     `Peak occupancy per session: p50 ${d.p50}  p90 ${d.p90}  p99 ${d.p99}  max ${d.max}`,
   'replay.no-measured-sessions': () => 'no measured sessions',
+  'replay.recommend-protects': (d: {
+    ceiling: number;
+    caught: number;
+    atRisk: number;
+    room: number;
+    loads: string;
+    sessions: number;
+    of: number;
+    first: string;
+    turnsAfter: string;
+    tokensAfter: string;
+    nearDone: number;
+  }) =>
+    `Recommended ceiling: ${d.ceiling}%, the highest here that still meets ${d.caught} of the ${d.atRisk} sessions that were compacted or peaked at 70% or more, early (its first gated call at ${d.room}% or less, median). In this history it would have gated ${d.loads} in ${d.sessions} of ${d.of} sessions, the first at ${d.first} (median); they went on for ${d.turnsAfter} (median) and ${d.tokensAfter} tokens in all after it (the work a summary first makes cheaper); ${d.nearDone} ended within 3 turns of it. Set it with: context-ceiling config set ceilingPct ${d.ceiling}`,
+  'replay.recommend-too-late': (d: { ceiling: number; caught: number; atRisk: number; first: string; room: number }) =>
+    `No candidate meets the sessions that were compacted or peaked at 70% or more early enough (at ${d.room}% or less, median). The lowest that meets any, ${d.ceiling}%, meets ${d.caught} of ${d.atRisk}, first at ${d.first}: try lower ceilings (--ceilings ${Math.max(1, d.ceiling - 20)},${Math.max(1, d.ceiling - 10)},${d.ceiling}).`,
+  'replay.recommend-never': (d: { current: number; atRisk: number }) =>
+    d.atRisk === 0
+      ? `No session here was compacted or peaked at 70% or more: no ceiling is needed for this history, so keep the current one (${d.current}%), or replay more sessions.`
+      : `No candidate ceiling gated any of the ${d.atRisk} sessions that were compacted or peaked at 70% or more (they loaded no agent or skill the guard judges): keep the current one (${d.current}%).`,
   'events.since-invalid': (d: { got: string }) => `--since must be an ISO time or a span such as 30m, 2h, 1d (got ${d.got})`,
   'events.since': (d: { since: string }) => ` since ${d.since}`,
   'events.none': (d: { when: string }) => `context-ceiling: no warnings or blocks${d.when}.`,

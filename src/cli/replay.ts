@@ -5,6 +5,7 @@ import { formatTokens } from '../core/messages.js';
 import { formatCount } from '../core/plural.js';
 import { recordedTools, summarize, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { statedWindows } from '../core/window.js';
+import { describeRecommendation } from './replay-recommendation.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { claudeSettingsOf, loadValidConfig } from './project.js';
 import { bundleFile } from '../io/bundle-dir.js';
@@ -97,7 +98,7 @@ Options:
       corrupt: { unreadableFiles: unreadable, lines: corruptLines, oversizedLines },
       ...summary,
     };
-    io.out(flags.json ? toJsonOutput(report) : renderReport(report, summary));
+    io.out(flags.json ? toJsonOutput(report) : renderReport(report, summary, config.policy.ceilingPct));
     return 0;
   },
 };
@@ -217,7 +218,7 @@ type Report = {
   corrupt: { unreadableFiles: number; lines: number; oversizedLines: number };
 };
 
-function renderReport(r: Report, s: ReplaySummary): string {
+function renderReport(r: Report, s: ReplaySummary, currentCeiling: number): string {
   const lines: string[] = [];
   const rate = r.seconds > 0 ? ` (${formatBytes(r.bytes / r.seconds)}/s)` : '';
   lines.push(
@@ -275,7 +276,7 @@ function renderReport(r: Report, s: ReplaySummary): string {
         .join('  ')
         .trimEnd(),
     );
-  lines.push('');
+  lines.push('', describeRecommendation(s, currentCeiling), '');
   lines.push(
     cliMessage('replay.corrupt', {
       files: formatCount(r.corrupt.unreadableFiles, 'unreadable file'),

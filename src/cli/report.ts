@@ -13,6 +13,8 @@ import { resolveStateDir } from '../io/state.js';
 import { claudeSettingsOf, loadValidConfig, sessionWindowOf } from './project.js';
 import { countEvents } from './events.js';
 import { recordedSessionWindow } from '../window/session-window.js';
+import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
+import { sessionTiers } from '../core/tiers.js';
 import { scanRecords } from '../io/replay-scan.js';
 import {
   CliError,
@@ -88,8 +90,10 @@ On a terminal the occupancy takes each tier's colour (as in the status line);
         title: `Session ${sanitizeText(basename(transcript, '.jsonl'))}`,
         window: window.tokens,
         windowSource: window.detail === WINDOW_FLAG ? WINDOW_FLAG : describeWindowSource(window),
+        windowProvenance: window.source,
         ceilingPct: policy.ceilingPct,
-        tiers: policy.tiers,
+        // As the monitor places them: the default tiers below where Claude Code compacts this window.
+        tiers: sessionTiers(policy, window.tokens, compactionPointTokens(resolveAutocompact(claudeSettingsOf(io).env), window.tokens)),
       },
       { policy, window },
     );

@@ -3,6 +3,7 @@ import { judgeCall, resolveToolAction, type Verdict } from '../core/ceiling.js';
 import {
   AUTOCOMPACT_PCT_ENV,
   AUTOCOMPACT_WINDOW_ENV,
+  compactionPointTokens,
   describeAutocompact,
   resolveAutocompact,
   type AutocompactPoint,
@@ -11,7 +12,7 @@ import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
 import { describeAssumption, describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
 import type { Occupancy } from '../core/occupancy.js';
-import { computePercent, computeTier } from '../core/tiers.js';
+import { computePercent, computeTier, sessionTiers } from '../core/tiers.js';
 import { describeSource } from '../core/policy.js';
 import { statSync } from 'node:fs';
 import { basename } from 'node:path';
@@ -34,9 +35,10 @@ export const statusCommand: Command = {
 
 Measures the context occupancy of one Claude Code session from its
 transcript and shows the window (and where it came from), the percent,
-the tier, what the guard would do now for an Agent and a Skill call, and
-where Claude Code itself will compact when CLAUDE_AUTOCOMPACT_PCT_OVERRIDE
-or CLAUDE_CODE_AUTO_COMPACT_WINDOW sets that point.
+the tier, the tokens left before the ceiling and before Claude Code's own
+compaction, what the guard would do now for every gated tool (Agent, Task,
+Skill, Workflow), and where Claude Code itself will compact when
+CLAUDE_AUTOCOMPACT_PCT_OVERRIDE or CLAUDE_CODE_AUTO_COMPACT_WINDOW sets that point.
 
 Settings are read as the hooks get them: the "env" blocks of
 .claude/settings.local.json, .claude/settings.json and
@@ -108,13 +110,13 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
   const { policy } = config;
   const measurement = readOccupancy(transcript, { maxScanBytes: policy.maxScanBytes });
   const window = sessionWindowOf(io, config, transcript, measurement);
-  const facts = { occupancy: measurement.occupancy, window };
+  const autocompact = resolveAutocompact(env);
+  const facts = { occupancy: measurement.occupancy, window, compactAt: compactionPointTokens(autocompact, window.tokens) };
   const gated = Object.keys(policy.tools).filter((tool) => resolveToolAction(tool, policy) !== 'off');
   const verdicts = Object.fromEntries(gated.map((tool) => [tool, judgeCall({ tool }, policy, () => facts)]));
   const occupancyTokens = measurement.occupancy.kind === 'measured' ? measurement.occupancy.tokens : undefined;
   const percent = occupancyTokens === undefined ? undefined : computePercent(occupancyTokens, window.tokens);
-  const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
-  const autocompact = resolveAutocompact(env);
+  const tier = computeTier(percent, sessionTiers(policy, window.tokens, compactionPointTokens(autocompact, window.tokens)));
   const session = basename(transcript, '.jsonl');
   const stateDir = resolveStateDir({ policy, env, home: io.home });
   const logged = readEvents(stateDir).filter((e) => e.session === session);
@@ -155,6 +157,10 @@ export function buildStatus(transcript: string, config: LoadedConfig, { env, ori
       tier,
       verdicts: Object.fromEntries(Object.entries(verdicts).map(([tool, v]) => [tool, { kind: v.kind, messageId: v.messageId }])),
       events,
+      // Seed 004's "estimated remaining": tokens to the ceiling (negative: over it) and to Claude Code's compaction.
+      compactAt: compactionPointTokens(autocompact, window.tokens),
+      tokensToCeiling: occupancyTokens === undefined ? null : Math.ceil((policy.ceilingPct / 100) * window.tokens) - occupancyTokens,
+      tokensToCompaction: occupancyTokens === undefined ? null : compactionPointTokens(autocompact, window.tokens) - occupancyTokens,
       autocompactPct: autocompact?.pct ?? null,
       autocompactWindow: autocompact?.windowTokens ?? null,
       lastError: lastError ?? null,
@@ -191,6 +197,19 @@ function renderStatus(report: StatusReport): string {
     }),
   ]);
   rows.push(['Tier', tier]);
+  const toCeiling = report.json.tokensToCeiling as number | null;
+  const toCompaction = report.json.tokensToCompaction as number | null;
+  if (toCeiling !== null && toCompaction !== null)
+    rows.push([
+      'Left',
+      cliMessage('status.left', {
+        toCeiling: formatTokens(Math.abs(toCeiling)),
+        over: toCeiling <= 0,
+        toCompaction: formatTokens(Math.max(0, toCompaction)),
+        due: toCompaction <= 0,
+        compactAt: formatTokens(report.json.compactAt as number),
+      }),
+    ]);
   rows.push([
     'Events',
     cliMessage('status.events', {

@@ -12,17 +12,25 @@ export const statuslineCommand: Command = {
   help: `Usage: ${usage}
 
 Claude Code runs a status line command after each turn with JSON on stdin
-(session, model, context_window). This prints one line:
+(session, model, context_window). This prints one line, the bar marking the
+ceiling (│), then what is left before it or, over it, before Claude Code's own
+compaction:
 
-  host 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL
+  ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling
+  ctx 45% ▕████│█░░░░░▏ 450,005/1,000,000 · over the 40% ceiling · 516,995 to compaction
+
+Right after a /compact, when Claude Code sends no usage, it shows the compacted
+size from the transcript (what Claude Code itself shows), marked "since
+compaction". With COLUMNS set, parts are dropped to fit.
 
 and records the window Claude Code reports for the session in the state
 directory: the hooks judge that session against it while it is fresh (window
 source "status line"), and remember it for models Claude Code's table does not
 know. DEV_TEAM_CONTEXT_WINDOW or a user policy "window" still win.
 
-The bar and the tier are coloured by tier even though the output is a pipe:
-Claude Code draws them. --no-color or NO_COLOR (any value but empty) turns
+The colour says how close the ceiling and Claude Code's compaction are (green,
+yellow within 10 points of the ceiling, red over it, white on red near the
+compaction) even though the output is a pipe: Claude Code draws it. --no-color or NO_COLOR (any value but empty) turns
 the colours off.
 
 Options:

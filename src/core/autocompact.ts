@@ -30,6 +30,22 @@ export function resolveAutocompact(env: Readonly<Record<string, string | undefin
   return point.pct === undefined && point.windowTokens === undefined ? undefined : point;
 }
 
+/**
+ * What Claude Code keeps free below its effective window when no percentage is set: the Agent SDK reported
+ * `autoCompactThreshold 967000` on the 1M model (2.1.331), and 2.1.39 sessions on 200,000 compacted at about 167,000.
+ */
+export const AUTOCOMPACT_BUFFER = 13_000;
+
+/**
+ * Tokens at which Claude Code will compact this session: its own default (effective window less its buffer)
+ * unless a knob sets a point. Approximate, as every outside number is; used to place tiers and say what is left.
+ */
+export function compactionPointTokens(point: AutocompactPoint | undefined, windowTokens: number): number {
+  if (point?.pct !== undefined) return autocompactTokens(point, windowTokens);
+  const effective = Math.min(windowTokens, point?.windowTokens ?? windowTokens) - AUTOCOMPACT_OUTPUT_RESERVE;
+  return Math.max(0, effective - AUTOCOMPACT_BUFFER);
+}
+
 /** Tokens at which Claude Code compacts under `point` for a model window of `windowTokens` (approximate: it also keeps a summary buffer). */
 export function autocompactTokens(point: AutocompactPoint, windowTokens: number): number {
   const effective = Math.max(0, Math.min(windowTokens, point.windowTokens ?? windowTokens) - AUTOCOMPACT_OUTPUT_RESERVE);

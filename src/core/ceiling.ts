@@ -2,7 +2,7 @@
 import { DEDUP_BUCKET_PCT } from './limits.js';
 import type { Occupancy } from './occupancy.js';
 import type { Policy } from './policy.js';
-import { computePercent, computeTier, type Tier } from './tiers.js';
+import { computePercent, computeTier, sessionTiers, type Tier } from './tiers.js';
 import type { ResolvedWindow } from './window.js';
 
 export type VerdictKind = 'allow' | 'warn' | 'block';
@@ -44,7 +44,8 @@ export function resolveGate(call: GuardCall, policy: Pick<Policy, 'enabled' | 't
   return { kind: 'gated', action };
 }
 
-export type MeasuredFacts = { occupancy: Occupancy; window: ResolvedWindow };
+/** `compactAt`: tokens at which Claude Code compacts the session (compactionPointTokens), which places the default tiers. */
+export type MeasuredFacts = { occupancy: Occupancy; window: ResolvedWindow; compactAt?: number | undefined };
 
 /**
  * Judge one call, once: the gate first, then, for a gated call only, its measured context (`measure`
@@ -63,7 +64,7 @@ function judgeMeasured(gate: Extract<Gate, { kind: 'gated' }>, base: VerdictData
   const tokens = occupancy.kind === 'measured' ? occupancy.tokens : undefined;
   const percent = tokens === undefined ? undefined : computePercent(tokens, window.tokens);
   const data: VerdictData = extend(base, { occupancy: tokens, percent, window });
-  const tier = computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers });
+  const tier = computeTier(percent, sessionTiers(policy, window.tokens, facts.compactAt));
   const verdict = (kind: VerdictKind, messageId: MessageId): Verdict => ({ kind, tier, messageId, data });
   if (occupancy.kind === 'unknown-since-compaction') return verdict('allow', 'unknown-since-compaction');
   if (percent === undefined) return verdict('allow', 'unmeasured');

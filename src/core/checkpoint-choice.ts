@@ -35,3 +35,23 @@ export function supersededBy<T extends { sequence: number; acknowledged: boolean
 ): T[] {
   return entries.filter((entry) => !entry.acknowledged && entry !== shown && (!olderOnly || entry.sequence < shown.sequence));
 }
+
+/** What a session's checkpoint says about it: its number, whether it marks a compaction, when it was written. */
+export type CheckpointFact = { sequence: number; id: string; trigger: string | undefined; timestamp: string | undefined };
+
+/**
+ * A checkpoint marks a compaction unless the recovery skill saved it (trigger `skill`): "COMPACTION EVENT k of n"
+ * and "compactions this session" count only those. A corrupt file counts: PreCompact wrote nearly all of them.
+ */
+export function isCompaction(fact: Pick<CheckpointFact, 'trigger'>): boolean {
+  return fact.trigger !== 'skill';
+}
+
+/** The shown checkpoint's place among the session's compactions (k of n); n counts every compaction read, later ones too. */
+export function compactionPosition(
+  facts: readonly Pick<CheckpointFact, 'sequence' | 'trigger'>[],
+  shownSequence: number,
+): { number: number; count: number } {
+  const compactions = facts.filter(isCompaction);
+  return { number: compactions.filter((f) => f.sequence <= shownSequence).length, count: compactions.length };
+}

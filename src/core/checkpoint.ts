@@ -1,6 +1,6 @@
 /** The checkpoint PreCompact writes: what it holds, how it is named, how it is read back. */
 import type { Occupancy } from './occupancy.js';
-import type { Tier } from './tiers.js';
+import { parseTier, type Tier } from './tiers.js';
 import type { WindowSource } from './window.js';
 import { asRecord as record } from './json-shape.js';
 
@@ -139,7 +139,7 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
       occupancy: number(context.occupancy),
       state: context.state === 'measured' || context.state === 'unknown-since-compaction' ? context.state : 'unavailable',
       percent: number(context.percent),
-      tier: (string(context.tier) ?? 'UNKNOWN') as Tier,
+      tier: parseTier(context.tier),
       window: number(context.window) ?? 0,
       windowSource: (string(context.windowSource) ?? 'assumed') as WindowSource,
       windowDetail: string(context.windowDetail) ?? undefined,

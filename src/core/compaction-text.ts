@@ -90,13 +90,19 @@ export type BriefFacts = {
   orchestrationFile: string;
   /** The context at compaction, as describeFill words it. */
   fill: string;
+  /** The recovery skill's checkpoint saved just before, when there is one: this compaction is the step it asked for. */
+  recoverySave?: string | undefined;
 };
 
-/** Plain text (PreCompact's stdout is appended to the summariser's instructions), within SUMMARISER_BRIEF_CHARS. */
+/**
+ * Plain text on one line (PreCompact's stdout is appended to the summariser's instructions, and after a manual
+ * /compact Claude Code shows the same text to the person, every line of it: one line keeps their screen calm),
+ * within SUMMARISER_BRIEF_CHARS.
+ */
 export function renderSummariserBrief(f: BriefFacts): string {
   const items = mustKeepItems(f.checkpoint.orchestration);
   for (let field = 600; ; field = Math.floor(field * 0.7)) {
-    const text = briefLines(f, items, field).join('\n');
+    const text = briefLines(f, items, field).join(' ');
     if (text.length <= SUMMARISER_BRIEF_CHARS) return text;
     if (field <= 60) return `${text.slice(0, SUMMARISER_BRIEF_CHARS - 1).trimEnd()}…`;
   }
@@ -117,10 +123,14 @@ function briefLines(f: BriefFacts, items: MustKeep[], field: number): string[] {
   } else {
     lines.push(
       'The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:',
+      `${items.map((item) => `(${items.indexOf(item) + 1}) ${LABEL[item.kind]}: ${safeLine(item.text, field).replace(/[.;]+$/, '')}`).join('; ')}.`,
+      `Name checkpoint ${id} and the resumption section of ${f.orchestrationFile} as where the full state is kept.`,
     );
-    for (const item of items) lines.push(`- ${LABEL[item.kind]}: ${safeLine(item.text, field)}`);
-    lines.push(`Name checkpoint ${id} and the resumption section of ${f.orchestrationFile} as where the full state is kept.`);
   }
+  if (f.recoverySave)
+    lines.push(
+      `This compaction is the one the recovery skill asked for after saving checkpoint ${safeLine(f.recoverySave, 20)}: it is done, so do not list /compact as a next step.`,
+    );
   return lines;
 }
 

@@ -178,6 +178,8 @@ export const NEAR_DONE_TURNS = 3;
 export type CeilingSummary = {
   ceiling: number;
   sessionsGated: number;
+  /** Of those, the sessions at risk (isAtRisk). */
+  atRiskGated: number;
   gatedLoads: number;
   gatedByTool: Record<string, number>;
   blockedLoads: number;
@@ -200,9 +202,46 @@ export type ReplaySummary = {
   /** Sessions by peak occupancy in 10-point bands: index 0 is 0-9 %, 10 is 100 % and above. */
   peakHistogram: number[];
   ceilings: CeilingSummary[];
+  /** Sessions that were compacted or peaked at AT_RISK_PCT or more: the ones a ceiling is for. */
+  atRisk: number;
+  /** The ceiling this history argues for, and why (recommendCeiling). */
+  recommendation: Recommendation;
 };
 
+/**
+ * The rule, on the history's own numbers. A session is *at risk* when it was compacted or peaked at AT_RISK_PCT
+ * or more (seed 000's WARNING). A candidate *protects* when it gates at least PROTECT_SHARE of the at-risk
+ * sessions and its first gated call comes, at the median, at ROOM_PCT or less (room left to summarise).
+ * `protects`: the highest candidate that protects (the later, the fewer sessions it interrupts);
+ * `too-late`: none protects, so the lowest candidate that gates any at-risk session is named, with why;
+ * `never`: no session was at risk or no candidate gated one, so the history does not argue for a ceiling.
+ */
+export type Recommendation =
+  | { kind: 'protects'; ceiling: number; summary: CeilingSummary; atRisk: number }
+  | { kind: 'too-late'; ceiling: number; summary: CeilingSummary; atRisk: number }
+  | { kind: 'never'; ceiling: undefined; summary: undefined; atRisk: number };
+
+export const AT_RISK_PCT = 70;
+export const PROTECT_SHARE = 0.9;
+export const ROOM_PCT = 50;
+
+export function recommendCeiling(ceilings: readonly CeilingSummary[], atRisk: number): Recommendation {
+  const sorted = [...ceilings].sort((a, b) => a.ceiling - b.ceiling);
+  const catching = sorted.filter((c) => c.atRiskGated > 0);
+  if (atRisk === 0 || catching.length === 0) return { kind: 'never', ceiling: undefined, summary: undefined, atRisk };
+  const protecting = catching.filter((c) => c.atRiskGated >= PROTECT_SHARE * atRisk && (c.medianFirstPercent ?? 100) <= ROOM_PCT);
+  const best = protecting[protecting.length - 1];
+  if (best) return { kind: 'protects', ceiling: best.ceiling, summary: best, atRisk };
+  const lowest = catching[0]!;
+  return { kind: 'too-late', ceiling: lowest.ceiling, summary: lowest, atRisk };
+}
+
 export function summarize(analyses: readonly SessionAnalysis[], ceilings: readonly number[]): ReplaySummary {
+  const summary = summarizeCeilings(analyses, ceilings);
+  return { ...summary, recommendation: recommendCeiling(summary.ceilings, summary.atRisk) };
+}
+
+function summarizeCeilings(analyses: readonly SessionAnalysis[], ceilings: readonly number[]): ReplaySummary {
   const peaks = analyses
     .map((a) => a.peakPercent)
     .filter((p): p is number => p !== undefined)
@@ -219,6 +258,8 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
       ? { p50: quantile(peaks, 0.5), p90: quantile(peaks, 0.9), p99: quantile(peaks, 0.99), max: peaks[peaks.length - 1]! }
       : undefined,
     peakHistogram: histogram,
+    atRisk: analyses.filter(isAtRisk).length,
+    recommendation: { kind: 'never', ceiling: undefined, summary: undefined, atRisk: 0 },
     ceilings: ceilings.map((ceiling) => {
       const outcomes = analyses.map((a) => a.byCeiling[ceiling]!).filter((o) => o.first !== undefined);
       const gatedByTool = sumByTool(outcomes.map((o) => o.gatedByTool));
@@ -227,6 +268,7 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
       return {
         ceiling,
         sessionsGated: outcomes.length,
+        atRiskGated: analyses.filter((a) => isAtRisk(a) && a.byCeiling[ceiling]!.first !== undefined).length,
         gatedLoads: Object.values(gatedByTool).reduce((a, b) => a + b, 0),
         gatedByTool,
         blockedLoads: Object.values(blockedByTool).reduce((a, b) => a + b, 0),
@@ -239,6 +281,11 @@ export function summarize(analyses: readonly SessionAnalysis[], ceilings: readon
       };
     }),
   };
+}
+
+/** A session a ceiling is for: it was compacted, or its peak reached AT_RISK_PCT of its window. */
+function isAtRisk(a: SessionAnalysis): boolean {
+  return a.compactions > 0 || (a.peakPercent ?? 0) >= AT_RISK_PCT;
 }
 
 function countWindows(analyses: readonly SessionAnalysis[]): ReplaySummary['windows'] {

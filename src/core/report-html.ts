@@ -17,6 +17,7 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 const CSS = `  body { font: 14px/1.4 system-ui, sans-serif; margin: 24px; color: #1d232a; background: #fff; }
   h1 { font-size: 18px; margin: 0 0 4px; }
   p.summary { margin: 0 0 12px; color: #4a5560; }
+  p.note { margin: 0 0 12px; color: #8a1f11; }
   svg { background: #fbfcfd; border: 1px solid #e3e7eb; }
   .grid { stroke: #e8ecef; }
   text, text.threshold-label { stroke: none; }
@@ -50,7 +51,7 @@ ${CSS}</style>
 </head>
 <body>
 <h1>${esc(r.title)}</h1>
-<p class="summary">${esc(summaryLine(r))}</p>
+<p class="summary">${esc(summaryLine(r))}</p>${r.peakNote ? `\n<p class="note">${esc(r.peakNote)}</p>` : ''}
 <svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="Context occupancy per turn">
 <g class="legend">${legendItems(r)}</g>
 ${parts.join('\n')}

@@ -4,6 +4,7 @@
  * markers. Pure: the timeline and the numbers come in.
  */
 import type { VerdictKind } from './ceiling.js';
+import { ENV } from './env-names.js';
 import { formatTokens } from './messages.js';
 import { formatCount } from './plural.js';
 import type { Policy } from './policy.js';
@@ -25,6 +26,10 @@ export type ReportData = {
   compactions: number[];
   /** Calls the guard judges, at the turn that made them, with its verdict; `over` when it would warn or block. */
   calls: Array<{ turn: number; tool: string; percent: number; over: boolean; verdict: VerdictKind }>;
+  /** Where the window came from (`evidence`: only what the session itself held). */
+  windowProvenance?: string | undefined;
+  /** Why the peak is over 100 % (or at 100 % on a window only the session's own size proves) and how to fix it (peakNote). */
+  peakNote?: string | undefined;
 };
 
 /** The guard's judgement of every call comes from `judgeTimelineCall`, as in replay: a tool turned off is never drawn. */
@@ -51,7 +56,30 @@ export function buildReport(
       });
     }
   }
-  return { ...base, points, compactions, calls };
+  const report = { ...base, points, compactions, calls };
+  const note = peakNote(report);
+  return note === undefined ? report : { ...report, peakNote: note };
+}
+
+/**
+ * A peak over 100 % is never real: the session held more than the window it was judged against, so that
+ * window is wrong (a 1M variant the transcript does not name, a stated window that is too small). Say so,
+ * and how to state the right one.
+ */
+export function peakNote(r: Pick<ReportData, 'points' | 'window' | 'windowSource' | 'windowProvenance'>): string | undefined {
+  const peak = r.points.reduce((max, p) => Math.max(max, p.tokens), 0);
+  const larger = peak <= 1_000_000 ? 1_000_000 : Math.ceil(peak / 100_000) * 100_000;
+  const fix = `Judge it against the real one: report --window ${larger}; and tell the guard: ${ENV.window}=${larger} or "window" in a policy file.`;
+  if (r.windowProvenance === 'evidence' && peak >= r.window)
+    return (
+      `Peak 100% only because the window is unknown: the session held ${formatTokens(peak)} tokens, more than the window its model was thought to have, ` +
+      `so it is judged against what it held (the guard does the same, and warns only). ${fix}`
+    );
+  if (peak <= r.window) return undefined;
+  return (
+    `Peak over 100%: the session held ${formatTokens(peak)} tokens, more than the ${formatTokens(r.window)}-token window it was judged against (${r.windowSource}), so that window is wrong ` +
+    `(often a [1m] variant the transcript does not name, or a stated window that is too small). ${fix}`
+  );
 }
 
 const ROWS = 20; // 5 % per row
@@ -62,7 +90,7 @@ const BLOCKS = [' ', '▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'];
  * occupancy in each row takes the colour of that row's tier (as in the status line); without, no escape at all.
  */
 export function renderTerminalReport(r: ReportData, width = 72, colour = false): string {
-  const lines = [`${r.title}`, summaryLine(r), ''];
+  const lines = [`${r.title}`, summaryLine(r), ...(r.peakNote ? [r.peakNote] : []), ''];
   if (r.points.length === 0) return `${lines.join('\n')}No assistant turn with usage: nothing to draw.\n`;
   const columns = Math.min(width, r.points.length);
   const per = r.points.length / columns;

@@ -19,7 +19,7 @@ export type ResumptionFacts = {
   checkpoint: Checkpoint | undefined;
   checkpointPath: string;
   orchestrationPath: string;
-  /** Checkpoints the earlier session wrote (its compaction count). */
+  /** Compactions the earlier session went through (its checkpoints, less those the recovery skill saved). */
   sessionCompactions: number;
   /** Lines placed before the closing instructions: the summary kept at compaction (compaction-text.ts). */
   appendix?: string[] | undefined;
@@ -44,6 +44,15 @@ export function renderResumptionContext(r: ResumptionFacts): string {
   ]);
 }
 
+/** What the checkpoint was written for, in the words the model should read. */
+function describeOrigin(c: Checkpoint): string {
+  return c.trigger.type === 'skill' ? 'saved by the recovery skill' : `${clip(c.trigger.type, 40)} compaction`;
+}
+
+/** A recovery-skill checkpoint asked for /compact or /clear, and this fresh context is the result: never ask again. */
+const RECOVERY_DONE =
+  'This checkpoint was saved by the recovery skill, which asked for /compact or /clear: that is done (this is the fresh context). Do not ask for it again.';
+
 function unreadableLines(r: ResumptionFacts): string[] {
   return [
     `An earlier session of this project was compacted, but its checkpoint could not be read: ${clip(r.checkpointPath, 300)}`,
@@ -54,7 +63,10 @@ function unreadableLines(r: ResumptionFacts): string[] {
 
 function noStateLines(r: ResumptionFacts, c: Checkpoint): string[] {
   return [
-    `An earlier session of this project was compacted (${clip(c.trigger.type, 40)}, ${clip(c.timestamp, 40) || 'time unknown'}) at context fill ${describeFill(c)}.`,
+    c.trigger.type === 'skill'
+      ? `An earlier session of this project saved a checkpoint with the recovery skill (${clip(c.timestamp, 40) || 'time unknown'}) at context fill ${describeFill(c)}.`
+      : `An earlier session of this project was compacted (${clip(c.trigger.type, 40)}, ${clip(c.timestamp, 40) || 'time unknown'}) at context fill ${describeFill(c)}.`,
+    ...(c.trigger.type === 'skill' ? [RECOVERY_DONE] : []),
     `No resumption state was recorded (${describeOrchestration(c)}). Checkpoint: ${clip(r.checkpointPath, 300)}`,
     ...(r.appendix ?? []),
     'Do not assume the earlier work is finished: ask the user what to continue before starting.',
@@ -66,10 +78,9 @@ function headerLines(r: ResumptionFacts, c: Checkpoint, v: ResumptionView): stri
   const ids = [v.workflowId && `WORKFLOW: ${clip(v.workflowId, 120)}`, v.projectId && `PROJECT: ${clip(v.projectId, 120)}`].filter(Boolean);
   if (ids.length) lines.push(ids.join('  '));
   if (v.planFile) lines.push(`ORCHESTRATION PLAN: ${clip(v.planFile, 300)}`);
-  lines.push(
-    `CHECKPOINT: ${clip(r.checkpointPath, 300)} (${clip(c.timestamp, 40) || 'time unknown'}, ${clip(c.trigger.type, 40)} compaction)`,
-    '',
-  );
+  lines.push(`CHECKPOINT: ${clip(r.checkpointPath, 300)} (${clip(c.timestamp, 40) || 'time unknown'}, ${describeOrigin(c)})`);
+  if (c.trigger.type === 'skill') lines.push(RECOVERY_DONE);
+  lines.push('');
   return lines;
 }
 
@@ -82,7 +93,8 @@ function recoveryStateLines(r: ResumptionFacts, c: Checkpoint, v: ResumptionView
   pushField(lines, '- Last activity: ', f(v.currentActivity));
   pushField(lines, '- Last checkpoint: ', f(v.lastCheckpoint));
   lines.push(`- Context fill at interruption: ${describeFill(c)}`);
-  lines.push(`- Compaction events in previous session: ${v.compactionCount ?? r.sessionCompactions}`);
+  // Our own count wins over the orchestration file's when higher: nothing updates that file's count at a compaction.
+  lines.push(`- Compaction events in previous session: ${Math.max(countOf(v.compactionCount), r.sessionCompactions)}`);
   lines.push('', `NEXT ACTION: ${f(v.nextStep) ?? 'not recorded: read the resumption section and ask the user if unclear'}`);
   return lines;
 }
@@ -129,4 +141,9 @@ function closingLines(v: ResumptionView, limit: Limits): string[] {
     'Do NOT re-read artifacts from completed phases unless specifically needed for the current',
     'task. Minimize context consumption: you are resuming mid-workflow and context budget is limited.',
   ];
+}
+
+/** The orchestration file's compaction count as a number (0 when absent or not a count). */
+function countOf(text: string | undefined): number {
+  return text !== undefined && /^\d{1,6}$/.test(text.trim()) ? Number(text.trim()) : 0;
 }

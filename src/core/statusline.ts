@@ -25,37 +25,133 @@ export function parseStatusInput(value: unknown): StatusInput | undefined {
   if (!input || typeof input.session_id !== 'string' || input.session_id.length === 0 || input.session_id.length > 4096) return undefined;
   const window = record(input.context_window) ?? {};
   const size = window.context_window_size;
+  // 2.1.328 sent an all-zero current_usage right after /compact (2.1.331 sends null): no prompt is 0 tokens, so neither is a reading.
+  const usage = computeUsageTokens(window.current_usage);
   return {
     sessionId: input.session_id,
     transcriptPath: typeof input.transcript_path === 'string' ? input.transcript_path : undefined,
     modelId: typeof record(input.model)?.id === 'string' ? (record(input.model)!.id as string) : undefined,
     version: typeof input.version === 'string' ? input.version : undefined,
     windowTokens: typeof size === 'number' && Number.isSafeInteger(size) && size >= 1000 ? size : undefined,
-    usageTokens: computeUsageTokens(window.current_usage),
+    usageTokens: usage === 0 ? undefined : usage,
   };
 }
 
 const BAR_WIDTH = 10;
-/** The SGR colour of each tier, in the status line and report's chart. */
+/** The SGR colour of each tier in the report's chart: nothing above the ceiling is drawn in a calm colour. */
 export const TIER_COLOURS: Record<Tier, string> = {
   NOMINAL: '32',
-  LOW: '36',
-  WARNING: '33',
-  CRITICAL: '31',
-  EMERGENCY: '1;31',
+  OVER_CEILING: '31',
+  WARNING: '1;31',
+  CRITICAL: '1;35',
+  EMERGENCY: '1;97;41',
   UNKNOWN: '2',
 };
 
-export type StatusLineFacts = { usage: number | undefined; window: number; percent: number | undefined; tier: Tier; colour: boolean };
+/**
+ * How close the session is to what matters, for the status line's colour: clear (more than NEAR_CEILING_POINTS
+ * under the ceiling), near (within them), over (the ceiling passed), compacting (within NEAR_COMPACTION_POINTS
+ * of Claude Code's own compaction point, or past it), beyond-window (the window is wrong), unknown.
+ */
+export type StatusZone = 'clear' | 'near' | 'over' | 'compacting' | 'beyond-window' | 'unknown';
 
-/** `ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL` (no ANSI colour when `colour` is false). */
+/** Points under the ceiling where the line turns from green to yellow. */
+export const NEAR_CEILING_POINTS = 10;
+/** Points under Claude Code's compaction point where the line says compaction is close. */
+export const NEAR_COMPACTION_POINTS = 5;
+
+export const ZONE_COLOURS: Record<StatusZone, string> = {
+  clear: '32',
+  near: '33',
+  over: '31',
+  compacting: '1;97;41',
+  'beyond-window': '35',
+  unknown: '2',
+};
+
+export type StatusLineFacts = {
+  /** Prompt-side tokens now; undefined when nothing has reported since the start or a compaction. */
+  usage: number | undefined;
+  /** Whose number `usage` is: Claude Code's current_usage, or the size Claude Code gave the compacted context (compact_boundary). */
+  from?: 'claude-code' | 'compaction' | undefined;
+  /** The session compacted and Claude Code recorded no size for the result: nothing to show until the next turn. */
+  compactedUnmeasured?: boolean | undefined;
+  window: number;
+  ceilingPct: number;
+  /** Tokens at which Claude Code will compact (compactionPointTokens). */
+  compactAt: number | undefined;
+  colour: boolean;
+  /** Width to fit (COLUMNS): segments are dropped, least useful first, until the line fits. */
+  columns?: number | undefined;
+};
+
+export function statusZone(f: Pick<StatusLineFacts, 'usage' | 'window' | 'ceilingPct' | 'compactAt'>): StatusZone {
+  if (f.usage === undefined) return 'unknown';
+  if (f.usage > f.window) return 'beyond-window';
+  const percent = (f.usage / f.window) * 100;
+  if (f.compactAt !== undefined && percent >= (f.compactAt / f.window) * 100 - NEAR_COMPACTION_POINTS) return 'compacting';
+  if (percent >= f.ceilingPct) return 'over';
+  return percent >= f.ceilingPct - NEAR_CEILING_POINTS ? 'near' : 'clear';
+}
+
+/**
+ * `ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling`: the bar marks the ceiling (│),
+ * the colour says how close the ceiling and Claude Code's compaction are, and the tail says what is left.
+ * No ANSI colour when `colour` is false; shorter forms when `columns` is too narrow for the full one.
+ */
 export function renderStatusLine(f: StatusLineFacts): string {
-  const paint = (code: string, text: string) => (f.colour ? `\u001b[${code}m${text}\u001b[0m` : text);
-  if (f.usage === undefined || f.percent === undefined)
-    return `ctx –/${formatTokens(f.window)} ${paint(TIER_COLOURS.UNKNOWN, 'no turn yet')}`;
-  const filled = Math.max(0, Math.min(BAR_WIDTH, Math.round((f.percent / 100) * BAR_WIDTH)));
-  const bar = `▕${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}▏`;
-  return `ctx ${formatPercent(f.percent)} ${paint(TIER_COLOURS[f.tier], bar)} ${formatTokens(f.usage)}/${formatTokens(f.window)} ${paint(TIER_COLOURS[f.tier], f.tier)}`;
+  const zone = statusZone(f);
+  const paint = (text: string) => (f.colour ? `\u001b[${ZONE_COLOURS[zone]}m${text}\u001b[0m` : text);
+  const ceiling = `${f.ceilingPct}%`;
+  const forms: string[][] = [];
+  if (f.usage === undefined) {
+    const what = f.compactedUnmeasured ? 'compacted, no turn since' : 'no turn yet';
+    forms.push([`ctx –/${formatTokens(f.window)} ${paint(what)} · ceiling ${ceiling}`], [`ctx – ${paint(what)}`]);
+  } else if (zone === 'beyond-window') {
+    forms.push(
+      [`ctx ${formatTokens(f.usage)}/${formatTokens(f.window)} ${paint('over the window: state the real one')}`],
+      [`ctx ${formatTokens(f.usage)} ${paint('over the window')}`],
+    );
+  } else {
+    const percent = (f.usage / f.window) * 100;
+    const head = `ctx ${formatPercent(percent)}`;
+    const bar = paint(renderBar(percent, f.ceilingPct));
+    const numbers = `${formatTokens(f.usage)}/${formatTokens(f.window)}`;
+    const compacted = f.from === 'compaction' ? ' · since compaction' : '';
+    const toCompaction = f.compactAt === undefined ? undefined : f.compactAt - f.usage;
+    const compaction =
+      toCompaction === undefined ? undefined : toCompaction > 0 ? `${formatTokens(toCompaction)} to compaction` : 'compaction due';
+    const state =
+      percent >= f.ceilingPct
+        ? paint(`over the ${ceiling} ceiling`)
+        : paint(`${formatTokens(Math.ceil((f.ceilingPct / 100) * f.window) - f.usage)} to the ${ceiling} ceiling`);
+    const short = percent >= f.ceilingPct ? paint(`over ${ceiling}`) : paint(`ceiling ${ceiling}`);
+    const over = zone === 'over' || zone === 'compacting';
+    if (over && compaction) forms.push([head, bar, `${numbers}${compacted}`, '·', state, '·', compaction]);
+    forms.push(
+      [head, bar, `${numbers}${compacted}`, '·', state],
+      [head, bar, `${numbers}${compacted}`, short],
+      [head, bar, short],
+      [`${head} ${short}`],
+    );
+  }
+  const lines = forms.map((parts) => parts.join(' '));
+  if (f.columns === undefined) return lines[0]!;
+  return lines.find((line) => visibleLength(line) <= f.columns!) ?? lines[lines.length - 1]!;
+}
+
+/** Ten cells and a mark where the ceiling falls: `▕██░░│░░░░░░▏`. */
+function renderBar(percent: number, ceilingPct: number): string {
+  const filled = Math.max(0, Math.min(BAR_WIDTH, Math.round((percent / 100) * BAR_WIDTH)));
+  const cells = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
+  const mark = Math.max(0, Math.min(BAR_WIDTH, Math.round((ceilingPct / 100) * BAR_WIDTH)));
+  return `▕${cells.slice(0, mark)}│${cells.slice(mark)}▏`;
+}
+
+/** Characters a terminal shows: ANSI colour sequences take no room. */
+export function visibleLength(text: string): number {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is what starts the sequences it removes
+  return [...text.replace(/\u001b\[[0-9;]*m/g, '')].length;
 }
 
 /** What the state directory keeps of one session's status line report. */

@@ -24,7 +24,8 @@ import {
   wrap,
 } from './template-kit.js';
 import type { Tier } from './tiers.js';
-import type { ResolvedWindow } from './window.js';
+import { describeAge, type ResolvedWindow } from './window.js';
+import type { StalenessFacts } from './staleness.js';
 
 export { describeFill, estimateTokens } from './template-kit.js';
 
@@ -41,6 +42,19 @@ export type MonitorFacts = {
   orchestrationFile: string;
   /** Where Claude Code itself will compact, when its knobs set a point. */
   autocompact?: AutocompactPoint | undefined;
+  /** Tokens at which Claude Code compacts this session (compactionPointTokens: its default or the knobs' point). */
+  compactAt?: number | undefined;
+  /** The session's history (seed 004's fields): compactions so far and the newest checkpoint. */
+  session?: MonitorSession | undefined;
+  /** Seed 003 L4: the resumption section's staleness, when the project keeps an orchestration file. */
+  staleness?: StalenessFacts | undefined;
+};
+
+export type MonitorSession = {
+  compactions: number;
+  /** True when older checkpoints were left unread: the count is a lower bound. */
+  atLeast?: boolean | undefined;
+  last: { id: string; trigger: string | undefined; ageSeconds: number | undefined } | undefined;
 };
 
 const MONITOR_ACTIONS: Partial<Record<Tier, (f: MonitorFacts) => string[]>> = {
@@ -60,11 +74,24 @@ const MONITOR_ACTIONS: Partial<Record<Tier, (f: MonitorFacts) => string[]>> = {
   ],
 };
 
+/**
+ * Within the seeds' budgets (NOMINAL and OVER_CEILING ≤ 100 tokens, WARNING and above ≤ 200): when the full text is
+ * too long, the window is named by its source alone, then Claude Code's knob sentence goes, before anything is cut.
+ */
 export function renderMonitor(facts: MonitorFacts): string {
+  const calm = facts.tier === 'NOMINAL' || facts.tier === 'OVER_CEILING' || facts.tier === 'UNKNOWN';
+  const budget = (calm ? TOKEN_BUDGET.monitorCalm : TOKEN_BUDGET.monitorAlarm) * 4;
+  let text = monitorText(facts, 'full');
+  if (text.length > budget) text = monitorText(facts, 'short');
+  if (text.length > budget) text = monitorText(facts, 'shortest');
+  return hardCut(text, budget);
+}
+
+function monitorText(facts: MonitorFacts, form: 'full' | 'short' | 'shortest'): string {
   // Both come from the project's policy file: text from outside like any other.
   const f = { ...facts, recoverySkill: clip(facts.recoverySkill, 80), orchestrationFile: clip(facts.orchestrationFile, 120) };
   const size = formatTokens(f.window.tokens);
-  const from = describeWindowSource(f.window);
+  const from = form === 'full' ? describeWindowSource(f.window) : f.window.source;
   const lines: string[] = [];
   if (f.occupancy.kind === 'unknown-since-compaction') {
     lines.push(
@@ -81,18 +108,70 @@ export function renderMonitor(facts: MonitorFacts): string {
   } else {
     const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${from}).`;
     if (f.tier === 'NOMINAL') lines.push(`${head} Tier NOMINAL; ceiling ${f.ceilingPct}%.`);
-    else if (f.tier === 'LOW')
+    else if (f.tier === 'OVER_CEILING' && f.occupancy.source === 'compaction')
+      // Claude Code just compacted and the result is still over the ceiling: another /compact is not the way out.
       lines.push(
-        `${head} Tier LOW: over the ${f.ceilingPct}% ceiling. Load no new agents or skills; run /${f.recoverySkill} when the current step is done.`,
+        `${head} Tier OVER_CEILING: still past the ${f.ceilingPct}% ceiling after a compaction. Load no new agents or skills; do not ask for /compact again.`,
+      );
+    else if (f.tier === 'OVER_CEILING')
+      lines.push(
+        `${head} Tier OVER_CEILING: past the ${f.ceilingPct}% ceiling. Load no new agents or skills; run /${f.recoverySkill} after this step.`,
       );
     else {
       lines.push(`${head} Tier ${f.tier}${f.tier === 'EMERGENCY' ? ': compaction is imminent' : ''} (ceiling ${f.ceilingPct}%).`);
       lines.push('Recommended actions:', ...(MONITOR_ACTIONS[f.tier]?.(f) ?? []).map((action) => `- ${action}`));
     }
   }
-  if (f.autocompact !== undefined) lines.push(describeAutocompact(f.autocompact, f.window.tokens));
-  const calm = f.tier === 'NOMINAL' || f.tier === 'LOW' || f.tier === 'UNKNOWN';
-  return hardCut(wrap('context-monitor', lines), (calm ? TOKEN_BUDGET.monitorCalm : TOKEN_BUDGET.monitorAlarm) * 4);
+  const left = describeLeft(f);
+  if (left) lines.push(left);
+  if (f.autocompact !== undefined && form !== 'shortest') lines.push(describeAutocompact(f.autocompact, f.window.tokens));
+  const history = [describeSession(f.session), describeResumption(f.staleness)].filter(Boolean).join(' ');
+  if (history) lines.push(history);
+  return wrap('context-monitor', lines);
+}
+
+/** Seed 004's "Estimated remaining": tokens to the ceiling and to Claude Code's compaction, when measured. */
+function describeLeft(f: MonitorFacts): string | undefined {
+  if (f.occupancy.kind !== 'measured' || f.occupancy.tokens > f.window.tokens) return undefined;
+  const used = f.occupancy.tokens;
+  const ceiling = Math.ceil((f.ceilingPct / 100) * f.window.tokens);
+  const toCeiling = used < ceiling ? `${formatTokens(ceiling - used)} to the ceiling` : `${formatTokens(used - ceiling)} over the ceiling`;
+  if (f.compactAt === undefined) return `Left: ${toCeiling}.`;
+  const toCompaction =
+    used < f.compactAt
+      ? `${formatTokens(f.compactAt - used)} to Claude Code's compaction (~${formatTokens(f.compactAt)})`
+      : 'Claude Code compacts before its next request';
+  return `Left: ${toCeiling}; ${toCompaction}.`;
+}
+
+const TRIGGER_WORDS: Record<string, string> = { auto: 'auto compaction', manual: '/compact', skill: 'recovery skill' };
+
+/** Seed 004's "Compaction events" and "Last checkpoint". */
+function describeSession(s: MonitorSession | undefined): string | undefined {
+  if (!s) return undefined;
+  const count = `Compactions: ${s.atLeast ? '≥' : ''}${s.compactions}.`;
+  if (!s.last) return `${count} Last checkpoint: none.`;
+  const what = TRIGGER_WORDS[s.last.trigger ?? ''] ?? 'unreadable';
+  const age = s.last.ageSeconds === undefined ? '' : `, ${describeAge(s.last.ageSeconds)} ago`;
+  return `${count} Last checkpoint: ${clip(s.last.id, 20)} (${what}${age}).`;
+}
+
+/** Seed 003 L4: "Resumption staleness: STALE/FRESH". */
+function describeResumption(s: StalenessFacts | undefined): string | undefined {
+  if (!s) return undefined;
+  switch (s.kind) {
+    case 'fresh':
+      return 'Resumption: FRESH.';
+    case 'stale':
+      return `Resumption: STALE (${describeAge(s.ageMinutes * 60)} old).`;
+    case 'unparseable':
+      return 'Resumption: STALE (not valid YAML).';
+    case 'no-resumption':
+      return 'Resumption: STALE (no section).';
+    case 'no-updated-at':
+    case 'bad-updated-at':
+      return 'Resumption: STALE (no updated_at).';
+  }
 }
 
 // ---------------------------------------------------------------- <compaction-alert>
@@ -104,9 +183,11 @@ export type AlertFacts = {
   checkpointPath: string;
   /** Orchestration file path to name in the actions (project-relative when possible). */
   orchestrationPath: string;
-  /** "COMPACTION EVENT k of n": this checkpoint's position among the session's checkpoints. */
+  /** "COMPACTION EVENT k of n": this checkpoint's place among the session's compactions (recovery-skill saves are none). */
   eventNumber: number;
   eventCount: number;
+  /** The id of the recovery skill's checkpoint saved just before this compaction: the compaction is the step it asked for. */
+  recoverySave?: string | undefined;
   /** Lines that lead the alert: what Claude Code's summary dropped (compaction-text.ts). */
   lead?: string[] | undefined;
 };
@@ -124,6 +205,7 @@ export function renderCompactionAlert(a: AlertFacts): string {
       ...(a.lead?.length ? ['', ...a.lead] : []),
     ];
     if (a.eventCount > 1) lines.push(`COMPACTION EVENT: ${a.eventNumber} of ${a.eventCount} this session`);
+    if (a.recoverySave) lines.push(recoveryDone(a.recoverySave));
     lines.push(
       '',
       `CHECKPOINT: ${clip(a.checkpointPath, 300)}`,
@@ -157,11 +239,17 @@ export function renderCompactionAlert(a: AlertFacts): string {
   });
 }
 
+/** After the recovery skill's save, the compaction it asked for is done: the model must not ask for it again. */
+function recoveryDone(id: string): string {
+  return `This is the compaction the recovery skill asked for after saving checkpoint ${clip(id, 20)}: it is done. Do not ask for /compact again; continue the work.`;
+}
+
 function genericAlertLines(a: AlertFacts): string[] {
   return [
     'CONTEXT COMPACTION OCCURRED. Some conversation history was compressed by Claude Code.',
     `The checkpoint written at compaction could not be read (${clip(a.checkpointPath, 300)}).`,
     ...(a.eventCount > 1 ? [`COMPACTION EVENT: ${a.eventNumber} of ${a.eventCount} this session`] : []),
+    ...(a.recoverySave ? [recoveryDone(a.recoverySave)] : []),
     '',
     'IMMEDIATE ACTIONS:',
     `1. Read the ${basename(a.orchestrationPath)} resumption section if the project has one: ${clip(a.orchestrationPath, 300)}`,

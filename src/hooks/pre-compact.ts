@@ -8,6 +8,9 @@ import { describeFill } from '../core/templates.js';
 import { describeError } from '../io/debug.js';
 import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { writeCheckpointNow } from '../checkpoints/write-now.js';
+import { readSessionHistory } from '../checkpoints/history.js';
+import { listCheckpoints, sessionCheckpointDir } from '../checkpoints/store.js';
+import { isCompaction } from '../core/checkpoint-choice.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
 
@@ -30,10 +33,21 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
       checkpointPath: relative(projectDir, path) || path,
       orchestrationFile: basename(policy.orchestrationFile),
       fill: describeFill(checkpoint),
+      recoverySave: recoverySaveBefore(config.projectDir, input.session_id, checkpoint.sequence),
     });
     return { exitCode: 0, stdout: `${brief}\n`, stderr: '', reason: `checkpoint ${checkpoint.id}` };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);
     return silent('checkpoint-not-written');
   }
+}
+
+/** The id of the session's checkpoint just before `sequence` when the recovery skill saved it (the /compact it asked for is this one). */
+function recoverySaveBefore(projectDir: string, sessionId: string, sequence: number): string | undefined {
+  const before = listCheckpoints(sessionCheckpointDir(projectDir, sessionId))
+    .filter((entry) => entry.sequence < sequence)
+    .at(-1);
+  if (!before) return undefined;
+  const [fact] = readSessionHistory([before]).facts;
+  return fact && !isCompaction(fact) ? fact.id : undefined;
 }

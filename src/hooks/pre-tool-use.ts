@@ -3,6 +3,7 @@
  * occupancy and model, the session's window), decide once (judgeCall), word it, write output and state.
  * The SDK adapter consumes the same GuardResult.
  */
+import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
@@ -93,7 +94,7 @@ export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice
       { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens },
       measurement,
     );
-    return { occupancy: measurement.occupancy, window };
+    return { occupancy: measurement.occupancy, window, compactAt: compactionPointTokens(resolveAutocompact(config.env), window.tokens) };
   });
   config.debug(describeVerdict(verdict, measurement));
   return speak(verdict, { config, host, voice, input, key, transcript, measurement });

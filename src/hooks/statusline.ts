@@ -4,10 +4,11 @@
  * bad input prints nothing; an unwritable state directory only skips the record.
  */
 import { spawnSync } from 'node:child_process';
-import { computePercent, computeTier } from '../core/tiers.js';
+import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { LARGEST_KNOWN_WINDOW } from '../core/window.js';
 import { parseStatusInput, renderStatusLine } from '../core/statusline.js';
 import { describeError } from '../io/debug.js';
+import { readOccupancy } from '../io/transcript.js';
 import { recordLearnedWindow } from '../window/learned.js';
 import { writeStatuslineReport } from '../window/statusline-report.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
@@ -59,19 +60,44 @@ export function runStatusLine(stdin: string | undefined, given: HookHost, option
       debug(`status line report not kept: ${describeError(error)}`);
     }
   }
-  const percent = input.usageTokens === undefined ? undefined : computePercent(input.usageTokens, window);
+  const reading = input.usageTokens === undefined ? readSince(input.transcriptPath, policy.maxScanBytes) : undefined;
   const ours = renderStatusLine({
-    usage: input.usageTokens,
+    usage: input.usageTokens ?? reading?.usage,
+    from: input.usageTokens === undefined ? reading?.from : 'claude-code',
+    compactedUnmeasured: reading?.compactedUnmeasured,
     window,
-    percent,
-    tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }),
+    ceilingPct: policy.ceilingPct,
+    compactAt: compactionPointTokens(resolveAutocompact(host.env), window),
     colour: !host.env.NO_COLOR,
+    columns: columnsOf(host.env.COLUMNS),
   });
   if (!wrapped) return ours;
   // Appended to the first line: that one is shown even where a status line is a single line.
   const lines = wrapped.replace(/\n+$/, '').split('\n');
   lines[0] = `${lines[0]}  ${ours}`;
   return lines.join('\n');
+}
+
+/**
+ * What the transcript says when Claude Code's input has no usage: right after a compaction, the size Claude
+ * Code gave the compacted context (compact_boundary's postTokens, the number its own display shows), or that
+ * it recorded none; on a resumed session before its first turn, the last turn's usage.
+ */
+function readSince(
+  transcriptPath: string | undefined,
+  maxScanBytes: number,
+): { usage?: number; from?: 'compaction' | 'claude-code'; compactedUnmeasured?: boolean } | undefined {
+  if (transcriptPath === undefined) return undefined;
+  const { occupancy } = readOccupancy(transcriptPath, { maxScanBytes });
+  if (occupancy.kind === 'unknown-since-compaction') return { compactedUnmeasured: true };
+  if (occupancy.kind !== 'measured') return undefined;
+  return { usage: occupancy.tokens, from: occupancy.source === 'compaction' ? 'compaction' : 'claude-code' };
+}
+
+/** COLUMNS as a width to fit, when it is a sane one. */
+function columnsOf(raw: string | undefined): number | undefined {
+  const columns = raw !== undefined && /^\d{1,4}$/.test(raw.trim()) ? Number(raw.trim()) : undefined;
+  return columns !== undefined && columns >= 10 ? columns : undefined;
 }
 
 /** The user's own status line command, given the same input; its failure leaves only ours. */

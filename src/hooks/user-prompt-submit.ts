@@ -1,5 +1,12 @@
 /** UserPromptSubmit: the <context-monitor> status, and the compaction alert when one is pending (the fallback channel). */
-import { resolveAutocompact } from '../core/autocompact.js';
+import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
+import { isCompaction } from '../core/checkpoint-choice.js';
+import { judgeStaleness, type StalenessFacts } from '../core/staleness.js';
+import type { MonitorSession } from '../core/templates.js';
+import { readSessionHistory } from '../checkpoints/history.js';
+import { listCheckpoints, sessionCheckpointDir } from '../checkpoints/store.js';
+import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
+import type { HookConfig } from '../runtime/hook-config.js';
 import { renderMonitor } from '../core/templates.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
@@ -18,6 +25,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   const parts: string[] = [];
   if (policy.monitor) {
     const reading = readContext(config, input.transcript_path, input.session_id, host.now());
+    const autocompact = resolveAutocompact(host.env);
     parts.push(
       renderMonitor({
         ...reading,
@@ -32,7 +40,10 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
             runtimeDir: host.runtimeDir,
           }) ?? 'compact',
         orchestrationFile: basename(policy.orchestrationFile),
-        autocompact: resolveAutocompact(host.env),
+        autocompact,
+        compactAt: compactionPointTokens(autocompact, reading.window.tokens),
+        session: guarded(() => readMonitorSession(config, input.session_id, host.now()), config.debug),
+        staleness: guarded(() => readResumptionStaleness(config, host), config.debug),
       }),
     );
   }
@@ -40,4 +51,30 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   if (alert) parts.push(alert);
   const reason = [policy.monitor ? 'monitor' : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
   return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off');
+}
+
+/** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */
+function readMonitorSession(config: HookConfig, sessionId: string, now: Date): MonitorSession {
+  const entries = listCheckpoints(sessionCheckpointDir(config.projectDir, sessionId));
+  const { facts, unread } = readSessionHistory(entries, config.timeUp);
+  const last = facts.at(-1);
+  const written = last?.timestamp === undefined ? Number.NaN : Date.parse(last.timestamp);
+  return {
+    compactions: facts.filter(isCompaction).length,
+    atLeast: unread > 0,
+    last: last && {
+      id: last.id,
+      trigger: last.trigger,
+      ageSeconds: Number.isFinite(written) ? Math.max(0, (now.getTime() - written) / 1000) : undefined,
+    },
+  };
+}
+
+/** Seed 003 L4: the orchestration file's resumption staleness, only when the project keeps one. */
+function readResumptionStaleness(config: HookConfig, host: HookHost): StalenessFacts | undefined {
+  const read = readOrchestration(orchestrationPath(config.projectDir, config.policy.orchestrationFile), host.parseYaml, config.projectDir);
+  if (read.status === 'missing') return undefined;
+  if (read.status === 'unavailable')
+    return read.yamlError !== undefined ? { kind: 'unparseable', error: read.yamlError } : { kind: 'no-resumption' };
+  return judgeStaleness(read.resumption ?? undefined, host.now(), config.policy.resumptionStaleMinutes);
 }

@@ -1,6 +1,7 @@
 /** The session's context as a hook reads it: occupancy from the transcript's tail, the window, percent and tier. */
 import type { Occupancy } from '../core/occupancy.js';
-import { computePercent, computeTier, type Tier } from '../core/tiers.js';
+import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
+import { computePercent, computeTier, sessionTiers, type Tier } from '../core/tiers.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { readOccupancy, type Measurement } from '../io/transcript.js';
 import type { HookConfig } from '../runtime/hook-config.js';
@@ -43,5 +44,6 @@ export function readContext(config: HookConfig, transcriptPath: string | undefin
   const window = sessionWindow(config, now, { sessionId, transcript: transcriptPath }, measurement);
   const occupancy = measurement.occupancy;
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
-  return { occupancy, percent, tier: computeTier(percent, { ceilingPct: policy.ceilingPct, ...policy.tiers }), window };
+  const tiers = sessionTiers(policy, window.tokens, compactionPointTokens(resolveAutocompact(config.env), window.tokens));
+  return { occupancy, percent, tier: computeTier(percent, tiers), window };
 }

@@ -82,12 +82,12 @@ describe('a reader that stops reading (| head)', () => {
 
 describe('colour', () => {
   const statusInput = readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8');
-  const plain = 'ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL\n';
+  const plain = 'ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling\n';
   const withoutNoColor = (extra: Record<string, string> = {}) => ({ NO_COLOR: '', ...extra });
 
   it('the status line is coloured for Claude Code, which reads it through a pipe', async () => {
     const run = await runCli(sandbox(), ['statusline'], withoutNoColor(), statusInput);
-    expect(run.stdout).toContain(`${ESC}32m▕█░░░░░░░░░▏${ESC}0m`);
+    expect(run.stdout).toContain(`${ESC}32m▕█░░░│░░░░░░▏${ESC}0m`);
   });
 
   it.each([
@@ -121,8 +121,8 @@ describe('colour', () => {
     const transcript = await aWorld();
     const onTerminal = await runCliOnTerminal(sandbox(), ['report', transcript], withoutNoColor());
     expect(onTerminal.exitCode).toBe(0);
-    // 45 % on a 40 % ceiling: the row from 40 % to 45 % is LOW (cyan), the rows below it NOMINAL (green).
-    expect(onTerminal.stdout).toContain(`     ┤${ESC}36m█${ESC}0m\n 40% ┤${ESC}32m█${ESC}0m ceiling 40%\n`);
+    // 45 % on a 40 % ceiling: the row from 40 % to 45 % is OVER_CEILING (red, never a calm colour), the rows below it NOMINAL (green).
+    expect(onTerminal.stdout).toContain(`     ┤${ESC}31m█${ESC}0m\n 40% ┤${ESC}32m█${ESC}0m ceiling 40%\n`);
     for (const [args, env] of [
       [['report', transcript, '--no-color'], withoutNoColor()],
       [['report', transcript], { NO_COLOR: '1' }],

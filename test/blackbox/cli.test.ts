@@ -85,11 +85,16 @@ describe('status', () => {
       windowSource: 'assumed',
       windowVerified: false,
       percent: 50,
-      tier: 'LOW',
+      tier: 'OVER_CEILING',
       strict: true,
       verdicts: { Agent: { kind: 'warn', messageId: 'over-ceiling-assumed-window' }, Skill: { kind: 'warn' } },
+      // Seed 004's "estimated remaining": over the ceiling by 20,000; Claude Code compacts a 200,000 window at about 167,000.
+      tokensToCeiling: -20_000,
+      compactAt: 167_000,
+      tokensToCompaction: 67_000,
     });
     const human = (await runCliOk(sandbox, ['status', '--transcript', transcript], { DEV_TEAM_CONTEXT_STRICT: 'on' })).stdout;
+    expect(human).toContain("Left        20,000 over the ceiling; 67,000 to Claude Code's compaction (~167,000)");
     expect(human).toContain(
       '200,000 tokens, assumed (claude-sonnet-4-5; with [1m] it has 1,000,000, and nothing here says which); state it: DEV_TEAM_CONTEXT_WINDOW=1000000 (your model\'s window in tokens), or a policy "window"',
     );

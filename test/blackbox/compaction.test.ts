@@ -49,9 +49,9 @@ describe('PreCompact tells the summariser what must survive', () => {
     const run = await preCompact();
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(`checkpointed as cx-001 (.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json)`);
-    expect(run.stdout).toContain('- Next step: Register post-compact in hooks.json and run the e2e suite\n');
-    expect(run.stdout).toContain('- Open decision: D-7: Keep the summary in its own file beside the checkpoint\n');
-    expect(run.stdout).toContain('- File in flight: src/hooks/post-compact.ts\n');
+    expect(run.stdout).toContain('(1) Next step: Register post-compact in hooks.json and run the e2e suite;');
+    expect(run.stdout).toContain('Open decision: D-7: Keep the summary in its own file beside the checkpoint;');
+    expect(run.stdout).toContain('(5) File in flight: src/hooks/post-compact.ts.');
     expect(() => JSON.parse(run.stdout)).toThrow();
   });
 

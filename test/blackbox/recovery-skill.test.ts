@@ -50,7 +50,7 @@ describe('save-checkpoint', () => {
     expect(run).toEqual({
       exitCode: 0,
       stdout:
-        `context-ceiling: checkpoint cx-001 saved at context fill 45% (90,000 of 200,000 tokens, window: env), tier LOW: .claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json\n` +
+        `context-ceiling: checkpoint cx-001 saved at context fill 45% (90,000 of 200,000 tokens, window: env), tier OVER_CEILING: .claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json\n` +
         'This session is unattended (print mode or SDK): nobody can run /compact. Continue the current task with what is already loaded and load no new agents or skills; Claude Code compacts by itself.\n',
       stderr: '',
     });

@@ -44,10 +44,32 @@ describe('report in the terminal', () => {
       '40 turns · peak 53% (105,000 tokens, turn 20) · 2 compactions · 8 gated calls, 2 over the 40% ceiling · window 200,000 (model claude-haiku-4-5)',
     );
     expect(lines.find((l) => l.endsWith(' ceiling 40%'))).toMatch(/^ 40% ┤[─█▁-▇]{40} ceiling 40%$/);
-    for (const tier of ['WARNING 70%', 'CRITICAL 80%', 'EMERGENCY 88%']) expect(run.stdout).toContain(tier);
+    // The default tiers sit below Claude Code's compaction point (about 167,000 of 200,000).
+    for (const tier of ['WARNING 62.6%', 'CRITICAL 71%', 'EMERGENCY 79.3%']) expect(run.stdout).toContain(tier);
     const markers = lines[lines.findIndex((l) => l.startsWith('     └')) + 1]!;
     expect([...markers].filter((c) => c === '▲')).toHaveLength(2);
     expect([...markers].filter((c) => c === '*')).toHaveLength(2);
+  });
+
+  it('a peak at or over 100 % is explained, with how to fix it, in the text, --json and the HTML page', async () => {
+    // A model Claude Code's table does not know is judged against the 1,000,000 it assumes; this session held more.
+    const transcript = sandbox.write(
+      'big.jsonl',
+      aTranscript('big').assistant({ cacheRead: 1_200_000, model: 'claude-mystery-9' }).toString(),
+    );
+    // The session proves its window is larger, so it is judged against what it held: 100 %, explained.
+    const note =
+      'Peak 100% only because the window is unknown: the session held 1,200,005 tokens, more than the window its model was thought to have, ' +
+      'so it is judged against what it held (the guard does the same, and warns only). Judge it against the real one: report --window 1300000; ' +
+      'and tell the guard: DEV_TEAM_CONTEXT_WINDOW=1300000 or "window" in a policy file.';
+    const text = await runCliOk(sandbox, ['report', transcript]);
+    expect(text.stdout.split('\n')[2]).toBe(note);
+    expect(JSON.parse((await runCliOk(sandbox, ['report', transcript, '--json'])).stdout).peakNote).toBe(note);
+    const html = join(sandbox.root, 'big.html');
+    await runCliOk(sandbox, ['report', transcript, '--html', html]);
+    expect(readFileSync(html, 'utf8')).toContain(`<p class="note">${note.replaceAll('"', '&quot;')}</p>`);
+    // Within the window there is no note.
+    expect(JSON.parse((await runCliOk(sandbox, ['report', session(), '--json'])).stdout).peakNote).toBeUndefined();
   });
 
   it('a missing transcript is a clear error', async () => {
@@ -104,9 +126,9 @@ describe('report --html in headless Chromium', () => {
       return (gridBottom!.y - b.y) / (gridBottom!.y - gridTop!.y);
     };
     expect(await heightOf('ceiling')).toBeCloseTo(0.4, 2);
-    expect(await heightOf('tier-warning')).toBeCloseTo(0.7, 2);
-    expect(await heightOf('tier-critical')).toBeCloseTo(0.8, 2);
-    expect(await heightOf('tier-emergency')).toBeCloseTo(0.88, 2);
+    expect(await heightOf('tier-warning')).toBeCloseTo(0.626, 2);
+    expect(await heightOf('tier-critical')).toBeCloseTo(0.71, 2);
+    expect(await heightOf('tier-emergency')).toBeCloseTo(0.793, 2);
     expect(Math.abs((await box('line.threshold.ceiling')).width - line.width)).toBeLessThan(10);
 
     // Compactions: two vertical markers spanning the plot, after turns 20 and 35.
@@ -134,7 +156,7 @@ describe('report --html in headless Chromium', () => {
       'compaction',
       'gated call over the ceiling',
       'ceiling 40%',
-      'EMERGENCY 88%',
+      'EMERGENCY 79.3%',
       '100%',
       '0%',
     ]) {

@@ -17,12 +17,12 @@ const { hook, checkpointDir, transcriptAt, preCompact, prompt, sessionStart } = 
 describe('UserPromptSubmit', () => {
   it('injects the <context-monitor> block with the tier', async () => {
     sandbox.write('home/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
-    const text = context(await prompt(transcriptAt(144_000)));
+    const text = context(await prompt(transcriptAt(130_000)));
     expect(text).toBe(readFileSync(join(ROOT, 'test', 'golden', 'monitor-warning.txt'), 'utf8'));
   });
 
   it('without an installed recovery skill the monitor points to /compact, never to a skill that is not there', async () => {
-    const text = context(await prompt(transcriptAt(144_000)));
+    const text = context(await prompt(transcriptAt(130_000)));
     expect(text).toContain('Run /compact before loading any agent or skill.');
     expect(text).not.toContain('context-summarization');
   });
@@ -59,6 +59,36 @@ describe('UserPromptSubmit', () => {
     const second = context(await prompt(transcriptAt(3_000)))!;
     expect(second).toContain('<context-monitor>');
     expect(second).not.toContain('<compaction-alert>');
+  });
+
+  it('after the recovery skill’s save and one /compact: one compaction, named as the one the skill asked for; one line for the person', async () => {
+    // The recovery skill saves twice (before and after updating the resumption section), then the person runs /compact.
+    for (const sequence of [1, 2])
+      sandbox.write(
+        `project/.claude/context-ceiling/checkpoints/${SESSION}/cx-00${sequence}-checkpoint.json`,
+        JSON.stringify({ id: `cx-00${sequence}`, sequence, trigger: { type: 'skill' }, timestamp: '2026-11-25T10:00:00.000Z' }),
+      );
+    const compacted = await preCompact('manual');
+    expect(compacted.stdout.trimEnd()).not.toContain('\n');
+    expect(compacted.stdout).toContain('This compaction is the one the recovery skill asked for after saving checkpoint cx-002');
+    const text = context(await prompt(transcriptAt(3_000)))!;
+    expect(text).toContain(`CHECKPOINT: ${join(checkpointDir(), 'cx-003-checkpoint.json')}`);
+    expect(text).not.toContain('COMPACTION EVENT');
+    expect(text).toContain(
+      'This is the compaction the recovery skill asked for after saving checkpoint cx-002: it is done. Do not ask for /compact again',
+    );
+    expect(text).toContain('Compactions: 1. Last checkpoint: cx-003 (/compact');
+  });
+
+  it('a second /compact in the session is COMPACTION EVENT 2 of 2, the recovery skill’s saves between them not counted', async () => {
+    await preCompact('manual');
+    sandbox.write(
+      `project/.claude/context-ceiling/checkpoints/${SESSION}/cx-002-checkpoint.json`,
+      JSON.stringify({ id: 'cx-002', sequence: 2, trigger: { type: 'skill' } }),
+    );
+    await preCompact('manual');
+    const text = context(await prompt(transcriptAt(3_000)))!;
+    expect(text).toContain('COMPACTION EVENT: 2 of 2 this session');
   });
 
   it('alerts only for this session’s checkpoints', async () => {

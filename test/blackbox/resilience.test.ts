@@ -22,18 +22,15 @@ describe('PreCompact', () => {
     expect(run.exitCode).toBe(0);
     const path = join(checkpointDir(), 'cx-001-checkpoint.json');
     // Plain text for the summariser, never JSON (Claude Code would show JSON to the person raw)
+    // One line: after a manual /compact the person sees all of it.
     expect(run.stdout).toBe(
-      [
+      `${[
         `context-ceiling: this compaction is checkpointed as cx-001 (.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json).`,
         'Context at compaction: 90% (180,000 of 200,000 tokens, window: model claude-haiku-4-5), tier EMERGENCY; auto compaction.',
         'The work continues after this summary. Keep these items in it, verbatim, under Pending Tasks, Current Work and Optional Next Step:',
-        '- Next step: Apply the DA-001 fix, then re-score',
-        '- Phase: 2 (Core License Changes)',
-        '- Current activity: qg-2-iteration-1',
-        "- Open decision: RD-001: Align copyright holder to 'Adam Nowak'",
+        "(1) Next step: Apply the DA-001 fix, then re-score; (2) Phase: 2 (Core License Changes); (3) Current activity: qg-2-iteration-1; (4) Open decision: RD-001: Align copyright holder to 'Adam Nowak'.",
         'Name checkpoint cx-001 and the resumption section of ORCHESTRATION.yaml as where the full state is kept.',
-        '',
-      ].join('\n'),
+      ].join(' ')}\n`,
     );
     const checkpoint = JSON.parse(readFileSync(path, 'utf8'));
     expect(checkpoint).toMatchObject({

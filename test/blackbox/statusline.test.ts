@@ -54,7 +54,61 @@ describe('statusline', () => {
       extendEnv: false,
       reject: false,
     });
-    expect(run.stdout).toContain('\u001b[32mNOMINAL\u001b[0m');
+    expect(run.stdout).toContain('\u001b[32m278,995 to the 40% ceiling\u001b[0m');
+    expect(run.stdout).toContain('\u001b[32m▕█░░░│░░░░░░▏\u001b[0m');
+  });
+
+  it('--no-color and NO_COLOR leave no ANSI colour', async () => {
+    expect((await statusline(afterTurn, {}, ['--no-color'])).stdout).not.toContain('\u001b[');
+    expect((await statusline(afterTurn, { NO_COLOR: '1' })).stdout).not.toContain('\u001b[');
+  });
+
+  it('fits COLUMNS, dropping the least useful parts first', async () => {
+    expect((await statusline(afterTurn, { COLUMNS: '40' })).stdout).toBe('ctx 12% ▕█░░░│░░░░░░▏ ceiling 40%');
+  });
+
+  // Claude Code 2.1.331 sends current_usage null right after /compact (2.1.328 all zeros): the number it shows is the
+  // compacted size it wrote to the transcript (compact_boundary's postTokens), never 0/1,000,000 or "no turn yet".
+  it.each([
+    ['null', null],
+    ['all zeros', { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }],
+  ])('right after /compact (current_usage %s) it shows the compacted size from the transcript', async (_name, usage) => {
+    const transcript = sandbox.write(
+      'claude/compacted.jsonl',
+      aTranscript().assistant({ cacheRead: 450_000 }).compactBoundary({ trigger: 'manual', postTokens: 18_912 }).toString(),
+    );
+    const input = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: transcript,
+      model: { id: 'claude-opus-5-5' },
+      context_window: { context_window_size: 1_000_000, current_usage: usage, used_percentage: null },
+    });
+    const run = await statusline(input);
+    expect(run.stdout).toBe('ctx 1% ▕░░░░│░░░░░░▏ 18,912/1,000,000 · since compaction · 381,088 to the 40% ceiling');
+  });
+
+  it('right after a compaction whose size was not recorded it says so, never "no turn yet"', async () => {
+    const transcript = sandbox.write(
+      'claude/compacted.jsonl',
+      aTranscript().assistant({ cacheRead: 450_000 }).compactBoundary({ trigger: 'manual' }).toString(),
+    );
+    const input = JSON.stringify({
+      session_id: SESSION,
+      transcript_path: transcript,
+      context_window: { context_window_size: 1_000_000, current_usage: null },
+    });
+    expect((await statusline(input)).stdout).toBe('ctx –/1,000,000 compacted, no turn since · ceiling 40%');
+  });
+
+  it('over the ceiling it says so, and how far Claude Code’s compaction is (its point moved by CLAUDE_AUTOCOMPACT_PCT_OVERRIDE)', async () => {
+    const input = JSON.stringify({
+      session_id: SESSION,
+      context_window: { context_window_size: 1_000_000, current_usage: { input_tokens: 5, cache_read_input_tokens: 450_000 } },
+    });
+    expect((await statusline(input)).stdout).toBe('ctx 45% ▕████│█░░░░░▏ 450,005/1,000,000 · over the 40% ceiling · 516,995 to compaction');
+    expect((await statusline(input, { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '50' })).stdout).toBe(
+      'ctx 45% ▕████│█░░░░░▏ 450,005/1,000,000 · over the 40% ceiling · 39,995 to compaction',
+    );
   });
 
   it('--wrap keeps the user’s own status line, with ours appended', async () => {
@@ -62,11 +116,13 @@ describe('statusline', () => {
       '--wrap',
       `node -e "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log('mine: '+JSON.parse(s).model.display_name))"`,
     ]);
-    expect(run.stdout).toBe('mine: Opus 5.5  ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL');
+    expect(run.stdout).toBe('mine: Opus 5.5  ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling');
   });
 
   it('a failing wrapped command leaves ours alone', async () => {
-    expect((await statusline(afterTurn, {}, ['--wrap', 'exit 3'])).stdout).toBe('ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL');
+    expect((await statusline(afterTurn, {}, ['--wrap', 'exit 3'])).stdout).toBe(
+      'ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling',
+    );
   });
 
   it('garbage input prints nothing and exits 0', async () => {
@@ -74,7 +130,9 @@ describe('statusline', () => {
   });
 
   it('through the bin as well', async () => {
-    expect((await runCliOk(sandbox, ['statusline'], {}, afterTurn)).stdout).toBe('ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL\n');
+    expect((await runCliOk(sandbox, ['statusline'], {}, afterTurn)).stdout).toBe(
+      'ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling\n',
+    );
   });
 });
 
@@ -171,7 +229,7 @@ describe('install --statusline', () => {
       env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project }),
       extendEnv: false,
     });
-    expect(shown.stdout).toBe('my line  ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL');
+    expect(shown.stdout).toBe('my line  ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling');
     expect((await cli(['install', '--statusline'])).stdout).toMatch(/nothing changed/);
     await cli(['uninstall']);
     expect(settings()).toEqual({ statusLine: mine });
@@ -194,6 +252,6 @@ describe('statusline --wrap with a multi-line status line', () => {
       extendEnv: false,
       reject: false,
     });
-    expect(run.stdout).toBe('one  ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL\ntwo');
+    expect(run.stdout).toBe('one  ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling\ntwo');
   });
 });

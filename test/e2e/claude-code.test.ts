@@ -197,7 +197,7 @@ describe('the status line bridge (install --statusline; a plugin cannot set a st
     try {
       await terminal.waitFor(/ctx –\/1,000,000 no turn yet/); // before the first turn the window is already known
       terminal.type('say hello');
-      await terminal.waitFor(/ctx 50% ▕█████░░░░░▏ 501,005\/1,000,000 LOW/);
+      await terminal.waitFor(/ctx 50% ▕████│█░░░░░▏ 501,005\/1,000,000 · over the 40% ceiling/);
       const bridgeDir = join(world.stateDir, 'statusline'); // the status line's record of this session, in the XDG state directory
       const [file] = readdirSync(bridgeDir);
       const bridge = JSON.parse(readFileSync(join(bridgeDir, file!), 'utf8'));

@@ -95,7 +95,15 @@ function plantCheckpoint(dir: string, fields: Record<string, unknown> = {}): str
     timestamp: '2026-01-01T00:00:00.000Z',
     sessionId: 'earlier',
     trigger: { type: 'auto', customInstructions: null },
-    context: { occupancy: 90_000, state: 'measured', percent: 45, tier: 'LOW', window: 200_000, windowSource: 'default', ceilingPct: 40 },
+    context: {
+      occupancy: 90_000,
+      state: 'measured',
+      percent: 45,
+      tier: 'OVER_CEILING',
+      window: 200_000,
+      windowSource: 'default',
+      ceilingPct: 40,
+    },
     orchestration: {
       path: join(sandbox.project, 'ORCHESTRATION.yaml'),
       status: 'loaded',

@@ -29,7 +29,7 @@ export const REAL_CLIENTS: RealClient[] = [
     statusAfterTurn: {
       sessionId: 'e5f74ece-445c-474e-817a-0891f9d160cb',
       usageTokens: 121_005,
-      line: 'ctx 12% ▕█░░░░░░░░░▏ 121,005/1,000,000 NOMINAL',
+      line: 'ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling',
     },
   },
   {
@@ -42,7 +42,7 @@ export const REAL_CLIENTS: RealClient[] = [
     statusAfterTurn: {
       sessionId: '4691732a-267d-4fe1-b842-d348d87a0a7c',
       usageTokens: 50_005,
-      line: 'ctx 5% ▕█░░░░░░░░░▏ 50,005/1,000,000 NOMINAL',
+      line: 'ctx 5% ▕█░░░│░░░░░░▏ 50,005/1,000,000 · 349,995 to the 40% ceiling',
     },
   },
 ];

@@ -1,6 +1,6 @@
 /** Which checkpoint is shown and which are acknowledged with it, as tables. */
 import { describe, expect, it } from 'vitest';
-import { chooseCompactionAlert, chooseNewest, supersededBy } from '../../src/core/checkpoint-choice.js';
+import { chooseCompactionAlert, chooseNewest, compactionPosition, isCompaction, supersededBy } from '../../src/core/checkpoint-choice.js';
 
 const p = (sequence: number, trigger: string | undefined) => ({ sequence, trigger });
 
@@ -50,5 +50,23 @@ describe('supersededBy', () => {
   });
   it('olderOnly: a session keeps its later checkpoints pending', () => {
     expect(supersededBy(entries, shown, true).map((x) => x.sequence)).toEqual([1, 3]);
+  });
+});
+
+describe('compactionPosition: "COMPACTION EVENT k of n" counts compactions, never the recovery skill’s saves', () => {
+  const facts = (...triggers: Array<string | undefined>) => triggers.map((trigger, i) => ({ sequence: i + 1, trigger }));
+
+  it.each([
+    ['the skill saved twice, then one /compact', facts('skill', 'skill', 'manual'), 3, { number: 1, count: 1 }],
+    ['two compactions with a save between', facts('manual', 'skill', 'auto'), 3, { number: 2, count: 2 }],
+    ['the first of two', facts('auto', 'auto'), 1, { number: 1, count: 2 }],
+    ['a corrupt checkpoint counts (PreCompact wrote it)', facts(undefined, 'manual'), 2, { number: 2, count: 2 }],
+  ])('%s', (_name, list, shown, expected) => {
+    expect(compactionPosition(list, shown)).toEqual(expected);
+  });
+
+  it('isCompaction', () => {
+    expect(isCompaction({ trigger: 'skill' })).toBe(false);
+    expect(isCompaction({ trigger: 'manual' })).toBe(true);
   });
 });

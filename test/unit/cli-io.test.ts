@@ -50,6 +50,6 @@ describe('CLI commands that run hooks', () => {
     const { io, written } = fakeIO(input, { NO_COLOR: '1' });
     expect(await main(['statusline'], io)).toBe(0);
     expect(written.err).toBe('');
-    expect(written.out).toMatch(/^ctx 12% .* 121,005\/1,000,000 NOMINAL\n$/);
+    expect(written.out).toMatch(/^ctx 12% .* 121,005\/1,000,000 · 278,995 to the 40% ceiling\n$/);
   });
 });

@@ -92,6 +92,19 @@ describe('the summariser brief (PreCompact stdout)', () => {
     expect(text).toContain('cx-001');
   });
 
+  it('is one line: after a manual /compact the person sees every line of it in the terminal', () => {
+    for (const orchestration of [WITH_FILES, MISSING]) expect(brief(orchestration)).not.toContain('\n');
+  });
+
+  it('after the recovery skill’s save, says this compaction is the step it asked for, so the summary does not ask for it again', () => {
+    const checkpoint = checkpointWith(MISSING, { trigger: 'manual' });
+    const facts = { checkpoint, checkpointPath: CP_REL, orchestrationFile: 'ORCHESTRATION.yaml', fill: describeFill(checkpoint) };
+    expect(renderSummariserBrief({ ...facts, recoverySave: 'cx-001' })).toContain(
+      'This compaction is the one the recovery skill asked for after saving checkpoint cx-001: it is done, so do not list /compact as a next step.',
+    );
+    expect(renderSummariserBrief(facts)).not.toContain('recovery skill');
+  });
+
   it('stays within its budget, far inside Claude Code’s limit, whatever the YAML holds', () => {
     expect(SUMMARISER_BRIEF_CHARS).toBeLessThan(PRECOMPACT_OUTPUT_LIMIT);
     const value = fc.oneof(fc.string({ maxLength: 3_000 }), fc.integer(), fc.array(fc.string({ maxLength: 500 }), { maxLength: 60 }));

@@ -1,11 +1,11 @@
-import type { AutocompactPoint } from '../../src/core/autocompact.js';
+import { compactionPointTokens, type AutocompactPoint } from '../../src/core/autocompact.js';
 /** Golden tests: the exact text a model receives, for every template and tier; and their token budgets. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCheckpoint, type Checkpoint, type OrchestrationRecord } from '../../src/core/checkpoint.js';
 import type { Occupancy } from '../../src/core/occupancy.js';
 import type { ResolvedWindow } from '../../src/core/window.js';
-import { computePercent, computeTier } from '../../src/core/tiers.js';
+import { computePercent, computeTier, DEFAULT_TIER_PCTS, sessionTiers } from '../../src/core/tiers.js';
 import { renderResumptionContext } from '../../src/core/resumption-template.js';
 import { judgeStaleness, renderStaleness } from '../../src/core/staleness.js';
 import { estimateTokens, renderCompactionAlert, renderMonitor } from '../../src/core/templates.js';
@@ -14,17 +14,25 @@ import { misprintedNumbers } from '../helpers/computed-lines.js';
 const WINDOW: ResolvedWindow = { tokens: 200_000, source: 'model', detail: 'claude-haiku-4-5', verified: true };
 const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyPct: 88 };
 
+/** As the hook renders it: the default tiers placed below Claude Code's compaction point for the window. */
 function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: AutocompactPoint) {
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
+  const tiers = sessionTiers(
+    { ceilingPct: 40, tiers: DEFAULT_TIER_PCTS },
+    window.tokens,
+    compactionPointTokens(autocompact, window.tokens),
+  );
   return renderMonitor({
     occupancy,
     percent,
-    tier: computeTier(percent, thresholds),
+    tier: computeTier(percent, tiers),
     window,
     ceilingPct: 40,
     recoverySkill: 'context-summarization',
     orchestrationFile: 'ORCHESTRATION.yaml',
     autocompact,
+    compactAt: compactionPointTokens(autocompact, window.tokens),
+    session: { compactions: 0, last: undefined },
   });
 }
 const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
@@ -110,10 +118,11 @@ const alert = (checkpoint: Checkpoint | undefined, eventNumber = 1, eventCount =
 describe('<context-monitor> at every tier', () => {
   it.each<[string, Occupancy, number]>([
     ['nominal', measured(24_000), 100],
-    ['low', measured(90_000), 100],
-    ['warning', measured(144_000), 200],
-    ['critical', measured(166_000), 200],
-    ['emergency', measured(180_000), 200],
+    ['over-ceiling', measured(90_000), 100],
+    // 200,000 window: Claude Code compacts at about 167,000, so the tiers start at 62.6 %, 71 % and 79.3 %.
+    ['warning', measured(130_000), 200],
+    ['critical', measured(144_000), 200],
+    ['emergency', measured(160_000), 200],
     ['unknown-since-compaction', { kind: 'unknown-since-compaction' }, 100],
     ['unmeasured', { kind: 'unavailable', reason: 'no-usage' }, 100],
     ['window-contradicted', measured(951_005), 100],
@@ -127,6 +136,41 @@ describe('<context-monitor> at every tier', () => {
     await expect(monitorAt(measured(700_000), { tokens: 1_000_000, source: 'env' } as never, { pct: 80 })).toMatchFileSnapshot(
       '../golden/monitor-warning-autocompact.txt',
     );
+  });
+
+  it('carries seed 004’s fields and seed 003’s staleness (L4): what is left, compactions, last checkpoint, FRESH/STALE', () => {
+    const text = renderMonitor({
+      occupancy: measured(90_000),
+      percent: 45,
+      tier: 'OVER_CEILING',
+      window: WINDOW,
+      ceilingPct: 40,
+      recoverySkill: 'context-summarization',
+      orchestrationFile: 'ORCHESTRATION.yaml',
+      compactAt: 167_000,
+      session: { compactions: 2, last: { id: 'cx-003', trigger: 'skill', ageSeconds: 300 } },
+      staleness: { kind: 'stale', updatedAt: '2026-11-25T08:00:00.000Z', ageMinutes: 125, staleMinutes: 30 },
+    });
+    expect(text).toContain("Left: 10,000 over the ceiling; 77,000 to Claude Code's compaction (~167,000).");
+    expect(text).toContain('Compactions: 2. Last checkpoint: cx-003 (recovery skill, 5 min ago). Resumption: STALE (2 h 5 min old).');
+    expect(estimateTokens(text)).toBeLessThanOrEqual(100);
+    const fresh = monitorAt(measured(24_000));
+    expect(fresh).toContain("Left: 56,000 to the ceiling; 143,000 to Claude Code's compaction (~167,000).");
+    expect(fresh).toContain('Compactions: 0. Last checkpoint: none.');
+  });
+
+  it('right after a compaction that left the context over the ceiling, it never asks for /compact (or the skill that asks for it) again', () => {
+    const text = renderMonitor({
+      occupancy: { kind: 'measured', tokens: 90_000, source: 'compaction' },
+      percent: 45,
+      tier: 'OVER_CEILING',
+      window: WINDOW,
+      ceilingPct: 40,
+      recoverySkill: 'context-summarization',
+      orchestrationFile: 'ORCHESTRATION.yaml',
+    });
+    expect(text).toContain('do not ask for /compact again');
+    expect(text).not.toContain('/context-summarization');
   });
 
   it('never reports 0% when occupancy cannot be measured', () => {
@@ -151,8 +195,12 @@ describe('<context-monitor> at every tier', () => {
             ceilingPct,
             recoverySkill: 'context-summarization',
             orchestrationFile: 'ORCHESTRATION.yaml',
+            compactAt: compactionPointTokens({ pct: 80 }, window),
+            session: { compactions: 123_456, atLeast: true, last: { id: 'cx-123456789', trigger: 'skill', ageSeconds: 99_999_999 } },
+            staleness: { kind: 'stale', updatedAt: '2026-01-01T00:00:00.000Z', ageMinutes: 9_999_999, staleMinutes: 30 },
+            autocompact: { pct: 80, windowTokens: 900_000 },
           });
-          const calm = tier === 'NOMINAL' || tier === 'LOW' || tier === 'UNKNOWN';
+          const calm = tier === 'NOMINAL' || tier === 'OVER_CEILING' || tier === 'UNKNOWN';
           expect(estimateTokens(text)).toBeLessThanOrEqual(calm ? 100 : 200);
           expect(text).toMatch(/^<context-monitor>\n[\s\S]*\n<\/context-monitor>$/);
           expect(text).not.toMatch(/NaN|undefined|Infinity/);
@@ -166,6 +214,22 @@ describe('<compaction-alert> (Template 2)', () => {
   it('with the full resumption state of seed 003’s example', async () => {
     const text = alert(checkpointWith(PROJ_001));
     await expect(text).toMatchFileSnapshot('../golden/alert-full.txt');
+    expect(estimateTokens(text)).toBeLessThanOrEqual(500);
+  });
+
+  it('after the recovery skill’s save, the alert says this compaction is the step it asked for', () => {
+    const text = renderCompactionAlert({
+      checkpoint: checkpointWith(PROJ_001, { sequence: 3, trigger: 'manual' }),
+      checkpointPath: CP_PATH,
+      orchestrationPath: '/home/dev/project/ORCHESTRATION.yaml',
+      eventNumber: 1,
+      eventCount: 1,
+      recoverySave: 'cx-002',
+    });
+    expect(text).toContain(
+      'This is the compaction the recovery skill asked for after saving checkpoint cx-002: it is done. Do not ask for /compact again',
+    );
+    expect(text).not.toContain('COMPACTION EVENT');
     expect(estimateTokens(text)).toBeLessThanOrEqual(500);
   });
 
@@ -200,7 +264,7 @@ describe('<compaction-alert> (Template 2)', () => {
     const texts = fills.map((tokens) => alert(checkpointWith(PROJ_001, { tokens })));
     await expect(texts.join('\n\n')).toMatchFileSnapshot('../golden/alert-tiers.txt');
     for (const text of texts) expect(estimateTokens(text)).toBeLessThanOrEqual(500);
-    expect(texts.map((text) => /tier (\w+)/.exec(text)?.[1])).toEqual(['NOMINAL', 'LOW', 'WARNING', 'CRITICAL', 'EMERGENCY']);
+    expect(texts.map((text) => /tier (\w+)/.exec(text)?.[1])).toEqual(['NOMINAL', 'OVER_CEILING', 'WARNING', 'CRITICAL', 'EMERGENCY']);
   });
 
   it('a corrupt checkpoint yields the minimal generic alert', async () => {
@@ -233,6 +297,40 @@ describe('<resumption-context> (Template 1)', () => {
     );
     await expect(texts.join('\n\n')).toMatchFileSnapshot('../golden/resumption-tiers.txt');
     for (const text of texts) expect(estimateTokens(text)).toBeLessThanOrEqual(1000);
+  });
+
+  it('counts compactions: our count wins over an orchestration file that was never updated (never "0" after a compaction)', () => {
+    const stale = { ...PROJ_001, resumption: { ...PROJ_001.resumption, compaction_events: { count: 0 } } };
+    const text = renderResumptionContext({
+      checkpoint: checkpointWith(stale),
+      checkpointPath: CP_PATH,
+      orchestrationPath: PROJ_001.path,
+      sessionCompactions: 2,
+    });
+    expect(text).toContain('- Compaction events in previous session: 2');
+    const higher = { ...PROJ_001, resumption: { ...PROJ_001.resumption, compaction_events: { count: 5 } } };
+    expect(
+      renderResumptionContext({
+        checkpoint: checkpointWith(higher),
+        checkpointPath: CP_PATH,
+        orchestrationPath: PROJ_001.path,
+        sessionCompactions: 2,
+      }),
+    ).toContain('- Compaction events in previous session: 5');
+  });
+
+  it('a checkpoint the recovery skill saved is named as such, and the /compact or /clear it asked for is not asked again', () => {
+    for (const orchestration of [PROJ_001, { path: '/p/ORCHESTRATION.yaml', status: 'missing' as const, header: null, resumption: null }]) {
+      const text = renderResumptionContext({
+        checkpoint: checkpointWith(orchestration, { trigger: 'skill' }),
+        checkpointPath: CP_PATH,
+        orchestrationPath: orchestration.path,
+        sessionCompactions: 0,
+      });
+      expect(text).toContain('saved by the recovery skill');
+      expect(text).toContain('Do not ask for it again.');
+      expect(text).not.toMatch(/skill compaction|was compacted \(skill/);
+    }
   });
 
   it('without resumption state', async () => {
