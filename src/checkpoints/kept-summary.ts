@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { parseKeptSummary, type KeptSummary } from '../core/compaction-text.js';
 import type { CheckpointEntry } from './store.js';
-import { ensureRealDir } from './store.js';
+import { ensureRealDir, sweepStaleTemps } from './store.js';
 import { createExclusive, writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 
@@ -20,7 +20,8 @@ export function keptSummaryPath(entry: Pick<CheckpointEntry, 'path' | 'fileName'
 export function writeKeptSummary(entry: CheckpointEntry, kept: KeptSummary): string {
   const path = keptSummaryPath(entry);
   ensureRealDir(dirname(path));
-  writeFileAtomic(path, `${JSON.stringify(kept, null, 2)}\n`, 0o644);
+  sweepStaleTemps(dirname(path));
+  writeFileAtomic(path, `${JSON.stringify(kept, null, 2)}\n`, 0o600); // the conversation itself: one person's
   return path;
 }
 

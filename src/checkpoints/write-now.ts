@@ -29,6 +29,7 @@ export function writeCheckpointNow(
     ...orchestration
   } = readOrchestration(orchestrationPath(projectDir, policy.orchestrationFile), host.parseYaml);
   if (orchestration.error) debug(`${orchestration.path}: ${orchestration.error}`);
+  if (orchestration.cut) debug(`${orchestration.path}: cut to fit the checkpoint: ${orchestration.cut.join('; ')}`);
   return writeNewCheckpoint(sessionCheckpointDir(projectDir, request.sessionId), (sequence) =>
     buildCheckpoint({
       sequence,

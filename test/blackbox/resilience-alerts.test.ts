@@ -52,8 +52,8 @@ describe('UserPromptSubmit', () => {
     expect(first).toContain('<context-monitor>');
     expect(first).toContain('<compaction-alert>');
     expect(first).toContain(`CHECKPOINT: ${path}`);
-    expect(first).toContain('YOU WERE DOING: Phase 2 (Core License Changes), qg-2-iteration-1');
-    expect(first).toContain('4. Continue from: Apply the DA-001 fix, then re-score');
+    expect(first).toContain('YOU WERE DOING: "Phase 2 (Core License Changes), qg-2-iteration-1"');
+    expect(first).toContain('4. Continue from the next step recorded there: "Apply the DA-001 fix, then re-score"');
     expect(existsSync(join(checkpointDir(), 'cx-001-checkpoint.acknowledged'))).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe(before);
     const second = context(await prompt(transcriptAt(3_000)))!;
@@ -102,7 +102,7 @@ describe('SessionStart', () => {
     const text = context(await sessionStart(source, 'new-session'))!;
     expect(text).toMatch(/^<resumption-context>\n/);
     expect(text).toContain('WORKFLOW: FEAT-015  PROJECT: PROJ-001');
-    expect(text).toContain('NEXT ACTION: Apply the DA-001 fix, then re-score');
+    expect(text).toContain('NEXT ACTION: "Apply the DA-001 fix, then re-score"');
     expect(text.length / 4).toBeLessThanOrEqual(1000);
     expectSilent(await sessionStart(source, 'third-session'), 'no-checkpoint-to-resume');
   });
