@@ -61,11 +61,22 @@ export function listCheckpointSessions(projectDir: string): string[] {
 
 /** Read one checkpoint; undefined when it is missing, oversized or not a checkpoint (a corrupt file). */
 export function readCheckpointFile(path: string): Checkpoint | undefined {
+  return readCheckpointText(path)?.checkpoint;
+}
+
+/** A checkpoint file's text (undefined when missing, oversized or not a plain file) and what it parses to. */
+export function readCheckpointText(path: string): { text: string; checkpoint: Checkpoint | undefined } | undefined {
+  let text: string | undefined;
   try {
-    const text = readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
-    return text === undefined ? undefined : parseCheckpoint(JSON.parse(text));
+    text = readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
   } catch {
     return undefined;
+  }
+  if (text === undefined) return undefined;
+  try {
+    return { text, checkpoint: parseCheckpoint(JSON.parse(text)) };
+  } catch {
+    return { text, checkpoint: undefined };
   }
 }
 
@@ -95,7 +106,10 @@ export function acknowledgeCheckpoint(entry: CheckpointEntry): 'claimed' | 'take
  * reader never sees half a checkpoint. Filesystems without hard links fall
  * back to an exclusive create of the final name.
  */
-export function writeNewCheckpoint(dir: string, build: (sequence: number) => Checkpoint): { path: string; checkpoint: Checkpoint } {
+export function writeNewCheckpoint(
+  dir: string,
+  build: (sequence: number) => Checkpoint,
+): { path: string; checkpoint: Checkpoint; bytes: Buffer } {
   ensureRealDir(dir);
   sweepStaleTemps(dir);
   const temp = join(dir, `.cx-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
@@ -113,7 +127,7 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
     try {
       linkSync(temp, path);
       unlinkQuietly(temp);
-      return { path, checkpoint };
+      return { path, checkpoint, bytes };
     } catch (error) {
       unlinkQuietly(temp);
       const code = (error as NodeJS.ErrnoException).code;
@@ -121,7 +135,7 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
       try {
         writeSynced(path, bytes, 'wx');
-        return { path, checkpoint };
+        return { path, checkpoint, bytes };
       } catch (fallback) {
         if ((fallback as NodeJS.ErrnoException).code === 'EEXIST') continue;
         unlinkQuietly(path);

@@ -30,7 +30,7 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
     // Plain text, never JSON: Claude Code appends it to the summariser's instructions (JSON is only shown raw).
     const brief = renderSummariserBrief({
       checkpoint,
-      checkpointPath: relative(projectDir, path) || path,
+      checkpointPath: shownPath(projectDir, path),
       orchestrationFile: basename(policy.orchestrationFile),
       fill: describeFill(checkpoint),
     });
@@ -39,4 +39,10 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
     debug(`checkpoint not written: ${describeError(error)}`);
     return silent('checkpoint-not-written');
   }
+}
+
+/** Project-relative when the checkpoint is in the project; absolute when it went to the private state directory. */
+function shownPath(projectDir: string, path: string): string {
+  const inside = relative(projectDir, path);
+  return inside && !inside.startsWith('..') ? inside : path;
 }

@@ -4,9 +4,11 @@ import { parseSessionInput } from '../core/hook-input.js';
 import { renderMonitor } from '../core/templates.js';
 import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
+import { operatorRecoverySkills } from '../core/policy-layer.js';
 import { additionalContext, guarded } from '../runtime/output.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from '../checkpoints/alerts.js';
+import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
 import { parseJson } from '../runtime/hook-io.js';
 import { readContext } from '../window/reading.js';
@@ -31,7 +33,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
             projectDir: config.projectDir,
             home: host.home,
             env: host.env,
-            recoverySkills: policy.recoverySkills,
+            recoverySkills: operatorRecoverySkills(config.loaded),
             runtimeDir: host.runtimeDir,
           }) ?? 'compact',
         orchestrationFile: basename(policy.orchestrationFile),
@@ -41,6 +43,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   }
   const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert) parts.push(alert);
+  const fallback = guarded(() => takeFallbackNotice(config), config.debug);
   const reason = [policy.monitor ? 'monitor' : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
-  return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off');
+  return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off', fallback);
 }

@@ -107,13 +107,15 @@ describe('SessionStart', () => {
     expectSilent(await sessionStart(source, 'third-session'), 'no-checkpoint-to-resume');
   });
 
-  it('a corrupt checkpoint yields a minimal generic alert, never a crash or a silent skip', async () => {
+  it('a corrupt checkpoint of ours yields a minimal generic alert, never a crash or a silent skip', async () => {
+    // Ours (PreCompact wrote and recorded them), then torn on disk: only our words and the path are shown.
+    await preCompact('auto');
+    await hook('pre-compact', { session_id: 'old-session', transcript_path: transcriptAt(180_000), trigger: 'auto' });
     sandbox.write(`project/.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json`, '{"id": "cx-001", "sequ');
     const text = context(await sessionStart('compact'))!;
     expect(text).toContain('<compaction-alert>');
     expect(text).toContain('could not be read');
-    const other = `project/.claude/context-ceiling/checkpoints/old-session/cx-001-checkpoint.json`;
-    sandbox.write(other, '\u0000garbage');
+    sandbox.write('project/.claude/context-ceiling/checkpoints/old-session/cx-001-checkpoint.json', '\u0000garbage');
     expect(context(await sessionStart('startup', 'new-session'))).toContain('its checkpoint could not be read');
   });
 });
