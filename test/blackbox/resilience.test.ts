@@ -137,15 +137,23 @@ describe('PreCompact', () => {
     expect(existsSync(join(sandbox.root, 'escape'))).toBe(false);
   });
 
-  it('an unwritable project fails open with no output (as root too: the hook runs without the override of permission bits)', async () => {
+  // The project's folder unusable: the checkpoint goes to the private state directory instead (issue 19), never nowhere.
+  const privateRoot = () => join(sandbox.home, '.local', 'state', 'context-ceiling', 'checkpoints');
+  const expectPrivate = (run: { reason?: string | undefined; stdout: string }) => {
+    expect(run.reason).toBe('checkpoint cx-001');
+    expect(run.stdout).toContain(`checkpointed as cx-001 (${privateRoot()}/`);
+  };
+
+  it('an unwritable project: the checkpoint goes to the private state (as root too: the hook runs without the override of permission bits)', async () => {
     execFileSync('chmod', ['555', sandbox.project]);
     sandbox.obeyPermissions = true;
-    expectSilent(await preCompact(), 'checkpoint-not-written');
+    expectPrivate(await preCompact());
+    expect(readdirSync(sandbox.project)).toEqual([]);
   });
 
-  it('a checkpoint folder that cannot be created (a file is in its place) fails open with no output, also as root', async () => {
+  it('a checkpoint folder that cannot be created (a file is in its place): the checkpoint goes to the private state, the file is untouched', async () => {
     sandbox.write('project/.claude/context-ceiling', 'not a directory');
-    expectSilent(await preCompact(), 'checkpoint-not-written');
+    expectPrivate(await preCompact());
     expect(readFileSync(join(sandbox.project, '.claude', 'context-ceiling'), 'utf8')).toBe('not a directory');
   });
 
@@ -154,7 +162,7 @@ describe('PreCompact', () => {
     sandbox.write('elsewhere/.keep', '');
     sandbox.write('project/.claude/context-ceiling/.keep', '');
     execFileSync('ln', ['-s', elsewhere, join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints')]);
-    expectSilent(await preCompact(), 'checkpoint-not-written');
+    expectPrivate(await preCompact());
     expect(readdirSync(elsewhere)).toEqual(['.keep']);
   });
 
