@@ -2,35 +2,68 @@
  * Turning unacknowledged checkpoints into injected text, exactly once: the
  * acknowledgement marker is claimed exclusively before the text is returned,
  * so racing hooks (SessionStart and UserPromptSubmit) never show one twice.
+ * Only checkpoints this user's sessions wrote on this machine are candidates
+ * (provenance.ts): they are found from the private records, never by scanning
+ * the project tree, which a repository fills as it likes.
  */
-import { statSync } from 'node:fs';
-import {
-  chooseCompactionAlert,
-  chooseNewest,
-  compactionPosition,
-  isCompaction,
-  supersededBy,
-  type PendingFact,
-} from '../core/checkpoint-choice.js';
+import { lstatSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { chooseCompactionAlert, compactionPosition, isCompaction, supersededBy, type PendingFact } from '../core/checkpoint-choice.js';
+import { ackMarkerNames, sequenceOf } from '../core/checkpoint.js';
 import { readSessionHistory } from './history.js';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
 import { renderResumptionContext } from '../core/resumption-template.js';
 import { renderCompactionAlert } from '../core/templates.js';
-import {
-  acknowledgeCheckpoint,
-  checkpointRoot,
-  isAcknowledged,
-  listCheckpoints,
-  listCheckpointSessions,
-  readCheckpointFile,
-  sessionCheckpointDir,
-  type CheckpointEntry,
-} from './store.js';
+import { acknowledgeCheckpoint, isAcknowledged, readCheckpointText, type CheckpointEntry } from './store.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from './kept-summary.js';
+import { isOwnFile, readWrittenRecords, type WrittenRecord } from './provenance.js';
 import { orchestrationPath } from '../io/orchestration.js';
 import { sanitizeId } from '../io/state.js';
-import { join } from 'node:path';
 import type { HookConfig } from '../runtime/hook-config.js';
+
+/** A checkpoint we recorded writing, as it stands on disk now. */
+export type OwnEntry = CheckpointEntry & { session: string };
+
+/**
+ * This project's checkpoints that we wrote and that still exist, in the order they were written
+ * (oldest first); only `session`'s when given. A file rewritten since (its bytes no longer match)
+ * is dropped when read (readOwn).
+ */
+export function ownCheckpoints(records: readonly WrittenRecord[], session?: string): OwnEntry[] {
+  const byPath = new Map<string, WrittenRecord>();
+  for (const record of records) {
+    if (record.kind !== 'checkpoint' || (session !== undefined && record.session !== session)) continue;
+    byPath.delete(record.path); // a path written again (a folder cleaned and reused) counts at its latest place
+    byPath.set(record.path, record);
+  }
+  const entries: OwnEntry[] = [];
+  for (const record of byPath.values()) {
+    const fileName = basename(record.path);
+    if (sequenceOf(fileName) === undefined || !lstatSync(record.path, { throwIfNoEntry: false })?.isFile()) continue;
+    const acknowledged = ackMarkerNames(fileName).some((name) => lstatSync(join(dirname(record.path), name), { throwIfNoEntry: false }));
+    entries.push({ fileName, sequence: record.sequence, path: record.path, acknowledged, session: record.session });
+  }
+  return entries;
+}
+
+type Own = { records: readonly WrittenRecord[] };
+
+function loadOwn(config: HookConfig): Own {
+  return { records: readWrittenRecords(config.stateDir, config.projectDir) };
+}
+
+/**
+ * The checkpoint at `entry` when its bytes are the ones we recorded. One we wrote that no longer parses (a
+ * torn disk) reads as corrupt, which shows only the generic alert (our words and its path); one that parses
+ * but is not what we wrote is 'foreign': its text is never shown as the session's state.
+ */
+function readOwn(own: Own, entry: CheckpointEntry): ReturnType<typeof readCheckpointText> | 'foreign' {
+  const read = readCheckpointText(entry.path);
+  if (!read || read.checkpoint === undefined) return read;
+  return isOwnFile(own.records, 'checkpoint', entry.path, read.text) ? read : 'foreign';
+}
+
+const ownSummary = (own: Own) => (path: string, text: string) => isOwnFile(own.records, 'summary', path, text);
 
 /**
  * The session's newest unacknowledged checkpoint as a <compaction-alert>,
@@ -39,9 +72,10 @@ import type { HookConfig } from '../runtime/hook-config.js';
  * `compact` runs before PostCompact), what it dropped follows once on its own.
  */
 export function takeCompactionAlert(config: HookConfig, sessionId: string): string | undefined {
-  const entries = listCheckpoints(sessionCheckpointDir(config.projectDir, sessionId));
-  const newest = chooseCompactionAlert(unacknowledged(entries, config));
-  if (!newest) return takeDroppedNotice(entries[entries.length - 1]);
+  const own = loadOwn(config);
+  const entries = ownCheckpoints(own.records, sanitizeId(sessionId));
+  const newest = chooseCompactionAlert(unacknowledged(own, entries, config));
+  if (!newest) return takeDroppedNotice(own, entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);
   if (claim === 'taken') {
     config.debug(`${newest.entry.fileName} already acknowledged by a concurrent hook`);
@@ -50,7 +84,7 @@ export function takeCompactionAlert(config: HookConfig, sessionId: string): stri
   if (claim === 'failed') config.debug(`${newest.entry.fileName}: the acknowledgement cannot be written; showing the alert anyway`);
   acknowledgeAll(supersededBy(entries, newest.entry, true));
   if (!newest.checkpoint) config.debug(`${newest.entry.path} is corrupt; showing the generic alert`);
-  const kept = newest.checkpoint && readKeptSummary(newest.entry);
+  const kept = newest.checkpoint && readKeptSummary(newest.entry, ownSummary(own));
   if (kept?.missing.length) claimDroppedNotice(newest.entry);
   const history = readSessionHistory(entries, config.timeUp).facts;
   const position = compactionPosition(history, newest.entry.sequence);
@@ -68,8 +102,8 @@ export function takeCompactionAlert(config: HookConfig, sessionId: string): stri
 }
 
 /** What the newest checkpoint's kept summary dropped, once, after its alert was shown. */
-function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefined {
-  const kept = entry && readKeptSummary(entry);
+function takeDroppedNotice(own: Own, entry: CheckpointEntry | undefined): string | undefined {
+  const kept = entry && readKeptSummary(entry, ownSummary(own));
   if (!entry || !kept?.missing.length || claimDroppedNotice(entry) !== 'claimed') return undefined;
   return renderDroppedNotice({
     missing: kept.missing,
@@ -79,22 +113,25 @@ function takeDroppedNotice(entry: CheckpointEntry | undefined): string | undefin
   });
 }
 
+/** Own checkpoints read back, newest first, at most this many: each may be large, and the hook has a budget. */
+const MAX_READ = 32;
+
 /**
  * After /clear: the project's newest checkpoint of any session (this one's
  * previous session included), acknowledged or not, with its kept summary.
  * Clearing is how a person continues the work in a fresh context.
  */
 export function takeClearResumption(config: HookConfig): string | undefined {
-  const candidates: Array<{ entry: CheckpointEntry; entries: CheckpointEntry[]; mtime: number }> = [];
-  for (const session of listCheckpointSessions(config.projectDir)) {
-    const entries = listCheckpoints(join(checkpointRoot(config.projectDir), session));
-    const entry = entries[entries.length - 1];
-    if (entry) candidates.push({ entry, entries, mtime: mtimeOf(entry.path) });
+  const own = loadOwn(config);
+  const entries = ownCheckpoints(own.records);
+  for (const entry of entries.slice(-MAX_READ).reverse()) {
+    if (config.timeUp?.()) break;
+    const read = readOwn(own, entry);
+    if (read === 'foreign') continue;
+    acknowledgeCheckpoint(entry); // so a later startup does not offer it again; taken or not, /clear shows it
+    return resumptionText(config, own, entry, read?.checkpoint, sessionCompactions(entries, entry.session, config));
   }
-  const chosen = chooseNewest(candidates);
-  if (!chosen) return undefined;
-  acknowledgeCheckpoint(chosen.entry); // so a later startup does not offer it again; taken or not, /clear shows it
-  return resumptionText(config, chosen.entry, readCheckpointFile(chosen.entry.path), chosen.entries);
+  return undefined;
 }
 
 /**
@@ -103,32 +140,25 @@ export function takeClearResumption(config: HookConfig): string | undefined {
  * checkpoints are acknowledged with it: the newest supersedes them.
  */
 export function takeResumptionContext(config: HookConfig, currentSessionId: string): string | undefined {
-  const own = sanitizeId(currentSessionId);
-  const candidates: Array<{ session: string; entries: CheckpointEntry[]; pending: Pending[]; mtime: number }> = [];
-  for (const session of listCheckpointSessions(config.projectDir)) {
-    if (session === own) continue;
-    if (config.timeUp?.()) break; // a repository can commit any number of sessions: choose among those read in time
-    const entries = listCheckpoints(join(checkpointRoot(config.projectDir), session));
-    const pending = unacknowledged(entries, config);
-    const newest = pending[pending.length - 1];
-    if (newest) candidates.push({ session, entries, pending, mtime: mtimeOf(newest.entry.path) });
-  }
-  const chosen = chooseNewest(candidates);
-  if (!chosen) return undefined;
-  const newest = chosen.pending[chosen.pending.length - 1]!;
+  const own = loadOwn(config);
+  const current = sanitizeId(currentSessionId);
+  const entries = ownCheckpoints(own.records).filter((entry) => entry.session !== current);
+  const pending = unacknowledged(own, entries, config);
+  const newest = pending[pending.length - 1];
+  if (!newest) return undefined;
   if (acknowledgeCheckpoint(newest.entry) === 'taken') return undefined;
-  for (const candidate of candidates) acknowledgeAll(supersededBy(candidate.entries, newest.entry));
-  return resumptionText(config, newest.entry, newest.checkpoint, chosen.entries);
+  acknowledgeAll(supersededBy(entries, newest.entry));
+  return resumptionText(config, own, newest.entry, newest.checkpoint, sessionCompactions(entries, newest.entry.session, config));
 }
 
 function resumptionText(
   config: HookConfig,
+  own: Own,
   entry: CheckpointEntry,
-  checkpoint: ReturnType<typeof readCheckpointFile>,
-  sessionEntries: CheckpointEntry[],
+  checkpoint: NonNullable<ReturnType<typeof readCheckpointText>>['checkpoint'],
+  sessionCompactions: number,
 ): string {
-  const kept = checkpoint && readKeptSummary(entry);
-  const sessionCompactions = readSessionHistory(sessionEntries, config.timeUp).facts.filter(isCompaction).length;
+  const kept = checkpoint && readKeptSummary(entry, ownSummary(own));
   return renderResumptionContext({
     checkpoint,
     checkpointPath: entry.path,
@@ -138,38 +168,38 @@ function resumptionText(
   });
 }
 
+/** How many of a session's own checkpoints were compactions (the recovery skill's saves are not). */
+function sessionCompactions(entries: readonly OwnEntry[], session: string, config: Pick<HookConfig, 'timeUp'>): number {
+  const mine = entries.filter((e) => e.session === session);
+  return readSessionHistory(mine, config.timeUp).facts.filter(isCompaction).length;
+}
+
 function acknowledgeAll(entries: CheckpointEntry[]): void {
   for (const entry of entries) acknowledgeCheckpoint(entry);
 }
 
-type Pending = PendingFact & { entry: CheckpointEntry; checkpoint: ReturnType<typeof readCheckpointFile> };
-
-/** More unacknowledged checkpoints than a session ever writes; older ones are superseded by these anyway. */
-const MAX_PENDING_READ = 32;
+type Pending = PendingFact & {
+  entry: OwnEntry;
+  checkpoint: NonNullable<ReturnType<typeof readCheckpointText>>['checkpoint'];
+};
 
 /**
- * The newest checkpoints without a marker, read to honour `acknowledged: true`
- * in the JSON; oldest first. Bounded in count and by the hook's budget, since
- * each file may be megabytes and a repository can commit thousands.
+ * The newest of our checkpoints without a marker, read to honour `acknowledged: true`
+ * in the JSON; oldest first. Bounded in count and by the hook's budget; a file whose
+ * bytes are no longer the ones we wrote is not ours and left out.
  */
-function unacknowledged(entries: CheckpointEntry[], config: Pick<HookConfig, 'timeUp'>): Pending[] {
+function unacknowledged(own: Own, entries: OwnEntry[], config: Pick<HookConfig, 'timeUp'>): Pending[] {
   const pending: Pending[] = [];
   for (const entry of entries
     .filter((e) => !e.acknowledged)
-    .slice(-MAX_PENDING_READ)
+    .slice(-MAX_READ)
     .reverse()) {
     if (config.timeUp?.()) break;
-    const checkpoint = readCheckpointFile(entry.path);
+    const read = readOwn(own, entry);
+    if (read === 'foreign') continue;
+    const checkpoint = read?.checkpoint;
     if (!isAcknowledged(entry, checkpoint))
       pending.unshift({ entry, checkpoint, sequence: entry.sequence, trigger: checkpoint?.trigger.type });
   }
   return pending;
-}
-
-function mtimeOf(path: string): number {
-  try {
-    return statSync(path).mtimeMs;
-  } catch {
-    return 0;
-  }
 }

@@ -5,7 +5,7 @@
 import { dirname, join } from 'node:path';
 import { parseKeptSummary, type KeptSummary } from '../core/compaction-text.js';
 import type { CheckpointEntry } from './store.js';
-import { ensureRealDir } from './store.js';
+import { ensureRealDir, sweepStaleTemps } from './store.js';
 import { createExclusive, writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 
@@ -16,19 +16,31 @@ export function keptSummaryPath(entry: Pick<CheckpointEntry, 'path' | 'fileName'
   return join(dirname(entry.path), entry.fileName.replace(/-checkpoint\.json$/, '-summary.json'));
 }
 
-/** Replace the kept summary atomically (a later PostCompact for the same checkpoint wins); the checkpoint is untouched. */
-export function writeKeptSummary(entry: CheckpointEntry, kept: KeptSummary): string {
+/**
+ * Replace the kept summary atomically (a later PostCompact for the same checkpoint wins); the checkpoint is
+ * untouched. Returns its path and the text written (whose digest the caller records as ours).
+ */
+export function writeKeptSummary(entry: CheckpointEntry, kept: KeptSummary): { path: string; text: string } {
   const path = keptSummaryPath(entry);
   ensureRealDir(dirname(path));
-  writeFileAtomic(path, `${JSON.stringify(kept, null, 2)}\n`, 0o644);
-  return path;
+  sweepStaleTemps(dirname(path));
+  const text = `${JSON.stringify(kept, null, 2)}\n`;
+  writeFileAtomic(path, text, 0o600); // the conversation itself: one person's
+  return { path, text };
 }
 
-/** The kept summary, or undefined when there is none or it is not a plain file of ours. */
-export function readKeptSummary(entry: Pick<CheckpointEntry, 'path' | 'fileName'>): KeptSummary | undefined {
+/**
+ * The kept summary, or undefined when there is none, it is not a plain file, or `isOwn` says we did not
+ * write it (provenance.ts: a summary planted beside a checkpoint is not the conversation's).
+ */
+export function readKeptSummary(
+  entry: Pick<CheckpointEntry, 'path' | 'fileName'>,
+  isOwn: (path: string, text: string) => boolean = () => true,
+): KeptSummary | undefined {
   try {
-    const text = readRegularText(keptSummaryPath(entry), MAX_KEPT_SUMMARY_BYTES, { noFollow: true });
-    return text === undefined ? undefined : parseKeptSummary(JSON.parse(text));
+    const path = keptSummaryPath(entry);
+    const text = readRegularText(path, MAX_KEPT_SUMMARY_BYTES, { noFollow: true });
+    return text === undefined || !isOwn(path, text) ? undefined : parseKeptSummary(JSON.parse(text));
   } catch {
     return undefined;
   }

@@ -61,11 +61,22 @@ export function listCheckpointSessions(projectDir: string): string[] {
 
 /** Read one checkpoint; undefined when it is missing, oversized or not a checkpoint (a corrupt file). */
 export function readCheckpointFile(path: string): Checkpoint | undefined {
+  return readCheckpointText(path)?.checkpoint;
+}
+
+/** A checkpoint file's text (undefined when missing, oversized or not a plain file) and what it parses to. */
+export function readCheckpointText(path: string): { text: string; checkpoint: Checkpoint | undefined } | undefined {
+  let text: string | undefined;
   try {
-    const text = readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
-    return text === undefined ? undefined : parseCheckpoint(JSON.parse(text));
+    text = readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
   } catch {
     return undefined;
+  }
+  if (text === undefined) return undefined;
+  try {
+    return { text, checkpoint: parseCheckpoint(JSON.parse(text)) };
+  } catch {
+    return { text, checkpoint: undefined };
   }
 }
 
@@ -95,8 +106,12 @@ export function acknowledgeCheckpoint(entry: CheckpointEntry): 'claimed' | 'take
  * reader never sees half a checkpoint. Filesystems without hard links fall
  * back to an exclusive create of the final name.
  */
-export function writeNewCheckpoint(dir: string, build: (sequence: number) => Checkpoint): { path: string; checkpoint: Checkpoint } {
+export function writeNewCheckpoint(
+  dir: string,
+  build: (sequence: number) => Checkpoint,
+): { path: string; checkpoint: Checkpoint; bytes: Buffer } {
   ensureRealDir(dir);
+  sweepStaleTemps(dir);
   const temp = join(dir, `.cx-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
   let sequence = nextSequence(dir);
   for (let attempt = 0; attempt < 10_000; attempt++, sequence++) {
@@ -112,7 +127,7 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
     try {
       linkSync(temp, path);
       unlinkQuietly(temp);
-      return { path, checkpoint };
+      return { path, checkpoint, bytes };
     } catch (error) {
       unlinkQuietly(temp);
       const code = (error as NodeJS.ErrnoException).code;
@@ -120,7 +135,7 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
       if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
       try {
         writeSynced(path, bytes, 'wx');
-        return { path, checkpoint };
+        return { path, checkpoint, bytes };
       } catch (fallback) {
         if ((fallback as NodeJS.ErrnoException).code === 'EEXIST') continue;
         unlinkQuietly(path);
@@ -131,13 +146,40 @@ export function writeNewCheckpoint(dir: string, build: (sequence: number) => Che
   throw new Error(`no free checkpoint number in ${dir}`);
 }
 
+/** A writer is done or dead well within this (Claude Code kills a hook at its 10 s timeout); its temp file then is litter. */
+const STALE_TEMP_MS = 60_000;
+
+/** Our temp files: a checkpoint's (`.cx-<pid>-….tmp`) and a kept summary's (`.cx-NNN-summary.json.<pid>.….tmp`). */
+const TEMP_NAME = /^\.cx-[A-Za-z0-9.-]+\.tmp$/;
+
+/**
+ * Remove the temp files of writers killed before they could clean up (a hook past its timeout, a
+ * full disk): swept on the next write into the folder. Only plain files of ours, and only old ones,
+ * so a concurrent writer's file in progress stays.
+ */
+export function sweepStaleTemps(dir: string, nowMs = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!TEMP_NAME.test(name)) continue;
+    const path = join(dir, name);
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (stat?.isFile() && nowMs - stat.mtimeMs > STALE_TEMP_MS) unlinkQuietly(path);
+  }
+}
+
 function nextSequence(dir: string): number {
   const entries = listCheckpoints(dir);
   return (entries[entries.length - 1]?.sequence ?? 0) + 1;
 }
 
 function writeSynced(path: string, bytes: Buffer, flags: 'wx'): void {
-  const fd = openSync(path, flags, 0o644);
+  // The conversation's state is one person's: 0600, as the folders it lives in are 0700.
+  const fd = openSync(path, flags, 0o600);
   try {
     let written = 0;
     while (written < bytes.length) written += writeSync(fd, bytes, written, bytes.length - written);
@@ -193,25 +235,29 @@ export function ensureRealDir(dir: string): void {
     return;
   }
   for (const path of folders) {
-    let created = false;
     try {
-      mkdirSync(path, { mode: 0o755 });
-      created = true;
+      // `.claude` and `.claude/context-ceiling` may hold what a team commits; checkpoints/ and below are private.
+      mkdirSync(path, { mode: isPrivateFolder(path) ? 0o700 : 0o755 });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const stat = lstatSync(path);
     if (stat.isSymbolicLink() || !stat.isDirectory())
       throw new Error(`${path} is not a plain directory; refusing to write checkpoints through it`);
-    if (created && path.endsWith(`${MARKER}/checkpoints`)) ignoreInGit(path);
+    if (path.endsWith(`${MARKER}/checkpoints`)) ignoreInGit(path);
   }
 }
 
+function isPrivateFolder(path: string): boolean {
+  const at = path.lastIndexOf(`/${MARKER}/`);
+  return at !== -1 && path.slice(at + MARKER.length + 2).split('/')[0] === 'checkpoints';
+}
+
 /**
- * Checkpoints are one developer's session state, never the repository's: the folder that holds them gets
- * a `.gitignore` of `*` (itself included) when we create it, so `git status` stays clean. Only then, and
- * exclusively: a .gitignore already there is the team's. Not the whole `.claude/context-ceiling/`, where
- * `install --project` puts the runtime a team may commit.
+ * Checkpoints are one developer's session state, never the repository's: the folder that holds them carries
+ * a `.gitignore` of `*` (itself included), so `git status` stays clean; it is created whenever a checkpoint
+ * is written and it is missing, exclusively: a .gitignore already there is the team's. Not the whole
+ * `.claude/context-ceiling/`, where `install --project` puts the runtime a team may commit.
  */
 function ignoreInGit(dir: string): void {
   try {

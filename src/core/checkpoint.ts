@@ -3,6 +3,7 @@ import type { Occupancy } from './occupancy.js';
 import { parseTier, type Tier } from './tiers.js';
 import type { WindowSource } from './window.js';
 import { asRecord as record } from './json-shape.js';
+import { CHECKPOINT_FIELD_CHARS } from './limits.js';
 
 export const CHECKPOINT_SCHEMA = 'context-ceiling.checkpoint/1';
 
@@ -14,6 +15,8 @@ export type OrchestrationRecord = {
   error?: string | undefined;
   header: Record<string, unknown> | null;
   resumption: Record<string, unknown> | null;
+  /** What was cut to keep the checkpoint within its caps (json-cap.ts), one note per cut. */
+  cut?: string[] | undefined;
 };
 
 export type Checkpoint = {
@@ -87,13 +90,17 @@ export type CheckpointFacts = {
   session: Checkpoint['session'];
 };
 
+/** Every one-line field from a hook input or a file is cut to CHECKPOINT_FIELD_CHARS: a checkpoint is bounded output. */
+const field = (text: string) => (text.length > CHECKPOINT_FIELD_CHARS ? text.slice(0, CHECKPOINT_FIELD_CHARS) : text);
+
 export function buildCheckpoint(f: CheckpointFacts): Checkpoint {
+  const o = f.orchestration;
   return {
     schema: CHECKPOINT_SCHEMA,
     id: checkpointId(f.sequence),
     sequence: f.sequence,
     timestamp: f.now.toISOString(),
-    sessionId: f.sessionId,
+    sessionId: field(f.sessionId),
     trigger: {
       type: triggerOf(f.trigger),
       customInstructions:
@@ -109,8 +116,13 @@ export function buildCheckpoint(f: CheckpointFacts): Checkpoint {
       ...(f.window.detail === undefined ? {} : { windowDetail: f.window.detail.slice(0, 200) }),
       ceilingPct: f.ceilingPct,
     },
-    orchestration: f.orchestration,
-    session: f.session,
+    orchestration: { ...o, path: field(o.path), ...(o.error === undefined ? {} : { error: field(o.error) }) },
+    session: {
+      cwd: field(f.session.cwd),
+      projectDir: field(f.session.projectDir),
+      gitBranch: f.session.gitBranch === null ? null : field(f.session.gitBranch),
+      transcriptPath: f.session.transcriptPath === null ? null : field(f.session.transcriptPath),
+    },
     acknowledged: false,
   };
 }
@@ -151,6 +163,7 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
       error: string(orchestration.error) ?? undefined,
       header: record(orchestration.header) ?? null,
       resumption: record(orchestration.resumption) ?? null,
+      cut: Array.isArray(orchestration.cut) ? orchestration.cut.filter((note) => typeof note === 'string').slice(0, 21) : undefined,
     },
     session: {
       cwd: string(session.cwd) ?? '',

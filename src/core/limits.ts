@@ -24,3 +24,19 @@ export const KEPT_SUMMARY_MAX_CHARS = 48_000;
 
 /** How much of the kept summary a <resumption-context> after /clear quotes (its budget is 4,000 characters). */
 export const KEPT_SUMMARY_EXCERPT_CHARS = 1_400;
+
+/**
+ * What a checkpoint keeps of ORCHESTRATION.yaml's header and resumption sections. The templates show at
+ * most 2,000 characters of a field and 50 entries of a list, so these keep all a reader uses while a file
+ * whose aliases expand it a hundredfold still writes a checkpoint of a few hundred kilobytes.
+ */
+export const CHECKPOINT_ORCHESTRATION_LIMITS = { maxString: 8_000, maxItems: 200, maxDepth: 12, maxTotal: 256 * 1024 } as const;
+
+/**
+ * ORCHESTRATION.yaml is refused when its aliases expand it past this many characters: the input cap
+ * (2 MiB) bounds the file, not the tree a parser builds from it (60 aliases of a 25 KB mapping: 90 MB).
+ */
+export const MAX_YAML_EXPANDED_CHARS = 8 * 1024 * 1024;
+
+/** Longest text a checkpoint keeps of a path or other one-line field from a hook input. */
+export const CHECKPOINT_FIELD_CHARS = 4_096;

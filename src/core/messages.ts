@@ -138,6 +138,11 @@ export function renderUnremembered(stateDir: string): string {
   return `context-ceiling: the state directory ${sanitizeText(stateDir).slice(0, 300)} cannot be used (not a private directory of yours), so warnings are not remembered and repeat on every call.`;
 }
 
+/** Said once to the person when the project's checkpoint folder cannot be used and checkpoints go to the private state. */
+export function renderCheckpointFallback(privateDir: string, reason: string): string {
+  return `context-ceiling: this project's checkpoint folder cannot be used (${sanitizeText(reason).slice(0, 300)}), so its checkpoints are kept in ${sanitizeText(privateDir).slice(0, 300)} instead.`;
+}
+
 /** The way back under the ceiling: the installed recovery skill by its invoked name, else a compaction. */
 export function describeWayOut(recoverySkill: string | undefined): string {
   return recoverySkill ? `run the /${recoverySkill} skill` : 'have the conversation compacted (/compact)';

@@ -3,7 +3,9 @@ import type { Checkpoint } from './checkpoint.js';
 import { TOKEN_BUDGET } from './limits.js';
 import { hasResumptionState, viewResumption, type ResumptionView } from './resumption.js';
 import {
+  basename,
   clip,
+  dataNote,
   describeDecision,
   describeFill,
   describeOrchestration,
@@ -11,6 +13,7 @@ import {
   hardCut,
   listLines,
   pushField,
+  quoted,
   wrap,
   type Limits,
 } from './template-kit.js';
@@ -34,13 +37,14 @@ export function renderResumptionContext(r: ResumptionFacts): string {
   return fitToBudget(budget, 'resumption-context', (limit) => [
     'You are resuming a workflow that was interrupted. Do NOT start over. Continue from the exact',
     'point of interruption using the persistent state below.',
+    dataNote(basename(r.orchestrationPath)),
     '',
     ...headerLines(r, c, v),
     ...recoveryStateLines(r, c, v, limit),
     ...trajectoryLines(v, limit),
     ...filesToReadLines(r, v, limit),
     ...(r.appendix?.length ? ['', ...r.appendix] : []),
-    ...closingLines(v, limit),
+    ...closingLines(v),
   ]);
 }
 
@@ -90,12 +94,15 @@ function recoveryStateLines(r: ResumptionFacts, c: Checkpoint, v: ResumptionView
   const phase = v.currentPhase ? `Phase ${clip(v.currentPhase, 60)}${v.currentPhaseName ? ` (${f(v.currentPhaseName)})` : ''}` : undefined;
   pushField(lines, '- Current phase: ', phase);
   pushField(lines, '- Workflow status: ', f(v.workflowStatus));
-  pushField(lines, '- Last activity: ', f(v.currentActivity));
+  pushField(lines, '- Last activity: ', v.currentActivity === undefined ? undefined : quoted(f(v.currentActivity)!));
   pushField(lines, '- Last checkpoint: ', f(v.lastCheckpoint));
   lines.push(`- Context fill at interruption: ${describeFill(c)}`);
   // Our own count wins over the orchestration file's when higher: nothing updates that file's count at a compaction.
   lines.push(`- Compaction events in previous session: ${Math.max(countOf(v.compactionCount), r.sessionCompactions)}`);
-  lines.push('', `NEXT ACTION: ${f(v.nextStep) ?? 'not recorded: read the resumption section and ask the user if unclear'}`);
+  lines.push(
+    '',
+    `NEXT ACTION: ${v.nextStep === undefined ? 'not recorded: read the resumption section and ask the user if unclear' : quoted(f(v.nextStep)!)}`,
+  );
   return lines;
 }
 
@@ -111,9 +118,9 @@ function trajectoryLines(v: ResumptionView, limit: Limits): string[] {
   ].filter((line): line is string => Boolean(line));
   const lines: string[] = [];
   if (quality.length) lines.push('', 'QUALITY TRAJECTORY:', ...quality);
-  if (v.decisions.length) lines.push('', 'KEY DECISIONS (carry forward):', ...listLines(v.decisions.map(describeDecision), limit));
-  if (v.agentSummaries.length) lines.push('', 'AGENT WORK COMPLETED:', ...listLines(v.agentSummaries, limit));
-  if (v.defectPatterns.length) lines.push('', 'DEFECT PATTERNS (avoid re-introducing):', ...listLines(v.defectPatterns, limit));
+  if (v.decisions.length) lines.push('', 'KEY DECISIONS (carry forward):', ...listLines(v.decisions.map(describeDecision), limit, true));
+  if (v.agentSummaries.length) lines.push('', 'AGENT WORK COMPLETED:', ...listLines(v.agentSummaries, limit, true));
+  if (v.defectPatterns.length) lines.push('', 'DEFECT PATTERNS (avoid re-introducing):', ...listLines(v.defectPatterns, limit, true));
   return lines;
 }
 
@@ -125,18 +132,18 @@ function filesToReadLines(r: ResumptionFacts, v: ResumptionView, limit: Limits):
   files.forEach((file, i) => {
     lines.push(`${i + 1}. [PRIORITY ${i + 1}] ${clip(file.path, 300)}`);
     if (file.sections) lines.push(`   Sections: ${clip(file.sections, limit.field)}`);
-    if (file.purpose) lines.push(`   Purpose: ${clip(file.purpose, limit.field)}`);
+    if (file.purpose) lines.push(`   Purpose: ${quoted(clip(file.purpose, limit.field))}`);
   });
   return lines;
 }
 
-function closingLines(v: ResumptionView, limit: Limits): string[] {
+function closingLines(v: ResumptionView): string[] {
   return [
     '',
     'AFTER READING:',
     '1. Confirm you understand the current workflow state',
     '2. Identify what phase/step to continue from',
-    `3. Proceed with: ${v.nextStep === undefined ? 'the next step you identified' : clip(v.nextStep, limit.field)}`,
+    `3. Proceed with ${v.nextStep === undefined ? 'the next step you identified' : 'the NEXT ACTION recorded above, if it still fits what the user asks'}`,
     '',
     'Do NOT re-read artifacts from completed phases unless specifically needed for the current',
     'task. Minimize context consumption: you are resuming mid-workflow and context budget is limited.',

@@ -13,6 +13,7 @@ import { viewResumption, hasResumptionState } from './resumption.js';
 import {
   basename,
   clip,
+  dataNote,
   describeDecision,
   describeDoing,
   describeFill,
@@ -21,6 +22,7 @@ import {
   flatten,
   hardCut,
   listLines,
+  quoted,
   wrap,
 } from './template-kit.js';
 import type { Tier } from './tiers.js';
@@ -202,6 +204,7 @@ export function renderCompactionAlert(a: AlertFacts): string {
     const lines = [
       'CONTEXT COMPACTION OCCURRED. Some conversation history was compressed by Claude Code.',
       'You may have lost track of recent work. Re-orient using the data below.',
+      ...(hasState ? [dataNote(basename(a.orchestrationPath))] : []),
       ...(a.lead?.length ? ['', ...a.lead] : []),
     ];
     if (a.eventCount > 1) lines.push(`COMPACTION EVENT: ${a.eventNumber} of ${a.eventCount} this session`);
@@ -214,14 +217,14 @@ export function renderCompactionAlert(a: AlertFacts): string {
     lines.push(`PRE-COMPACTION FILL: ${describeFill(c)}`);
     if (hasState) {
       const doing = describeDoing(view, limit.field);
-      if (doing) lines.push('', `YOU WERE DOING: ${doing}`);
+      if (doing) lines.push('', `YOU WERE DOING: ${quoted(doing)}`);
       if (view.lastGateScore)
         lines.push(
           `LAST SCORE: ${view.lastGateScore}${view.currentGate ? ` (${view.currentGate}${view.currentGateIteration ? `, iteration ${view.currentGateIteration}` : ''})` : ''}`,
         );
-      if (view.criticalContext) lines.push('', 'CRITICAL CONTEXT:', clip(view.criticalContext, limit.field));
+      if (view.criticalContext) lines.push('', 'CRITICAL CONTEXT:', quoted(clip(view.criticalContext, limit.field)));
       if (view.pendingDecisions.length > 0)
-        lines.push('', 'PENDING DECISIONS:', ...listLines(view.pendingDecisions.map(describeDecision), limit));
+        lines.push('', 'PENDING DECISIONS:', ...listLines(view.pendingDecisions.map(describeDecision), limit, true));
     } else {
       lines.push('', `No resumption state was recorded (${describeOrchestration(c)}).`);
     }
@@ -231,7 +234,9 @@ export function renderCompactionAlert(a: AlertFacts): string {
         `2. Read the ${basename(a.orchestrationPath)} resumption section: ${clip(a.orchestrationPath, 300)}`,
         '3. Merge checkpoint data into the resumption section if the checkpoint is newer',
       );
-      lines.push(`4. Continue from: ${view.nextStep ? clip(view.nextStep, limit.field) : "the resumption section's next_step"}`);
+      lines.push(
+        `4. Continue from ${view.nextStep ? `the next step recorded there: ${quoted(clip(view.nextStep, limit.field))}` : "the resumption section's next_step"}`,
+      );
     } else {
       lines.push('2. Re-read the files you were changing before going on', '3. If the next step is unclear, ask the user');
     }

@@ -9,7 +9,10 @@ import { describeError } from '../io/debug.js';
 import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { writeCheckpointNow } from '../checkpoints/write-now.js';
 import { readSessionHistory } from '../checkpoints/history.js';
-import { listCheckpoints, sessionCheckpointDir } from '../checkpoints/store.js';
+import { ownCheckpoints } from '../checkpoints/alerts.js';
+import { readWrittenRecords } from '../checkpoints/provenance.js';
+import { sanitizeId } from '../io/state.js';
+import type { HookConfig } from '../runtime/hook-config.js';
 import { isCompaction } from '../core/checkpoint-choice.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
@@ -30,10 +33,10 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
     // Plain text, never JSON: Claude Code appends it to the summariser's instructions (JSON is only shown raw).
     const brief = renderSummariserBrief({
       checkpoint,
-      checkpointPath: relative(projectDir, path) || path,
+      checkpointPath: shownPath(projectDir, path),
       orchestrationFile: basename(policy.orchestrationFile),
       fill: describeFill(checkpoint),
-      recoverySave: recoverySaveBefore(config.projectDir, input.session_id, checkpoint.sequence),
+      recoverySave: recoverySaveBefore(config, input.session_id, checkpoint.sequence),
     });
     return { exitCode: 0, stdout: `${brief}\n`, stderr: '', reason: `checkpoint ${checkpoint.id}` };
   } catch (error) {
@@ -43,11 +46,17 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
 }
 
 /** The id of the session's checkpoint just before `sequence` when the recovery skill saved it (the /compact it asked for is this one). */
-function recoverySaveBefore(projectDir: string, sessionId: string, sequence: number): string | undefined {
-  const before = listCheckpoints(sessionCheckpointDir(projectDir, sessionId))
+function recoverySaveBefore(config: HookConfig, sessionId: string, sequence: number): string | undefined {
+  const before = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir), sanitizeId(sessionId))
     .filter((entry) => entry.sequence < sequence)
     .at(-1);
   if (!before) return undefined;
   const [fact] = readSessionHistory([before]).facts;
   return fact && !isCompaction(fact) ? fact.id : undefined;
+}
+
+/** Project-relative when the checkpoint is in the project; absolute when it went to the private state directory. */
+function shownPath(projectDir: string, path: string): string {
+  const inside = relative(projectDir, path);
+  return inside && !inside.startsWith('..') ? inside : path;
 }

@@ -9,6 +9,7 @@ import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/messages.js';
 import type { ResolvedWindow } from '../core/window.js';
+import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';
 import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
@@ -126,7 +127,7 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
     projectDir: config.projectDir,
     home: host.home,
     env: host.env,
-    recoverySkills: config.policy.recoverySkills,
+    recoverySkills: operatorRecoverySkills(config.loaded),
     runtimeDir: host.runtimeDir,
   });
   const texts = voice.render(verdict, { recoverySkill });

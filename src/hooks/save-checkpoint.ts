@@ -36,7 +36,7 @@ function save(host: HookHost): SaveOutcome {
       customInstructions: null,
       cwd: host.cwd,
     });
-    return { kind: 'saved', id: checkpoint.id, fill: describeFill(checkpoint), path: relative(projectDir, path) || path };
+    return { kind: 'saved', id: checkpoint.id, fill: describeFill(checkpoint), path: shownPath(projectDir, path) };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);
     return { kind: 'not-saved', reason: 'the checkpoint folder is not writable' };
@@ -56,4 +56,10 @@ function projectDirOf(host: HookHost, transcript: string | undefined): string {
     if (dirname(dir) === dir) break;
   }
   return host.cwd;
+}
+
+/** Project-relative when the checkpoint is in the project; absolute when it went to the private state directory. */
+function shownPath(projectDir: string, path: string): string {
+  const inside = relative(projectDir, path);
+  return inside && !inside.startsWith('..') ? inside : path;
 }

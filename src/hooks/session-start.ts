@@ -7,6 +7,7 @@
 import { stringField } from '../core/hook-input.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from '../checkpoints/alerts.js';
+import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
@@ -16,12 +17,13 @@ export function runSessionStart(stdin: string | undefined, host: HookHost): Hook
   if (!opened.open) return opened.outcome;
   const { input, config } = opened;
   const source = stringField(input.raw, 'source', 32);
+  const fallback = guarded(() => takeFallbackNotice(config), config.debug);
   const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert || source === 'compact')
-    return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint');
+    return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint', fallback);
   const resumption = guarded(
     () => (source === 'clear' ? takeClearResumption(config) : takeResumptionContext(config, input.session_id)),
     config.debug,
   );
-  return additionalContext('SessionStart', resumption ? [resumption] : [], 'resumption-context', 'no-checkpoint-to-resume');
+  return additionalContext('SessionStart', resumption ? [resumption] : [], 'resumption-context', 'no-checkpoint-to-resume', fallback);
 }

@@ -10,9 +10,11 @@ import type { HookConfig } from '../runtime/hook-config.js';
 import { renderMonitor } from '../core/templates.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
+import { operatorRecoverySkills } from '../core/policy-layer.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
 import { basename } from 'node:path';
 import { takeCompactionAlert } from '../checkpoints/alerts.js';
+import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import { readContext } from '../window/reading.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
@@ -36,7 +38,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
             projectDir: config.projectDir,
             home: host.home,
             env: host.env,
-            recoverySkills: policy.recoverySkills,
+            recoverySkills: operatorRecoverySkills(config.loaded),
             runtimeDir: host.runtimeDir,
           }) ?? 'compact',
         orchestrationFile: basename(policy.orchestrationFile),
@@ -49,8 +51,9 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   }
   const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert) parts.push(alert);
+  const fallback = guarded(() => takeFallbackNotice(config), config.debug);
   const reason = [policy.monitor ? 'monitor' : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
-  return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off');
+  return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off', fallback);
 }
 
 /** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */

@@ -5,6 +5,8 @@ import type { OrchestrationRecord } from '../core/checkpoint.js';
 import { readRegularText, UnsafeFileError } from './read-safe.js';
 import type { YamlResult } from './yaml-parse.js';
 import { asRecord } from '../core/json-shape.js';
+import { capJson } from '../core/json-cap.js';
+import { CHECKPOINT_ORCHESTRATION_LIMITS } from '../core/limits.js';
 
 export type YamlParser = (text: string) => YamlResult;
 
@@ -65,22 +67,29 @@ export function readOrchestration(path: string, parseYaml: YamlParser, projectDi
   const root = asRecord(document);
   if (!root) return { ...base, document, status: 'unavailable', error: 'the document is not a mapping' };
   const resumption = asRecord(root.resumption);
+  // Plain JSON within the checkpoint's caps: aliases can make a small file a huge tree, and a
+  // checkpoint is output that must stay small enough to be read back.
+  const capped = capJson(
+    { header: asRecord(root.header) ?? null, resumption: resumption ?? null },
+    CHECKPOINT_ORCHESTRATION_LIMITS,
+    'orchestration',
+  );
+  const sections = asRecord(capped.value) ?? {};
   return {
     path,
     document,
     status: 'loaded',
     error: resumption ? undefined : root.resumption === undefined ? 'no resumption: section' : 'resumption: is not a mapping',
-    header: toJson(asRecord(root.header)),
-    resumption: toJson(resumption),
+    header: asRecord(sections.header) ?? null,
+    resumption: asRecord(sections.resumption) ?? null,
+    ...(capped.cuts.length ? { cut: describeCuts(capped.cuts) } : {}),
   };
 }
 
-/** Plain JSON (dates as ISO strings, no undefined): what a checkpoint file can hold. */
-function toJson(value: Record<string, unknown> | undefined): Record<string, unknown> | null {
-  if (!value) return null;
-  try {
-    return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-  } catch {
-    return null; // cyclic aliases
-  }
+/** Notes kept in a checkpoint about what was cut; beyond these, a count. */
+const MAX_CUT_NOTES = 20;
+
+function describeCuts(cuts: string[]): string[] {
+  if (cuts.length <= MAX_CUT_NOTES) return cuts;
+  return [...cuts.slice(0, MAX_CUT_NOTES), `(${cuts.length - MAX_CUT_NOTES} more cuts)`];
 }

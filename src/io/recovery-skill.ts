@@ -20,7 +20,11 @@ export type RecoverySkillFacts = {
   projectDir: string;
   home: string;
   env: Readonly<Record<string, string | undefined>>;
-  /** policy.recoverySkills: a team's own skill listed there wins when it exists. */
+  /**
+   * The recovery skills the operator configured (operatorRecoverySkills): a team's own skill listed there wins
+   * when it exists. The default list is not a configuration: a repository's skill that merely carries one of its
+   * names (`continue`) is not ours to recommend.
+   */
   recoverySkills: readonly string[];
   /** The folder of the running bundle: `<plugin root>/dist` when Claude Code runs us as a plugin. */
   runtimeDir: string | undefined;

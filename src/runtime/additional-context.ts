@@ -11,13 +11,26 @@ export function guarded<T>(part: () => T, debug: (message: string) => void): T |
   }
 }
 
-/** The model is told `parts` (nothing when there are none: `silentReason` says why). */
-export function additionalContext(hookEventName: string, parts: string[], reason: string, silentReason = reason): HookOutcome {
-  if (parts.length === 0) return silent(silentReason);
+/**
+ * The model is told `parts` (nothing when there are none: `silentReason` says why); the person is told
+ * `systemMessage` when there is one.
+ */
+export function additionalContext(
+  hookEventName: string,
+  parts: string[],
+  reason: string,
+  silentReason = reason,
+  systemMessage?: string | undefined,
+): HookOutcome {
+  if (parts.length === 0 && !systemMessage) return silent(silentReason);
+  const output = {
+    ...(systemMessage ? { systemMessage } : {}),
+    ...(parts.length ? { hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } } : {}),
+  };
   return {
     exitCode: 0,
-    stdout: `${JSON.stringify({ hookSpecificOutput: { hookEventName, additionalContext: parts.join('\n\n') } })}\n`,
+    stdout: `${JSON.stringify(output)}\n`,
     stderr: '',
-    reason,
+    reason: `${parts.length ? reason : silentReason}${systemMessage ? '+notice' : ''}`,
   };
 }

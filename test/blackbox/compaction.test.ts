@@ -49,9 +49,10 @@ describe('PreCompact tells the summariser what must survive', () => {
     const run = await preCompact();
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toContain(`checkpointed as cx-001 (.claude/context-ceiling/checkpoints/${SESSION}/cx-001-checkpoint.json)`);
-    expect(run.stdout).toContain('(1) Next step: Register post-compact in hooks.json and run the e2e suite;');
-    expect(run.stdout).toContain('Open decision: D-7: Keep the summary in its own file beside the checkpoint;');
-    expect(run.stdout).toContain('(5) File in flight: src/hooks/post-compact.ts.');
+    expect(run.stdout).toContain('(1) Next step: "Register post-compact in hooks.json and run the e2e suite";');
+    expect(run.stdout).toContain('Open decision: "D-7: Keep the summary in its own file beside the checkpoint";');
+    expect(run.stdout).toContain('(5) File in flight: "src/hooks/post-compact.ts".');
+    expect(run.stdout).not.toContain('verbatim');
     expect(() => JSON.parse(run.stdout)).toThrow();
   });
 
@@ -122,8 +123,8 @@ describe('the alert leads with what the summary dropped', () => {
     await postCompact();
     const next = context(await prompt())!;
     expect(next).toContain("<compaction-alert>\nClaude Code's summary of the last compaction (checkpoint cx-001) left out");
-    expect(next).toContain('- Next step: Register post-compact in hooks.json and run the e2e suite');
-    expect(next).toContain('- File in flight: src/hooks/post-compact.ts');
+    expect(next).toContain('- Next step: "Register post-compact in hooks.json and run the e2e suite"');
+    expect(next).toContain('- File in flight: "src/hooks/post-compact.ts"');
     expect(context(await prompt())).not.toContain('<compaction-alert>');
   });
 
@@ -159,7 +160,7 @@ describe('SessionStart clear continues the work', () => {
       const text = context(await sessionStart('clear', session))!;
       expect(text).toMatch(/^<resumption-context>\n/);
       expect(text).toContain(`${SESSION}/cx-001-checkpoint.json`);
-      expect(text).toContain('NEXT ACTION: Register post-compact in hooks.json and run the e2e suite');
+      expect(text).toContain('NEXT ACTION: "Register post-compact in hooks.json and run the e2e suite"');
       expect(text).toContain('SUMMARY KEPT AT COMPACTION (cx-001');
       expect(text).toContain('1. Current Work: Phase 4 (Wiring), registering the PostCompact hook.');
       expect(text.length / 4).toBeLessThanOrEqual(1000);

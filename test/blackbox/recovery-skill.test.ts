@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { HOOK_BIN, makeSandbox, runCliOk, type Sandbox } from '../helpers/sandbox.js';
+import { recordAsOurs } from '../helpers/own-checkpoints.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -104,10 +105,11 @@ describe('a skill checkpoint is no compaction', () => {
     expect((await prompt()).stdout).toBe('');
     expect(readdirSync(checkpointDir())).toEqual(['cx-001-checkpoint.json']);
     const compaction = JSON.parse(readFileSync(join(checkpointDir(), 'cx-001-checkpoint.json'), 'utf8'));
-    sandbox.write(
+    const second = sandbox.write(
       `project/.claude/context-ceiling/checkpoints/${SESSION}/cx-002-checkpoint.json`,
       JSON.stringify({ ...compaction, id: 'cx-002', sequence: 2, trigger: { type: 'auto', customInstructions: null } }),
     );
+    recordAsOurs(join(sandbox.home, '.local', 'state', 'context-ceiling'), sandbox.project, second, SESSION);
     expect((await prompt()).stdout).toContain('<compaction-alert>');
     expect(
       readdirSync(checkpointDir())

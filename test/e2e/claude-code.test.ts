@@ -159,7 +159,9 @@ describe('compaction in the real client', () => {
     const withAlert = world.api.conversation.filter((r) => r.text.includes('<compaction-alert>'));
     expect(withAlert.length).toBeGreaterThanOrEqual(1);
     expect(withAlert[0]!.text).toContain('TRIGGER: auto (PreCompact hook)');
-    expect(withAlert[0]!.text).toContain('Continue from: Finish the billing adapter, then run the integration tests');
+    expect(withAlert[0]!.text).toContain(
+      'Continue from the next step recorded there: "Finish the billing adapter, then run the integration tests"',
+    );
     for (const request of world.api.conversation) expect(count(request.text, 'CONTEXT COMPACTION OCCURRED')).toBeLessThanOrEqual(1);
     expect(world.acknowledged(session).length).toBe(checkpoints.length);
   });

@@ -30,8 +30,8 @@ describe('compaction that keeps what matters, in the real client', () => {
     expect(instructions).toContain(
       'Additional Instructions:\nkeep the parser notes\n\ncontext-ceiling: this compaction is checkpointed as cx-001',
     );
-    expect(instructions).toContain(`Next step: ${NEXT_STEP}`);
-    expect(instructions).toContain('File in flight: src/hooks/post-compact.ts');
+    expect(instructions).toContain(`Next step: "${NEXT_STEP}"`);
+    expect(instructions).toContain('File in flight: "src/hooks/post-compact.ts"');
     expect(instructions).not.toContain('systemMessage');
     // Nothing raw shown as the PreCompact result (the person sees our plain text, not a JSON object).
     const transcript = readFileSync(world.transcript(session), 'utf8');
@@ -56,7 +56,7 @@ describe('compaction that keeps what matters, in the real client', () => {
     const seen = world.api.conversation.map((request) => request.text).join('\n');
     expect(seen).toContain('CONTEXT COMPACTION OCCURRED');
     expect(seen).toContain('THE SUMMARY DROPPED THESE');
-    expect(seen).toContain(`Next step: ${NEXT_STEP}`);
+    expect(seen).toContain(`Next step: "${NEXT_STEP}"`);
 
     // /clear starts a new session; its next turn carries the resumption context with the kept summary.
     const clear = await world.claude('/clear', { resume: session });
@@ -69,7 +69,7 @@ describe('compaction that keeps what matters, in the real client', () => {
     expect(next.exitCode, next.stderr).toBe(0);
     const request = world.api.conversation.slice(before).find((r) => r.text.includes('<resumption-context>'));
     expect(request, 'no request after /clear carried <resumption-context>').toBeDefined();
-    expect(request!.text).toContain(`NEXT ACTION: ${NEXT_STEP}`);
+    expect(request!.text).toContain(`NEXT ACTION: "${NEXT_STEP}"`);
     expect(request!.text).toContain('SUMMARY KEPT AT COMPACTION (cx-001');
     expect(request!.text).toContain('1. Current Work: Phase 4 (Wiring), registering the PostCompact hook.');
   });

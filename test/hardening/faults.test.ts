@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync,
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { expectSilent, makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
 import { expectWellBehaved } from './invariants.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -45,43 +45,56 @@ const hook = (event: string, input: Record<string, unknown>, project = sandbox.p
   );
 
 describe('faults', () => {
-  it.skipIf(!isRoot)('a read-only project: PreCompact fails open, the earlier checkpoint stays intact, the log says EROFS', async () => {
-    const project = join(sandbox.root, 'ro-project');
-    tmpfs(project, '1m');
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
-    const first = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
-    expect(first.stdout).toContain('checkpointed as cx-001');
-    const checkpoint = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION, 'cx-001-checkpoint.json');
-    const before = readFileSync(checkpoint, 'utf8');
-    execFileSync('mount', ['-o', 'remount,ro', project]);
-    const second = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
-    expectSilent(second, 'checkpoint-not-written');
-    expect(readFileSync(checkpoint, 'utf8')).toBe(before);
-    expect(readdirSync(join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION))).toEqual(['cx-001-checkpoint.json']);
-    expect(readDebug()).toMatch(/checkpoint not written: EROFS/);
-    // The alert is still shown although its acknowledgement cannot be written: repeated later beats never.
-    const alert = await hook('session-start', { transcript_path: transcript, source: 'compact' }, project);
-    expectWellBehaved('session-start', alert);
-    expect(JSON.parse(alert.stdout).hookSpecificOutput.additionalContext).toContain('<compaction-alert>');
-    expect(readDebug()).toMatch(/the acknowledgement cannot be written; showing the alert anyway/);
-  });
+  it.skipIf(!isRoot)(
+    'a read-only project: the earlier checkpoint stays intact, the next goes to the private state (EROFS), the person is told once',
+    async () => {
+      const project = join(sandbox.root, 'ro-project');
+      tmpfs(project, '1m');
+      const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+      const first = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
+      expect(first.stdout).toContain('checkpointed as cx-001');
+      const checkpoint = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION, 'cx-001-checkpoint.json');
+      const before = readFileSync(checkpoint, 'utf8');
+      execFileSync('mount', ['-o', 'remount,ro', project]);
+      const second = await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project);
+      const privateRoot = join(sandbox.home, '.local', 'state', 'context-ceiling', 'checkpoints');
+      expect(second.reason).toBe('checkpoint cx-001');
+      expect(second.stdout).toContain(`checkpointed as cx-001 (${privateRoot}/`);
+      expect(readFileSync(checkpoint, 'utf8')).toBe(before);
+      expect(readdirSync(join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION))).toEqual(['cx-001-checkpoint.json']);
+      expect(readDebug()).toMatch(/the project's checkpoint folder cannot be used \(EROFS/);
+      const alert = await hook('session-start', { transcript_path: transcript, source: 'compact' }, project);
+      expectWellBehaved('session-start', alert);
+      const output = JSON.parse(alert.stdout);
+      expect(output.hookSpecificOutput.additionalContext).toContain(`<compaction-alert>`);
+      expect(output.hookSpecificOutput.additionalContext).toContain(privateRoot);
+      expect(output.systemMessage).toMatch(
+        /^context-ceiling: this project's checkpoint folder cannot be used \(EROFS.*\), so its checkpoints are kept in /,
+      );
+      const later = await hook('user-prompt-submit', { transcript_path: transcript, prompt: 'go' }, project);
+      expect(later.stdout).not.toContain('systemMessage'); // told once
+    },
+  );
 
-  it.skipIf(!isRoot)('a full disk: no half-written checkpoint, no temp file left, earlier files intact, the log says ENOSPC', async () => {
-    const project = join(sandbox.root, 'full-project');
-    tmpfs(project, '64k');
-    sandbox.write('full-project/ORCHESTRATION.yaml', `resumption:\n  notes: "${'n'.repeat(20_000)}"\n`);
-    const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
-    const runs = [];
-    for (let i = 0; i < 6; i++) runs.push(await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project));
-    for (const run of runs) expect(run.exitCode).toBe(0);
-    expect(runs.some((run) => run.stdout === '')).toBe(true); // the disk filled up
-    const dir = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION);
-    const files = readdirSync(dir);
-    expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    for (const file of files) expect(() => JSON.parse(readFileSync(join(dir, file), 'utf8'))).not.toThrow(); // every file complete
-    expect(files.length).toBe(runs.filter((run) => run.stdout !== '').length);
-    expect(readDebug()).toMatch(/checkpoint not written: ENOSPC/);
-  });
+  it.skipIf(!isRoot)(
+    'a full disk: no half-written checkpoint, no temp file left, earlier files intact, the rest go to the private state',
+    async () => {
+      const project = join(sandbox.root, 'full-project');
+      tmpfs(project, '64k');
+      sandbox.write('full-project/ORCHESTRATION.yaml', `resumption:\n  notes: "${'n'.repeat(20_000)}"\n`);
+      const transcript = sandbox.write('t.jsonl', aTranscript().assistant({ cacheRead: 150_000 }).toString());
+      const runs = [];
+      for (let i = 0; i < 6; i++) runs.push(await hook('pre-compact', { transcript_path: transcript, trigger: 'auto' }, project));
+      for (const run of runs) expect(run.exitCode).toBe(0);
+      for (const run of runs) expect(run.reason).toMatch(/^checkpoint cx-\d+$/); // none lost: the private state took the rest
+      const dir = join(project, '.claude', 'context-ceiling', 'checkpoints', SESSION);
+      const files = readdirSync(dir);
+      expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      for (const file of files) expect(() => JSON.parse(readFileSync(join(dir, file), 'utf8'))).not.toThrow(); // every file complete
+      expect(files.length).toBeLessThan(6); // the disk filled up
+      expect(readDebug()).toMatch(/the project's checkpoint folder cannot be used \(ENOSPC/);
+    },
+  );
 
   it.skipIf(!isRoot)('a full state disk: the warning is still given (and said to repeat), a block still blocks', async () => {
     const state = join(sandbox.root, 'state-disk');

@@ -16,6 +16,7 @@ import { runHookEvent } from '../../src/runtime/run.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { recordAsOurs } from '../helpers/own-checkpoints.js';
 import { expectWellBehaved } from './invariants.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
@@ -163,6 +164,8 @@ function world(policy: string | undefined, yaml: string | undefined, lines: stri
   const checkpoints = join(dir, 'project', '.claude', 'context-ceiling', 'checkpoints', 's-1');
   mkdirSync(checkpoints, { recursive: true });
   writeFileSync(join(checkpoints, 'cx-001-checkpoint.json'), lines.slice(0, 200));
+  // recorded as ours, as PreCompact records what it writes: only such a checkpoint is ever shown
+  recordAsOurs(join(dir, 'state'), join(dir, 'project'), join(checkpoints, 'cx-001-checkpoint.json'), 's-1');
   return { dir, transcriptPath };
 }
 

@@ -37,7 +37,10 @@ export function expectWellBehaved(event: string, outcome: Outcome): void {
   expect(outcome.stdout.trimEnd().includes('\n')).toBe(false); // exactly one line
   const output = JSON.parse(outcome.stdout) as Record<string, unknown>;
   expect(typeof output).toBe('object');
-  const allowed = event === 'pre-tool-use' ? ['systemMessage', 'hookSpecificOutput'] : ['hookSpecificOutput'];
+  // The person hears the guard, and the one-time notice that checkpoints went to the private state (issue 19).
+  const allowed = ['pre-tool-use', 'session-start', 'user-prompt-submit'].includes(event)
+    ? ['systemMessage', 'hookSpecificOutput']
+    : ['hookSpecificOutput'];
   expect(Object.keys(output).every((key) => allowed.includes(key))).toBe(true);
   if ('systemMessage' in output) expect(typeof output.systemMessage).toBe('string');
   if ('hookSpecificOutput' in output) {

@@ -1,0 +1,35 @@
+/**
+ * When a project's checkpoint folder cannot be used, checkpoints go to the private state directory
+ * (write-now.ts) and the person is told once: the writer leaves a note, the next SessionStart or
+ * UserPromptSubmit claims it (an exclusive create) and says it as a systemMessage.
+ */
+import { join } from 'node:path';
+import { renderCheckpointFallback } from '../core/messages.js';
+import { createExclusive } from '../io/fs-safe.js';
+import { readRegularText } from '../io/read-safe.js';
+import { privateDirForRead } from '../io/state.js';
+import type { HookConfig } from '../runtime/hook-config.js';
+import { privateCheckpointsDir, privateProjectDir } from './provenance.js';
+
+const noteOf = (config: Pick<HookConfig, 'stateDir' | 'projectDir'>) => `${privateProjectDir(config.stateDir, config.projectDir)}.fallback`;
+
+/** Leave the note (the first reason wins); best effort: a note that cannot be written costs only the telling. */
+export function claimFallbackNotice(config: Pick<HookConfig, 'stateDir' | 'projectDir' | 'debug'>, reason: string): void {
+  try {
+    createExclusive(noteOf(config), reason.slice(0, 1000));
+  } catch (error) {
+    config.debug(`the checkpoint fallback note cannot be written: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The sentence to tell the person, exactly once per project; undefined when there is nothing (more) to tell. */
+export function takeFallbackNotice(config: Pick<HookConfig, 'stateDir' | 'projectDir'>): string | undefined {
+  try {
+    if (!privateDirForRead(privateCheckpointsDir(config.stateDir))) return undefined;
+    const reason = readRegularText(noteOf(config), 4096, { noFollow: true, ownedBy: process.getuid?.() });
+    if (reason === undefined || !createExclusive(`${noteOf(config)}-told`)) return undefined;
+    return renderCheckpointFallback(join(privateProjectDir(config.stateDir, config.projectDir)), reason);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Which checkpoints this user's sessions wrote on this machine: every checkpoint and kept summary we
+ * write is recorded (path, session, sequence, SHA-256 of its bytes) in the private state directory,
+ * `checkpoints/<project key>.jsonl`. Only a recorded file whose bytes still match is presented as the
+ * session's own state; anything else in the project tree (a repository can commit any checkpoint) is not.
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { asRecord } from '../core/json-shape.js';
+import { writeFileAtomic } from '../io/fs-safe.js';
+import { readRegularText } from '../io/read-safe.js';
+import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
+
+export type WrittenKind = 'checkpoint' | 'summary';
+
+export type WrittenRecord = { kind: WrittenKind; path: string; session: string; sequence: number; digest: string };
+
+/** The records file is trimmed to its newest half past this: a record is some 250 bytes, so thousands of checkpoints. */
+const MAX_RECORDS_BYTES = 512 * 1024;
+
+export function digestOf(bytes: string | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** One file per project, named by a digest of its folder: a path never becomes a file name. */
+function recordsFile(projectDir: string): string {
+  return `${digestOf(resolve(projectDir)).slice(0, 32)}.jsonl`;
+}
+
+/** The private folder for checkpoints: the records, and checkpoints when the project's folder cannot be used. */
+export function privateCheckpointsDir(stateDir: string): string {
+  return join(stateDir, 'checkpoints');
+}
+
+/** Where this project's checkpoints go when its own checkpoint folder cannot be used. */
+export function privateProjectDir(stateDir: string, projectDir: string): string {
+  return join(privateCheckpointsDir(stateDir), recordsFile(projectDir).replace(/\.jsonl$/, ''));
+}
+
+/** Append one record (O_APPEND, O_NOFOLLOW, created 0600); throws when the private state cannot be written. */
+export function recordWritten(stateDir: string, projectDir: string, record: WrittenRecord): void {
+  const dir = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'checkpoints'));
+  const path = join(dir, recordsFile(projectDir));
+  const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  let size: number;
+  try {
+    const stat = fstatSync(fd);
+    const uid = process.getuid?.();
+    if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) throw new Error(`${path} is not a record file of ours`);
+    writeSync(fd, `${JSON.stringify(record)}\n`);
+    size = fstatSync(fd).size;
+  } finally {
+    closeSync(fd);
+  }
+  if (size > MAX_RECORDS_BYTES) {
+    const text = readRegularText(path, 2 * MAX_RECORDS_BYTES, { noFollow: true }) ?? '';
+    const tail = text.slice(text.length - MAX_RECORDS_BYTES / 2);
+    writeFileAtomic(path, tail.slice(tail.indexOf('\n') + 1));
+  }
+}
+
+/** This project's records, oldest first; none when the private state is missing, not ours, or unreadable. */
+export function readWrittenRecords(stateDir: string, projectDir: string): WrittenRecord[] {
+  try {
+    const dir = privateDirForRead(privateCheckpointsDir(stateDir));
+    if (!dir || !privateDirForRead(stateDir)) return [];
+    const text = readRegularText(join(dir, recordsFile(projectDir)), 2 * MAX_RECORDS_BYTES, {
+      noFollow: true,
+      ownedBy: process.getuid?.(),
+    });
+    return (text ?? '')
+      .split('\n')
+      .map(parseRecord)
+      .filter((r): r is WrittenRecord => r !== undefined);
+  } catch {
+    return [];
+  }
+}
+
+function parseRecord(line: string): WrittenRecord | undefined {
+  if (!line) return undefined;
+  try {
+    const r = asRecord(JSON.parse(line));
+    if (!r || (r.kind !== 'checkpoint' && r.kind !== 'summary')) return undefined;
+    if (typeof r.path !== 'string' || typeof r.session !== 'string' || typeof r.digest !== 'string') return undefined;
+    if (!Number.isSafeInteger(r.sequence)) return undefined;
+    return { kind: r.kind, path: r.path, session: r.session, sequence: r.sequence as number, digest: r.digest };
+  } catch {
+    return undefined; // a line torn by a crash
+  }
+}
+
+/** True when `text` is what we recorded writing at `path`. */
+export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, path: string, text: string): boolean {
+  const digest = digestOf(text);
+  return records.some((r) => r.kind === kind && r.path === path && r.digest === digest);
+}
