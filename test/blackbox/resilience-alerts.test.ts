@@ -1,9 +1,10 @@
 /** UserPromptSubmit and SessionStart after compactions, and the checkpoints CLI, run as Claude Code runs them on real files in temp projects. */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { context, hookEvents, ORCHESTRATION, SESSION } from '../helpers/hook-events.js';
+import { recordAsOurs } from '../helpers/own-checkpoints.js';
 import { expectSilent, makeSandbox, ROOT, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -63,11 +64,15 @@ describe('UserPromptSubmit', () => {
 
   it('after the recovery skill’s save and one /compact: one compaction, named as the one the skill asked for; one line for the person', async () => {
     // The recovery skill saves twice (before and after updating the resumption section), then the person runs /compact.
-    for (const sequence of [1, 2])
-      sandbox.write(
+    const state = join(sandbox.home, '.local', 'state', 'context-ceiling');
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    for (const sequence of [1, 2]) {
+      const saved = sandbox.write(
         `project/.claude/context-ceiling/checkpoints/${SESSION}/cx-00${sequence}-checkpoint.json`,
         JSON.stringify({ id: `cx-00${sequence}`, sequence, trigger: { type: 'skill' }, timestamp: '2026-11-25T10:00:00.000Z' }),
       );
+      recordAsOurs(state, sandbox.project, saved, SESSION);
+    }
     const compacted = await preCompact('manual');
     expect(compacted.stdout.trimEnd()).not.toContain('\n');
     expect(compacted.stdout).toContain('This compaction is the one the recovery skill asked for after saving checkpoint cx-002');
