@@ -3,7 +3,7 @@
  * scripted Messages API: what the model actually receives from a hostile
  * repository, and that the bounded YAML worker runs under the client's hooks.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { World, stopWorldsAfterEach } from './world.js';
@@ -46,6 +46,7 @@ describe('a hostile repository in the real client', () => {
       }),
     );
     // Recorded as ours (as PreCompact records what it writes): a merely committed checkpoint is never shown at all.
+    mkdirSync(world.stateDir, { recursive: true, mode: 0o700 }); // as the first hook of the user's would have made it
     recordAsOurs(world.stateDir, world.project, planted, 'earlier');
     world.reply({ cacheRead: 5_000, text: 'hello' });
     const run = await world.claude('hello');
