@@ -12,8 +12,8 @@ import { chooseCompactionAlert, compactionPosition, isCompaction, supersededBy, 
 import { ackMarkerNames, sequenceOf } from '../core/checkpoint.js';
 import { readSessionHistory } from './history.js';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
-import { renderResumptionContext } from '../core/resumption-template.js';
-import { renderCompactionAlert } from '../core/templates.js';
+import { renderResumptionContext } from '../core/resumption-text.js';
+import { renderCompactionAlert } from '../core/alert-text.js';
 import { acknowledgeCheckpoint, isAcknowledged, readCheckpointText, type CheckpointEntry } from './store.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from './kept-summary.js';
 import { isOwnFile, readWrittenRecords, type WrittenRecord } from './provenance.js';

@@ -4,7 +4,7 @@
  * UserPromptSubmit claims it (an exclusive create) and says it as a systemMessage.
  */
 import { join } from 'node:path';
-import { renderCheckpointFallback } from '../core/messages.js';
+import { renderCheckpointFallback } from '../core/guard-text.js';
 import { createExclusive } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 import { privateDirForRead } from '../io/state.js';

@@ -2,7 +2,8 @@
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { describeFill, renderCompactionAlert } from '../core/templates.js';
+import { renderCompactionAlert } from '../core/alert-text.js';
+import { describeFill } from '../core/text-budget.js';
 import {
   acknowledgeCheckpoint,
   checkpointRoot,

@@ -2,7 +2,7 @@
 import { existsSync, lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
-import { describeAssumption, describeWindowSource, formatTokens } from '../core/messages.js';
+import { describeAssumption, describeWindowSource, formatTokens } from '../core/guard-text.js';
 import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
 import { ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';

@@ -3,7 +3,7 @@
  * directory. In `claude -p` and the Agent SDK the person sees no hook output at all, so a CI job prints
  * this (`events --summary`) after the run.
  */
-import { formatPercent, formatTokens } from '../core/messages.js';
+import { formatPercent, formatTokens } from '../core/guard-text.js';
 import { formatCount } from '../core/plural.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { readEvents, type GuardEvent } from '../events/log.js';

@@ -1,7 +1,7 @@
 /** `context-ceiling hook <event>`: the same runner as hook.cjs, reachable through the bin. */
 import { HOOK_NAMES, HOOK_TABLE, isEntryName, SKILL_COMMANDS } from '../core/hook-table.js';
 import { HANDLERS } from '../hooks/handlers.js';
-import { linkedServices } from '../hooks/services.js';
+import { linkedServices } from '../hooks/linked-services.js';
 import { bundleDir } from '../io/bundle-dir.js';
 import { inputFor, processHookHost, runHookEvent } from '../runtime/run.js';
 import { UsageError, type Command } from './io.js';

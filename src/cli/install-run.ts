@@ -12,7 +12,7 @@ import {
   type HookRuntime,
   type Plan,
 } from '../core/install-plan.js';
-import { formatTokens } from '../core/messages.js';
+import { formatTokens } from '../core/guard-text.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { OUR_SKILL } from '../io/recovery-skill.js';
 import { loadUncheckedConfig, loadUserScopeConfig } from './project.js';

@@ -4,7 +4,7 @@
  * Advice the guard also gives (stating the window) is reused from core/messages.ts, never rewritten.
  */
 import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
-import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/messages.js';
+import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/guard-text.js';
 import { CHECKPOINT_CLEAN_MESSAGES } from './messages-checkpoints.js';
 import { CONFIG_WRITE_MESSAGES } from './messages-config.js';
 

@@ -1,7 +1,7 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
-import { formatTokens } from '../core/messages.js';
+import { formatTokens } from '../core/guard-text.js';
 import { formatCount } from '../core/plural.js';
 import { recordedTools, summarize, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { statedWindows } from '../core/window.js';

@@ -5,7 +5,7 @@ import { renderHtmlReport } from '../core/report-html.js';
 import { buildReport, renderTerminalReport } from '../core/report.js';
 import { recordedTools, TimelineBuilder } from '../core/replay.js';
 import { sanitizeText } from '../core/sanitize.js';
-import { describeWindowSource } from '../core/messages.js';
+import { describeWindowSource } from '../core/guard-text.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { formatCount } from '../core/plural.js';
 import { readEvents } from '../events/log.js';

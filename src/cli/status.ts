@@ -10,7 +10,7 @@ import {
 } from '../core/autocompact.js';
 import { sanitizeText } from '../core/sanitize.js';
 import type { EffectiveEnv } from '../core/settings-env.js';
-import { describeAssumption, describeWindowSource, formatPercent, formatTokens } from '../core/messages.js';
+import { describeAssumption, describeWindowSource, formatPercent, formatTokens } from '../core/guard-text.js';
 import type { Occupancy } from '../core/occupancy.js';
 import { computePercent, computeTier, sessionTiers } from '../core/tiers.js';
 import { describeSource } from '../core/policy.js';

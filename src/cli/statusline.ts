@@ -1,5 +1,5 @@
 /** `context-ceiling statusline [--wrap CMD]`: the status line command, through the bin. */
-import { linkedServices } from '../hooks/services.js';
+import { linkedServices } from '../hooks/linked-services.js';
 import { runStatusLine } from '../hooks/statusline.js';
 import { processHookHost } from '../runtime/run.js';
 import { parseFlags, UsageError, type Command } from './io.js';

@@ -4,7 +4,7 @@
  * the model's window, or CLAUDE_CODE_AUTO_COMPACT_WINDOW when smaller, less
  * the room it keeps for output (980,000 of a 1,000,000 window was observed).
  */
-import { formatTokens } from './messages.js';
+import { formatTokens } from './guard-text.js';
 
 export const AUTOCOMPACT_PCT_ENV = 'CLAUDE_AUTOCOMPACT_PCT_OVERRIDE';
 export const AUTOCOMPACT_WINDOW_ENV = 'CLAUDE_CODE_AUTO_COMPACT_WINDOW';

@@ -5,7 +5,7 @@
  * matters where it would have gated something.
  */
 import { describeCall, judgeCall, type Verdict } from './ceiling.js';
-import { describeAssumption } from './messages.js';
+import { describeAssumption } from './guard-text.js';
 import { classifyModelAttachment } from './model-attachment.js';
 import { classifyRecord } from './occupancy.js';
 import type { Policy } from './policy.js';

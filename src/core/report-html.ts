@@ -1,5 +1,5 @@
 /** The report as one self-contained HTML page (inline SVG and CSS, no script, no network). */
-import { formatTokens } from './messages.js';
+import { formatTokens } from './guard-text.js';
 import { summaryLine, type ReportData } from './report.js';
 
 const W = 960;

@@ -5,7 +5,7 @@
  */
 import type { VerdictKind } from './ceiling.js';
 import { ENV } from './env-names.js';
-import { formatTokens } from './messages.js';
+import { formatTokens } from './guard-text.js';
 import { formatCount } from './plural.js';
 import type { Policy } from './policy.js';
 import { isJudgedCall, judgeTimelineCall, type TimelineEvent } from './replay.js';

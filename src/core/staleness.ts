@@ -1,5 +1,5 @@
 /** The warning after the orchestration file is written with a stale (or missing, or unparseable) resumption section. */
-import { clip, flatten } from './template-kit.js';
+import { clip, flatten } from './text-budget.js';
 import { describeAge } from './window.js';
 
 export type StalenessFacts =

@@ -3,7 +3,7 @@
  * CLAUDE-CODE-FACTS.md) and the one line we print for it. The status line is
  * the only place Claude Code reports the session's real context window.
  */
-import { formatPercent, formatTokens } from './messages.js';
+import { formatPercent, formatTokens } from './guard-text.js';
 import { computeUsageTokens } from './occupancy.js';
 import type { Tier } from './tiers.js';
 import { asRecord as record } from './json-shape.js';

@@ -9,7 +9,7 @@ import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
 import type * as GuardVoice from './guard-voice.js';
 import { loadCached, privateStateDir } from './launch.js';
-import type { HookServices } from './services.js';
+import type { HookServices } from './linked-services.js';
 
 export function bundledServices(dir: string): HookServices {
   return {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
-import { noticeKey, renderNotice, renderVerdict, type Notice } from '../core/messages.js';
+import { noticeKey, renderNotice, renderVerdict, type Notice } from '../core/guard-text.js';
 import { describeError, type Debug } from '../io/debug.js';
 import { appendEvent, type GuardEvent } from '../events/log.js';
 import { createExclusive } from '../io/fs-safe.js';

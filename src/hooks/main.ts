@@ -5,7 +5,7 @@
 import type { EntryName } from '../core/hook-table.js';
 import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
-import type { HookServices } from './services.js';
+import type { HookServices } from './linked-services.js';
 
 /** Run entry `name` with the handler `handlerOf` makes from the services (the guard takes its voice from them). */
 export function runEntry(name: EntryName, handlerOf: (services: HookServices) => HookHandler, bundleDir: string): void {

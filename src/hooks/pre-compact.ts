@@ -4,7 +4,7 @@
  */
 import { basename, relative } from 'node:path';
 import { renderSummariserBrief } from '../core/compaction-text.js';
-import { describeFill } from '../core/templates.js';
+import { describeFill } from '../core/text-budget.js';
 import { describeError } from '../io/debug.js';
 import { silent, type HookOutcome } from '../runtime/hook-io.js';
 import { writeCheckpointNow } from '../checkpoints/write-now.js';

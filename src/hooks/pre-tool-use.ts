@@ -7,7 +7,7 @@ import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.j
 import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
-import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/messages.js';
+import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/guard-text.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';

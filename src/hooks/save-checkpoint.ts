@@ -5,7 +5,7 @@
  */
 import { dirname, basename, relative } from 'node:path';
 import { attendanceOf, renderSaveResult, type SaveOutcome } from '../core/recovery.js';
-import { describeFill } from '../core/templates.js';
+import { describeFill } from '../core/text-budget.js';
 import { describeError } from '../io/debug.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { findSessionTranscript, projectFolderName } from '../io/locate.js';

@@ -2,12 +2,12 @@
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { isCompaction } from '../core/checkpoint-choice.js';
 import { judgeStaleness, type StalenessFacts } from '../core/staleness.js';
-import type { MonitorSession } from '../core/templates.js';
+import type { MonitorSession } from '../core/monitor-text.js';
 import { readSessionHistory } from '../checkpoints/history.js';
 import { listCheckpoints, sessionCheckpointDir } from '../checkpoints/store.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { renderMonitor } from '../core/templates.js';
+import { renderMonitor } from '../core/monitor-text.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';

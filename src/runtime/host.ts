@@ -5,7 +5,7 @@ import type { YamlParser } from '../io/orchestration.js';
 
 /**
  * What the process running a hook gives it: environment, folders, clock, a stderr sink, and the
- * services that stay out of the hook bundle until used. Made once per run (run.ts, hooks/services.ts).
+ * services that stay out of the hook bundle until used. Made once per run (run.ts, hooks/linked-services.ts).
  */
 export type HookHost = {
   env: Readonly<Record<string, string | undefined>>;

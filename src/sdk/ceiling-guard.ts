@@ -20,7 +20,7 @@ import { GUARD_MATCHER } from '../core/hook-table.js';
 import type { ToolAction } from '../core/policy.js';
 import type { HookHost, SdkContextUsage } from '../runtime/host.js';
 import { guardProtocolOutput, judgePreToolUse } from '../hooks/pre-tool-use.js';
-import { linkedServices } from '../hooks/services.js';
+import { linkedServices } from '../hooks/linked-services.js';
 
 export type CeilingGuardOptions = {
   /** Block (deny) instead of warn over the ceiling. */

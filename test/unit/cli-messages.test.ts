@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliMessage } from '../../src/cli/messages.js';
-import { STATE_THE_WINDOW_ADVICE } from '../../src/core/messages.js';
+import { STATE_THE_WINDOW_ADVICE } from '../../src/core/guard-text.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 /**

@@ -15,8 +15,9 @@ import {
   type MustKeep,
 } from '../../src/core/compaction-text.js';
 import { PRECOMPACT_OUTPUT_LIMIT, SUMMARISER_BRIEF_CHARS } from '../../src/core/limits.js';
-import { renderResumptionContext } from '../../src/core/resumption-template.js';
-import { describeFill, estimateTokens, renderCompactionAlert } from '../../src/core/templates.js';
+import { renderResumptionContext } from '../../src/core/resumption-text.js';
+import { renderCompactionAlert } from '../../src/core/alert-text.js';
+import { describeFill, estimateTokens } from '../../src/core/text-budget.js';
 
 const PROJ_001: OrchestrationRecord = {
   path: '/home/dev/project/ORCHESTRATION.yaml',

@@ -6,9 +6,11 @@ import { buildCheckpoint, type Checkpoint, type OrchestrationRecord } from '../.
 import type { Occupancy } from '../../src/core/occupancy.js';
 import type { ResolvedWindow } from '../../src/core/window.js';
 import { computePercent, computeTier, DEFAULT_TIER_PCTS, sessionTiers } from '../../src/core/tiers.js';
-import { renderResumptionContext } from '../../src/core/resumption-template.js';
+import { renderResumptionContext } from '../../src/core/resumption-text.js';
 import { judgeStaleness, renderStaleness } from '../../src/core/staleness.js';
-import { estimateTokens, renderCompactionAlert, renderMonitor } from '../../src/core/templates.js';
+import { renderMonitor } from '../../src/core/monitor-text.js';
+import { renderCompactionAlert } from '../../src/core/alert-text.js';
+import { estimateTokens } from '../../src/core/text-budget.js';
 import { misprintedNumbers } from '../helpers/computed-lines.js';
 
 const WINDOW: ResolvedWindow = { tokens: 200_000, source: 'model', detail: 'claude-haiku-4-5', verified: true };

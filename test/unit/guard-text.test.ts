@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as MESSAGES from '../../src/core/messages.js';
+import * as MESSAGES from '../../src/core/guard-text.js';
 import { describeCall, judgeCall } from '../../src/core/ceiling.js';
 import {
   ASSUMED_WINDOW_ADVICE,
@@ -8,7 +8,7 @@ import {
   formatTokens,
   renderVerdict,
   renderWindowNotice,
-} from '../../src/core/messages.js';
+} from '../../src/core/guard-text.js';
 import { resolvePolicy } from '../../src/core/policy.js';
 import type { ResolvedWindow } from '../../src/core/window.js';
 

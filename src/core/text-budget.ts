@@ -3,7 +3,7 @@
  * the body, and clip() on every field from a file (sanitize.ts).
  */
 import type { Checkpoint } from './checkpoint.js';
-import { describeWindowSource, formatPercent, formatTokens, WINDOW_PROVEN_WRONG } from './messages.js';
+import { describeWindowSource, formatPercent, formatTokens, WINDOW_PROVEN_WRONG } from './guard-text.js';
 import type { ResumptionView } from './resumption.js';
 import { sanitizeText } from './sanitize.js';
 

@@ -16,7 +16,7 @@ import {
   quoted,
   wrap,
   type Limits,
-} from './template-kit.js';
+} from './text-budget.js';
 
 export type ResumptionFacts = {
   checkpoint: Checkpoint | undefined;
