@@ -25,8 +25,8 @@ import type { HookConfig } from '../runtime/hook-config.js';
 export type OwnEntry = CheckpointEntry & { session: string };
 
 /**
- * This project's checkpoints that we wrote and that still exist, in the order they were written
- * (oldest first); only `session`'s when given. A file rewritten since (its bytes no longer match)
+ * This project's checkpoints that we wrote and that still exist, oldest first (by number within a session,
+ * sessions in the order of their latest record); only `session`'s when given. A file rewritten since (its bytes no longer match)
  * is dropped when read (readOwn).
  */
 export function ownCheckpoints(records: readonly WrittenRecord[], session?: string): OwnEntry[] {
@@ -43,7 +43,12 @@ export function ownCheckpoints(records: readonly WrittenRecord[], session?: stri
     const acknowledged = ackMarkerNames(fileName).some((name) => lstatSync(join(dirname(record.path), name), { throwIfNoEntry: false }));
     entries.push({ fileName, sequence: record.sequence, path: record.path, acknowledged, session: record.session });
   }
-  return entries;
+  // Racing PreCompacts may record out of order (cx-006 before cx-005): within a session the number decides;
+  // sessions keep the order of their latest record.
+  const latest = new Map<string, number>();
+  for (const [index, entry] of entries.entries()) latest.set(entry.session, index);
+  const order = (entry: OwnEntry) => latest.get(entry.session) ?? 0;
+  return entries.sort((a, b) => order(a) - order(b) || a.sequence - b.sequence);
 }
 
 type Own = { records: readonly WrittenRecord[] };
