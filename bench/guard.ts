@@ -21,6 +21,8 @@ const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+/** The default state directory under the bench's HOME. */
+const STATE = join(DATA, 'home', '.local', 'state', 'context-ceiling');
 const PEAK_RUNS = 3;
 const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
@@ -399,13 +401,13 @@ function main(): void {
   // Fresh state and projects each bench run: first warnings and checkpoints must really be first.
   for (const dir of ['state', 'projects', 'home']) rmSync(join(DATA, dir), { recursive: true, force: true });
   mkdirSync(join(DATA, 'home'), { recursive: true });
-  // The private state directory a user's hooks have after their first warning or status line: where the code cache lives.
-  mkdirSync(join(DATA, 'state'), { mode: 0o700 });
+  // The default private state directory a user's hooks have after their first run: the only one the launcher keeps
+  // its code cache in (a state directory a variable names may be a repository's choice).
+  mkdirSync(STATE, { recursive: true, mode: 0o700 });
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH ?? '',
     HOME: join(DATA, 'home'),
     TMPDIR: DATA,
-    DEV_TEAM_CONTEXT_STATE_DIR: join(DATA, 'state'),
     DEV_TEAM_CONTEXT_WINDOW: String(WINDOW),
   };
   const rows: Row[] = [];
