@@ -45,9 +45,9 @@ Options:
   --ceilings LIST   candidate ceilings in percent (default 20,30,40,50,60)
   --window N        judge every session against this window (default: each session's
                     own, from the configured window or its model, as the guard would)
-  --jobs N          threads reading files (default: one per idle CPU by the load
-                    average, up to 4, once there is more than 32 MiB to read; 1
-                    reads everything in this thread)
+  --jobs N          threads reading files (default: one per idle CPU, up to 4,
+                    once there is more than 1 GiB to read; 1 reads everything
+                    in this thread)
   --json            one JSON object instead of the table
 `,
   async run(args, io) {

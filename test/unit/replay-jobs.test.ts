@@ -1,6 +1,9 @@
 /** How many threads replay reads with: as asked, else the idle CPUs once there is enough to read. */
 import { describe, expect, it } from 'vitest';
-import { chooseJobs } from '../../src/cli/replay-files.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { busyElsewhere, chooseJobs } from '../../src/cli/replay-files.js';
 
 const MiB = 1024 * 1024;
 
@@ -11,13 +14,31 @@ describe('chooseJobs', () => {
     [8, 2, 1, 2, 0, 2], // never more threads than files
     [undefined, 1, 900 * MiB, 8, 0, 1], // one file: one thread
     [undefined, 40, 10 * MiB, 8, 0, 1], // little to read: start-up would cost more than it saves
-    [undefined, 40, 400 * MiB, 2, 0.1, 2], // an idle two-CPU machine: both
-    [undefined, 40, 400 * MiB, 2, 0.6, 2],
-    [undefined, 40, 400 * MiB, 2, 1.0, 1], // one CPU busy elsewhere: this thread alone
-    [undefined, 40, 400 * MiB, 2, 14, 1], // an overloaded machine
-    [undefined, 40, 400 * MiB, 16, 0, 4], // at most four
-    [undefined, 3, 400 * MiB, 16, 0, 3],
+    [undefined, 40, 400 * MiB, 2, 0, 1], // 400 MiB: a worker's start-up (the whole CLI bundle) still costs more
+    [undefined, 40, 2048 * MiB, 2, 0.1, 2], // an idle two-CPU machine: both
+    [undefined, 40, 2048 * MiB, 2, 0.6, 2],
+    [undefined, 40, 2048 * MiB, 2, 1.0, 1], // one CPU busy elsewhere: this thread alone
+    [undefined, 40, 2048 * MiB, 2, 14, 1], // an overloaded machine
+    [undefined, 40, 2048 * MiB, 16, 0, 4], // at most four
+    [undefined, 3, 2048 * MiB, 16, 0, 3],
   ])('requested %s, %i files, %i bytes, %i CPUs at load %d → %i', (requested, files, bytes, cpus, load, threads) => {
     expect(chooseJobs(requested, files, bytes, { cpus, load })).toBe(threads);
+  });
+});
+
+describe('busyElsewhere', () => {
+  const loadavgFile = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'loadavg-')), 'loadavg');
+    writeFileSync(path, text);
+    return path;
+  };
+
+  it('counts the runnable tasks besides this one, not the one-minute average a previous run left behind', () => {
+    expect(busyElsewhere(loadavgFile('1.04 0.90 0.50 1/312 4242\n'))).toBe(0);
+    expect(busyElsewhere(loadavgFile('0.10 0.20 0.30 3/312 4242\n'))).toBe(2);
+  });
+
+  it('without /proc it falls back to the load average (a number, never NaN)', () => {
+    expect(Number.isFinite(busyElsewhere('/nonexistent/loadavg'))).toBe(true);
   });
 });
