@@ -18,6 +18,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox, preToolUse, runCli, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { hostileWorld } from './hostile-setup.js';
 import { expectWellBehaved } from './invariants.js';
 
 let sandbox: Sandbox;
@@ -27,23 +28,9 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'sec-session';
-const state = () => join(sandbox.root, 'state');
-const debugLog = () => join(sandbox.root, 'debug.log');
-const env = (extra: Record<string, string> = {}) => ({
-  CLAUDE_PROJECT_DIR: sandbox.project,
-  DEV_TEAM_CONTEXT_STATE_DIR: state(),
-  DEV_TEAM_CONTEXT_DEBUG: debugLog(),
-  ...extra,
-});
+const { state, debugLog, env, transcriptAt } = hostileWorld(() => sandbox);
 const hook = (event: string, input: Record<string, unknown>, extra: Record<string, string> = {}) =>
   runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, env(extra), 'hook', event);
-const transcriptAt = (tokens: number) =>
-  sandbox.write(
-    't.jsonl',
-    aTranscript()
-      .assistant({ cacheRead: tokens - 5 })
-      .toString(),
-  );
 const victim = () => sandbox.write('victim.txt', 'original');
 
 describe('the state directory', () => {

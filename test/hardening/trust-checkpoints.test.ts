@@ -4,12 +4,12 @@
  * session folders) never costs the user their checkpoint, speaks in our voice, or outlasts a hook's timeout;
  * what we write about the conversation is private.
  */
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { HOOK_BIN, makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { hostileWorld } from './hostile-setup.js';
 import { expectWellBehaved } from './invariants.js';
 
 let sandbox: Sandbox;
@@ -19,24 +19,9 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'trust2-session';
-const state = () => join(sandbox.root, 'state');
-const debugLog = () => join(sandbox.root, 'debug.log');
+const { state, env, transcriptAt, debugText } = hostileWorld(() => sandbox);
 const checkpoints = () => join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints');
 const sessionDir = (session = SESSION) => join(checkpoints(), session);
-const env = (extra: Record<string, string> = {}) => ({
-  CLAUDE_PROJECT_DIR: sandbox.project,
-  DEV_TEAM_CONTEXT_STATE_DIR: state(),
-  DEV_TEAM_CONTEXT_DEBUG: debugLog(),
-  ...extra,
-});
-const transcriptAt = (tokens: number) =>
-  sandbox.write(
-    't.jsonl',
-    aTranscript()
-      .assistant({ cacheRead: tokens - 5 })
-      .toString(),
-  );
-const debugText = () => (existsSync(debugLog()) ? readFileSync(debugLog(), 'utf8') : '');
 const verdicts = (event: string) =>
   debugText()
     .split('\n')

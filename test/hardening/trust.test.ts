@@ -9,7 +9,6 @@ import {
   chmodSync,
   chownSync,
   closeSync,
-  existsSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -26,6 +25,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { FIXTURES, HOOK_BIN, makeSandbox, preToolUse, ROOT, runCli, type Sandbox } from '../helpers/sandbox.js';
 import { recordAsOurs } from '../helpers/own-checkpoints.js';
+import { hostileWorld } from './hostile-setup.js';
 import { expectWellBehaved } from './invariants.js';
 
 let sandbox: Sandbox;
@@ -35,24 +35,9 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'trust-session';
+const { state, env, transcriptAt, debugText } = hostileWorld(() => sandbox);
 const isRoot = process.getuid?.() === 0;
-const state = () => join(sandbox.root, 'state');
-const debugLog = () => join(sandbox.root, 'debug.log');
 const ours = () => join(sandbox.project, '.claude', 'context-ceiling');
-const env = (extra: Record<string, string> = {}) => ({
-  CLAUDE_PROJECT_DIR: sandbox.project,
-  DEV_TEAM_CONTEXT_STATE_DIR: state(),
-  DEV_TEAM_CONTEXT_DEBUG: debugLog(),
-  ...extra,
-});
-const transcriptAt = (tokens: number) =>
-  sandbox.write(
-    't.jsonl',
-    aTranscript()
-      .assistant({ cacheRead: tokens - 5 })
-      .toString(),
-  );
-const debugText = () => (existsSync(debugLog()) ? readFileSync(debugLog(), 'utf8') : '');
 
 /**
  * Run the built hook as Claude Code does. The kill timeout is Claude Code's own
