@@ -28,7 +28,7 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'sec-session';
-const { state, debugLog, env, transcriptAt } = hostileWorld(() => sandbox);
+const { state, debugLog, env, transcriptAt } = hostileWorld(() => sandbox, SESSION);
 const hook = (event: string, input: Record<string, unknown>, extra: Record<string, string> = {}) =>
   runHook(sandbox, { session_id: SESSION, cwd: sandbox.project, ...input }, env(extra), 'hook', event);
 const victim = () => sandbox.write('victim.txt', 'original');

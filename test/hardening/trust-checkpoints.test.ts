@@ -6,11 +6,9 @@
  */
 import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { HOOK_BIN, makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
 import { hostileWorld } from './hostile-setup.js';
-import { expectWellBehaved } from './invariants.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -19,31 +17,9 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'trust2-session';
-const { state, env, transcriptAt, debugText } = hostileWorld(() => sandbox);
+const { state, env, transcriptAt, debugText, verdicts, hook } = hostileWorld(() => sandbox, SESSION);
 const checkpoints = () => join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints');
 const sessionDir = (session = SESSION) => join(checkpoints(), session);
-const verdicts = (event: string) =>
-  debugText()
-    .split('\n')
-    .filter((line) => line.includes(`verdict ${event}: `))
-    .map((line) => line.split(`verdict ${event}: `)[1]);
-
-/** Run the built hook as Claude Code does, killed at Claude Code's 10 s hook timeout; `node` flags bound memory. */
-async function hook(event: string, input: Record<string, unknown>, options: { env?: Record<string, string>; nodeFlags?: string[] } = {}) {
-  const result = await execa(process.execPath, [...(options.nodeFlags ?? []), HOOK_BIN, event], {
-    input: JSON.stringify({ session_id: SESSION, cwd: sandbox.project, ...input }),
-    env: sandbox.env(env(options.env)),
-    extendEnv: false,
-    cwd: sandbox.project,
-    reject: false,
-    timeout: 10_000,
-    stripFinalNewline: false,
-  });
-  expect(result.timedOut, `${event} ran past Claude Code's 10 s hook timeout`).toBe(false);
-  const outcome = { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
-  expectWellBehaved(event, outcome);
-  return { ...outcome, reason: verdicts(event).at(-1) };
-}
 const preCompact = (options: Parameters<typeof hook>[2] = {}) =>
   hook('pre-compact', { transcript_path: transcriptAt(150_000), trigger: 'auto' }, options);
 const context = (run: { stdout: string }) =>

@@ -26,7 +26,6 @@ import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { FIXTURES, HOOK_BIN, makeSandbox, preToolUse, ROOT, runCli, type Sandbox } from '../helpers/sandbox.js';
 import { recordAsOurs } from '../helpers/own-checkpoints.js';
 import { hostileWorld } from './hostile-setup.js';
-import { expectWellBehaved } from './invariants.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -35,29 +34,9 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const SESSION = 'trust-session';
-const { state, env, transcriptAt, debugText } = hostileWorld(() => sandbox);
+const { state, env, transcriptAt, debugText, hook } = hostileWorld(() => sandbox, SESSION);
 const isRoot = process.getuid?.() === 0;
 const ours = () => join(sandbox.project, '.claude', 'context-ceiling');
-
-/**
- * Run the built hook as Claude Code does. The kill timeout is Claude Code's own
- * hook timeout (10 s): a hook still running then has failed. `node` flags bound memory.
- */
-async function hook(event: string, input: Record<string, unknown>, options: { env?: Record<string, string>; nodeFlags?: string[] } = {}) {
-  const result = await execa(process.execPath, [...(options.nodeFlags ?? []), HOOK_BIN, event], {
-    input: JSON.stringify({ session_id: SESSION, cwd: sandbox.project, ...input }),
-    env: sandbox.env(env(options.env)),
-    extendEnv: false,
-    cwd: sandbox.project,
-    reject: false,
-    timeout: 10_000,
-    stripFinalNewline: false,
-  });
-  expect(result.timedOut, `${event} ran past Claude Code's 10 s hook timeout`).toBe(false);
-  const outcome = { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
-  expectWellBehaved(event, outcome);
-  return outcome;
-}
 
 /** Every hook event with an input that makes it read everything it can. */
 const EVENTS = (transcript: string): Array<[string, Record<string, unknown>]> => [
