@@ -4,14 +4,14 @@
  * (io/code-cache.ts, any Node; Bun loads it plainly), and run it. Kept tiny: everything it imports is
  * compiled on every hook run, and is the one part no cache covers.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { ENV } from '../core/env-names.js';
 import { entryBundleFile, isEntryName } from '../core/hook-table.js';
 import { loadBundle, type LoadedBundle } from '../io/code-cache.js';
 import { describeError, failureLine, packageVersion, writeLastErrorIn } from '../io/last-error.js';
-import { existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
+import { createStateDir, existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 import { writeAll } from '../runtime/hook-io.js';
 import { unknownEntryMessage } from '../runtime/run.js';
 
@@ -140,15 +140,13 @@ function defaultStateDir(): string | undefined {
   return resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDir() });
 }
 
-/** `dir`, made 0700 when missing (its parents only inside the home, as the hooks do), when it is private and ours. */
+/** `dir`, made 0700 when missing (as the hooks make it: io/state-dir.ts), when it is private and ours. */
 function privateDirMade(dir: string | undefined): string | undefined {
   if (dir === undefined) return undefined;
   try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const rel = relative(homeDir(), dir);
-    if (code === 'ENOENT' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel)) mkdirSync(dir, { recursive: true, mode: 0o700 });
+    createStateDir(dir);
+  } catch {
+    return undefined; // a parent missing outside the home: not ours to create
   }
   return existingPrivateDir(dir);
 }

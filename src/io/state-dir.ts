@@ -1,9 +1,10 @@
 /**
- * Where the private state directory is, and whether it can be trusted for reading: apart from state.ts so
- * the hook launcher (hooks/launch.ts), which keeps V8's compile cache there, loads only this.
+ * Where the private state directory is, whether it can be trusted for reading, and how a missing one is
+ * made: apart from state.ts so the hook launcher (hooks/launch.ts) loads only this.
  */
-import { lstatSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { lstatSync, mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, relative } from 'node:path';
 
 export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
 
@@ -47,4 +48,39 @@ export function existingPrivateDir(dir: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Create `dir` (0700), and its missing parents only for the default (XDG) directory or inside the user's
+ * home: a path elsewhere whose parent is missing is a mistake or someone else's choice, never a reason to
+ * `mkdir -p` it.
+ */
+export function createStateDir(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return; // made by a concurrent hook: checked as any existing one
+    if (code !== 'ENOENT') throw error;
+    if (!isXdgDefault(dir) && !insideHome(dirname(dir)))
+      throw new Error(`state directory ${dir}: its parent does not exist; not created (parents are created only inside your home)`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+}
+
+/** `$XDG_STATE_HOME/context-ceiling`: XDG says a missing state home is created (0700). */
+function isXdgDefault(dir: string): boolean {
+  const xdg = process.env.XDG_STATE_HOME;
+  return xdg !== undefined && isAbsolute(xdg) && dir === join(xdg, 'context-ceiling');
+}
+
+function insideHome(path: string): boolean {
+  let home: string;
+  try {
+    home = homedir();
+  } catch {
+    return false;
+  }
+  const rel = relative(home, path);
+  return home !== '' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }

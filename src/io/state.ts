@@ -6,12 +6,11 @@
  * Writes go through ensurePrivateDir (created 0700, refused when a symlink or someone else's),
  * reads through privateDirForRead (the same checks, nothing created).
  */
-import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
 import { LAST_ERROR_FILE, writeLastErrorIn, type LastError } from './last-error.js';
-import { privateDirForRead } from './state-dir.js';
+import { createStateDir, privateDirForRead } from './state-dir.js';
 import { readRegularText } from './read-safe.js';
 import type { DedupEpoch } from '../core/dedup.js';
 
@@ -25,7 +24,7 @@ export { privateDirForRead, resolveStateDir, type StateDirContext } from './stat
 export function ensurePrivateDir(dir: string): string {
   let stat = lstatOrUndefined(dir);
   if (!stat) {
-    createDir(dir);
+    createStateDir(dir);
     stat = lstatSync(dir);
   }
   if (stat.isSymbolicLink()) throw new Error(`state directory ${dir} is a symlink; refusing to use it`);
@@ -142,41 +141,6 @@ export function pruneEpochs(dir: string, keep: string): void {
       }
     }
   }
-}
-
-/**
- * Create `dir` (0700), and its missing parents only for the default (XDG) directory or inside the user's
- * home: a path elsewhere whose parent is missing is a mistake or someone else's choice, never a reason to
- * `mkdir -p` it.
- */
-function createDir(dir: string): void {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return; // made by a concurrent hook: checked as any existing one
-    if (code !== 'ENOENT') throw error;
-    if (!isXdgDefault(dir) && !insideHome(dirname(dir)))
-      throw new Error(`state directory ${dir}: its parent does not exist; not created (parents are created only inside your home)`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-  }
-}
-
-/** `$XDG_STATE_HOME/context-ceiling`: XDG says a missing state home is created (0700). */
-function isXdgDefault(dir: string): boolean {
-  const xdg = process.env.XDG_STATE_HOME;
-  return xdg !== undefined && isAbsolute(xdg) && dir === join(xdg, 'context-ceiling');
-}
-
-function insideHome(path: string): boolean {
-  let home: string;
-  try {
-    home = homedir();
-  } catch {
-    return false;
-  }
-  const rel = relative(home, path);
-  return home !== '' && rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 function lstatOrUndefined(path: string) {
