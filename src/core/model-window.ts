@@ -116,7 +116,20 @@ export function normalizeModelId(raw: unknown, options: ModelLookupOptions = {})
 function readIdText(raw: unknown): string | undefined {
   if (typeof raw !== 'string' || raw.length > MAX_MODEL_ID_CHARS) return undefined;
   const text = raw.trim().toLowerCase();
-  return text === '' || /[\s\p{Cc}]/u.test(text) || stripTags(text) === '' ? undefined : text;
+  return text === '' || hasSpaceOrControl(text) || stripTags(text) === '' ? undefined : text;
+}
+
+/**
+ * Whitespace or a control character (Unicode's Cc: U+0000–U+001F, U+007F–U+009F). Not `/\p{Cc}/u`: a Unicode
+ * property class makes V8 build ICU's tables, on the guard's every call.
+ */
+function hasSpaceOrControl(text: string): boolean {
+  if (/\s/.test(text)) return true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
+  }
+  return false;
 }
 
 /** `yb`/`Xft`: a `[1m]` anywhere asks for the 1M context. */
