@@ -7,7 +7,12 @@
  * <reason>` line) and every timed run's output: a fast wrong answer is not a result. Writes the dated
  * table into bench/RESULTS.md and exits 1 when any row's verdict was wrong.
  *
- *   npm run bench      (BENCH_RUNS=20 BENCH_SIZES=1KB,1GB BENCH_PATHS=allow,block BENCH_BUN=/path/to/bun|off)
+ * Where valgrind is installed, each Node row also counts the instructions of one run (callgrind, user space,
+ * every thread) against one run of `node -e 0`: a figure other load on the machine does not change, beside
+ * the wall-clock ratio that it does.
+ *
+ *   npm run bench      (BENCH_RUNS=20 BENCH_SIZES=1KB,1GB BENCH_PATHS=allow,block BENCH_BUN=/path/to/bun|off
+ *                       BENCH_INSTRUCTIONS=off)
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
@@ -287,6 +292,21 @@ function runOnce(command: string, args: string[], input: string | undefined, env
   return { ms, status: result.status, stdout: result.stdout };
 }
 
+/** Instructions of one run under callgrind (user space, all threads), or undefined without valgrind. */
+function instructions(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  const result = spawnSync('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', command, ...args], {
+    input,
+    env,
+    encoding: 'utf8',
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
+  const collected = /Collected : (\d+)/.exec(result.stderr ?? '');
+  return collected ? Number(collected[1]) : undefined;
+}
+
+const countInstructions =
+  process.env.BENCH_INSTRUCTIONS !== 'off' && spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).status === 0;
+
 function peakKiB(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
     input,
@@ -318,7 +338,16 @@ function statedReason(runtime: Runtime, event: string, input: string, env: NodeJ
 
 type Cell = { ms: number; ratio: number; peakMB: number; wrong?: string | undefined };
 
-type Row = { size: string; bytes: number; path: PathCase; bareMs: number; bareMB: number; cells: Partial<Record<Runtime['name'], Cell>> };
+type Row = {
+  size: string;
+  bytes: number;
+  path: PathCase;
+  bareMs: number;
+  bareMB: number;
+  /** Node's instructions over bare Node's, one callgrind run each (undefined: not counted). */
+  instructionRatio: number | undefined;
+  cells: Partial<Record<Runtime['name'], Cell>>;
+};
 
 function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runtime[], baseEnv: NodeJS.ProcessEnv): Row {
   const slug = `${size}-${path.path.replace(/\W+/g, '-')}`;
@@ -361,6 +390,12 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
     for (const runtime of runtimes) peaks[runtime.name]!.push(peakKiB(runtime.command, args, path.input(t, project), env));
   }
   const bareMB = median(barePeaks) / 1024;
+  let instructionRatio: number | undefined;
+  if (countInstructions) {
+    const bareCount = instructions(process.execPath, ['-e', '0'], undefined, env);
+    const hookCount = instructions(process.execPath, args, path.input(t, project), env);
+    if (bareCount && hookCount) instructionRatio = hookCount / bareCount;
+  }
   const cells: Row['cells'] = {};
   for (const runtime of runtimes)
     cells[runtime.name] = {
@@ -369,7 +404,7 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
       peakMB: median(peaks[runtime.name]!) / 1024,
       wrong: wrong[runtime.name],
     };
-  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare), bareMB, cells };
+  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare), bareMB, instructionRatio, cells };
 }
 
 // ---------------------------------------------------------------- report
@@ -390,7 +425,8 @@ function rowText(row: Row): string {
   const bunOver = bun && !bun.wrong ? bun.peakMB - row.bareMB : undefined;
   const mem = (over: number | undefined) =>
     over === undefined ? '–' : `${over >= 0 ? '+' : ''}${over.toFixed(1)} ${over <= TARGET_MB ? '✓' : '✗'}`;
-  return `| ${row.size} | ${row.path.path} | \`${row.path.event}\` → ${row.path.reason} | ${row.bareMs.toFixed(1)} | ${nodeMs} | ${nodeRatio} | ${bunMs} | ${bunRatio} | ${mem(memOver)} | ${mem(bunOver)} |`;
+  const counted = row.instructionRatio === undefined ? '–' : `${row.instructionRatio.toFixed(3)}×`;
+  return `| ${row.size} | ${row.path.path} | \`${row.path.event}\` → ${row.path.reason} | ${row.bareMs.toFixed(1)} | ${nodeMs} | ${nodeRatio} | ${counted} | ${bunMs} | ${bunRatio} | ${mem(memOver)} | ${mem(bunOver)} |`;
 }
 
 function main(): void {
@@ -454,13 +490,15 @@ private state directory exists, as after a user's first warning, so Node runs co
 the (untimed) check run wrote; Bun keeps no cache.
 Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to the \`node -e 0\` run
 just before it (for both runtimes: Node's floor is the yardstick); memory is the median peak RSS of
-${PEAK_RUNS} runs (\`/usr/bin/time -f %M\`) over bare Node's.
+${PEAK_RUNS} runs (\`/usr/bin/time -f %M\`) over bare Node's. "node instr × bare" is one run's instructions over one
+\`node -e 0\`'s (valgrind's callgrind: user space, every thread), which other load on the host does not change
+(–: valgrind absent or BENCH_INSTRUCTIONS=off).
 Targets: ≤ ${TARGET_RATIO} × \`node -e 0\`, ≤ bare Node + ${TARGET_MB} MB.
 
 ### ${date}
 
-| transcript | path | event → stated verdict | \`node -e 0\` ms | node ms | node × bare | bun ms | bun × bare | node − bare MB | bun − bare MB |
-|---|---|---|---|---|---|---|---|---|---|
+| transcript | path | event → stated verdict | \`node -e 0\` ms | node ms | node × bare | node instr × bare | bun ms | bun × bare | node − bare MB | bun − bare MB |
+|---|---|---|---|---|---|---|---|---|---|---|
 ${rows.map(rowText).join('\n')}
 
 ${slow.length > 0 ? `Not within ${TARGET_RATIO}× yet: ${slow.join(', ')}.` : `Every path within ${TARGET_RATIO}×.`}

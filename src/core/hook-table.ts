@@ -116,3 +116,8 @@ export function renderPluginHooks(description: string): string {
   );
   return `${JSON.stringify({ description, hooks }, null, 2)}\n`;
 }
+
+/** The one line for an entry name that is not one (a wiring mistake, not hook input). */
+export function unknownEntryMessage(name: string | undefined): string {
+  return `context-ceiling: unknown hook event ${JSON.stringify(name ?? '')}; expected one of ${[...HOOK_NAMES, ...SKILL_COMMANDS].join(', ')}\n`;
+}

@@ -31,7 +31,7 @@ const OPENERS = /[<\u02c2\u2039\u2329\u27e8\u276c\u276e\u3008\u300a\ufe64\uff1c]
 const CLOSERS = /[\u02c3\u203a\u232a\u27e9\u276d\u276f\u3009\u300b\ufe65\uff1e]/g;
 
 /** Our own tag names right after a bracket lose their hyphen, so `‹/resumption-context›` reads as no tag at all. */
-const OUR_TAGS = /‹(\s*\/?\s*)(context|compaction|resumption)-(monitor|alert|context)/gi;
+const OUR_TAGS = /\u2039(\s*\/?\s*)(context|compaction|resumption)-(monitor|alert|context)/gi;
 
 export function sanitizeText(text: string, options: SanitizeOptions = {}): string {
   const clean = text

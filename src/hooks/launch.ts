@@ -8,12 +8,11 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { ENV } from '../core/env-names.js';
-import { entryBundleFile, isEntryName } from '../core/hook-table.js';
+import { entryBundleFile, isEntryName, unknownEntryMessage } from '../core/hook-table.js';
 import { loadBundle, type LoadedBundle } from '../io/code-cache.js';
 import { describeError, failureLine, packageVersion, writeLastErrorIn } from '../io/last-error.js';
 import { createStateDir, existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 import { writeAll } from '../runtime/hook-io.js';
-import { unknownEntryMessage } from '../runtime/run.js';
 
 /** What every entry bundle (hooks/entries/*.ts → hook-<name>.cjs) exports. */
 export type EntryBundle = { runBundle: (bundleDir: string) => void };
@@ -104,18 +103,22 @@ export function privateStateDir(env: Readonly<Record<string, string | undefined>
  * has one (≥ 22.1: `module.enableCompileCache`), in the private state directory; elsewhere (Node 20, Bun)
  * nothing happens. Node's own NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
-export function enableCompileCache(
-  stateDir: string,
-  mod: CompileCacheModule = require('node:module') as CompileCacheModule,
-): string | undefined {
+export function enableCompileCache(stateDir: string, mod: CompileCacheModule | undefined = moduleWithCompileCache()): string | undefined {
   try {
-    if (typeof mod.enableCompileCache !== 'function') return undefined;
+    if (typeof mod?.enableCompileCache !== 'function') return undefined;
     const dir = join(stateDir, 'compile-cache');
     mod.enableCompileCache(dir);
     return dir;
   } catch {
     return undefined; // no cache: the hook runs as it would without one
   }
+}
+
+/** node:module where it can have enableCompileCache (Node ≥ 22.1): on Node 20 loading it is a cost for nothing. */
+function moduleWithCompileCache(): CompileCacheModule | undefined {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number);
+  if (major < 22 || (major === 22 && minor < 1)) return undefined;
+  return require('node:module') as CompileCacheModule;
 }
 
 /**

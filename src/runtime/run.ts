@@ -8,7 +8,7 @@ import { failureLine, packageVersion } from '../io/last-error.js';
 import { resolveStateDir, writeLastError } from '../io/state.js';
 import { ENV } from '../core/env-names.js';
 import { readStdin, silent, writeAll, type HookOutcome } from './hook-io.js';
-import { HOOK_NAMES, SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
+import { SKILL_COMMANDS, type EntryName } from '../core/hook-table.js';
 import type { HookHost } from './host.js';
 
 export type HookHandler = (stdin: string | undefined, host: HookHost) => HookOutcome;
@@ -30,11 +30,6 @@ export function hookTimeUp(startedMs: number, nowMs: () => number = Date.now): (
 /** Where a command's input comes from: hooks read stdin; skill commands take none. */
 export function inputFor(name: EntryName, read: () => string | undefined = readStdin): () => string | undefined {
   return (SKILL_COMMANDS as readonly string[]).includes(name) ? () => undefined : read;
-}
-
-/** The one line for an entry name that is not one (a wiring mistake, not hook input). */
-export function unknownEntryMessage(name: string | undefined): string {
-  return `context-ceiling: unknown hook event ${JSON.stringify(name ?? '')}; expected one of ${[...HOOK_NAMES, ...SKILL_COMMANDS].join(', ')}\n`;
 }
 
 /**

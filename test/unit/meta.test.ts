@@ -88,6 +88,14 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     },
   );
 
+  it.each([...RUNTIME_FILES, 'cli.cjs'])(
+    'plugin/dist/%s is ASCII: one non-ASCII character makes V8 keep the whole source as a two-byte string, decoded on every run',
+    (file) => {
+      const bytes = readFileSync(join(ROOT, 'plugin', 'dist', file));
+      expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    },
+  );
+
   it('the bin shim runs the bundled CLI', () => {
     const run = spawnSync(join(ROOT, 'plugin', 'bin', 'context-ceiling'), ['--version'], { encoding: 'utf8' });
     expect(run.stdout).toBe(`${JSON.parse(read('package.json')).version}\n`);
