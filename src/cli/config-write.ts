@@ -25,7 +25,9 @@ import {
 } from './config-edit.js';
 import { configRows, formatRow, formatValue, jsonRow, rowsOf, type Row } from './config-rows.js';
 import { configContextOf, loadUncheckedConfig, projectDirOf } from './project.js';
-import { CliError, describeFsError, toJsonOutput, UsageError, type CliIO } from './io.js';
+import type { CliIO } from './command.js';
+import { CliError, describeFsError, UsageError } from './errors.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 export type WriteScope = 'user' | 'project';
