@@ -104,7 +104,7 @@ function failureStateDir(host: HookHost): string {
  */
 export function withTrustedEnv(host: HookHost): HookHost {
   if (host.ignoredPaths !== undefined) return host; // already looked
-  const { env, ignored } = hookEnvWithoutRepositoryPaths(host.env, host.env.CLAUDE_PROJECT_DIR || host.cwd);
+  const { env, ignored } = hookEnvWithoutRepositoryPaths(host.env, host.env.CLAUDE_PROJECT_DIR || host.cwd, host.home);
   return { ...host, env, ignoredPaths: ignored };
 }
 

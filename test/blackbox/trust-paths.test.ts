@@ -142,6 +142,25 @@ describe('a path variable a project settings file set is said once to the person
     },
   );
 
+  it("the same value in the user's own ~/.claude/settings.json env is the user's: honoured, no notice, doctor names nothing", async () => {
+    const state = join(sandbox.root, 'my-state');
+    sandbox.write('home/.claude/settings.json', JSON.stringify({ env: { DEV_TEAM_CONTEXT_STATE_DIR: state } }));
+    const env = commitSettingsEnv({ DEV_TEAM_CONTEXT_STATE_DIR: state });
+    expectSilent(await call(env, 150_000), 'allow below-ceiling');
+    expect((await call(env, 450_000)).reason).toBe('warn over-ceiling');
+    expect(readdirSync(state)).toContain('sessions');
+    expect((await doctorJson()).checks.find((c) => c.name === 'config')!.detail).not.toContain('ignored');
+  });
+
+  it('a project that also sets HOME (a forged ~/.claude/settings.json) vouches for nothing: ignored and said', async () => {
+    const state = join(sandbox.root, 'public_html');
+    const fakeHome = join(sandbox.project, 'fake-home');
+    sandbox.write('project/fake-home/.claude/settings.json', JSON.stringify({ env: { DEV_TEAM_CONTEXT_STATE_DIR: state } }));
+    const env = commitSettingsEnv({ DEV_TEAM_CONTEXT_STATE_DIR: state, HOME: fakeHome });
+    expect((await call(env, 150_000)).reason).toBe('allow below-ceiling +notice');
+    expect(existsSync(state)).toBe(false);
+  });
+
   it('the same variable from the process environment is no notice', async () => {
     expectSilent(await call({ DEV_TEAM_CONTEXT_STATE_DIR: join(sandbox.root, 'state') }, 150_000), 'allow below-ceiling');
   });
