@@ -17,7 +17,9 @@ import {
 import { checkpointRoot, unsafeCheckpointDir } from '../checkpoints/store.js';
 import { sanitizeId } from '../io/state.js';
 import { parseSince } from './events.js';
-import { CliError, describeFsError, toJsonOutput, UsageError, type CliIO } from './io.js';
+import type { CliIO } from './command.js';
+import { CliError, describeFsError, UsageError } from './errors.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 export type CleanOptions = { olderThan: string | undefined; session: string | undefined; all: boolean; dryRun: boolean; json: boolean };

@@ -17,7 +17,10 @@ import {
 import { sanitizeId } from '../io/state.js';
 import { runClean } from './checkpoints-clean.js';
 import { projectDirOf } from './project.js';
-import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import type { CliIO, Command } from './command.js';
+import { CliError, UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage =

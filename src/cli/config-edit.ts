@@ -3,17 +3,33 @@
  * stands for (the environment's coercion, from the field table), and the file's object with it changed.
  * No I/O: config-write.ts reads, validates and writes.
  */
-import { coerceEnvValue, FIELD_KEYS, POLICY_FIELDS, TOOL_ACTIONS, TOOL_NAME, type Coerced, type FieldKey } from '../core/policy-fields.js';
+import {
+  coerceEnvValue,
+  FIELD_KEYS,
+  POLICY_FIELDS,
+  PRESET_NAMES,
+  TOOL_ACTIONS,
+  TOOL_NAME,
+  type Coerced,
+  type FieldKey,
+} from '../core/policy-fields.js';
 import { cliMessage } from './messages.js';
 
-/** A key as a path into the file: `ceilingPct` → [ceilingPct], `tiers.warningPct` → [tiers, warningPct], `tools.Skill` → [tools, Skill]. */
-export type EditKey = { key: string; path: readonly [string] | readonly [string, string]; kind: 'field' | 'tool' | 'group' };
+/**
+ * A key as a path into the file: `ceilingPct` → [ceilingPct], `tiers.warningPct` → [tiers, warningPct], `tools.Skill` → [tools, Skill].
+ * `preset`: the file's `extends`, a preset from the package's policies/ folder.
+ */
+export type EditKey = { key: string; path: readonly [string] | readonly [string, string]; kind: 'field' | 'tool' | 'group' | 'preset' };
+
+/** The file key naming a preset to start from (policy-schema.ts). */
+const EXTENDS = 'extends';
 
 /** Groups `config unset` removes whole (`tools` is a field of its own). */
 const GROUPS = ['tiers'];
 
 /** The key a name means, or undefined; `group` keys (`tiers`) only for unset. */
 export function resolveEditKey(name: string, forUnset: boolean): EditKey | undefined {
+  if (name === EXTENDS) return { key: name, path: [name], kind: 'preset' };
   if ((FIELD_KEYS as readonly string[]).includes(name)) {
     const dot = name.indexOf('.');
     return { key: name, path: dot < 0 ? [name] : [name.slice(0, dot), name.slice(dot + 1)], kind: 'field' };
@@ -27,7 +43,7 @@ export function resolveEditKey(name: string, forUnset: boolean): EditKey | undef
 
 /** Every key set and unset take, as an error message lists them. */
 export function editableKeys(): string {
-  return [...FIELD_KEYS, 'tools.<Tool>'].join(', ');
+  return [...FIELD_KEYS, 'tools.<Tool>', EXTENDS].join(', ');
 }
 
 /**
@@ -35,6 +51,10 @@ export function editableKeys(): string {
  * `debug` takes on or off only: a file for diagnostics is named by DEV_TEAM_CONTEXT_DEBUG alone.
  */
 export function coerceEditValue(target: EditKey, raw: string): Coerced {
+  if (target.kind === 'preset')
+    return (PRESET_NAMES as readonly string[]).includes(raw)
+      ? { value: raw }
+      : { why: cliMessage('config.preset-name', { presets: PRESET_NAMES.join(', ') }) };
   if (target.kind === 'tool')
     return (TOOL_ACTIONS as readonly string[]).includes(raw)
       ? { value: raw }

@@ -25,7 +25,9 @@ import {
 } from './config-edit.js';
 import { configRows, formatRow, formatValue, jsonRow, rowsOf, type Row } from './config-rows.js';
 import { configContextOf, loadUncheckedConfig, projectDirOf } from './project.js';
-import { CliError, describeFsError, toJsonOutput, UsageError, type CliIO } from './io.js';
+import type { CliIO } from './command.js';
+import { CliError, describeFsError, UsageError } from './errors.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 export type WriteScope = 'user' | 'project';
@@ -72,7 +74,7 @@ function change(c: Change): number {
 function report(c: Change, before: unknown, changed: boolean): void {
   const { io, target, file, scope } = c;
   const config = loadUncheckedConfig(io);
-  const rows = rowsOf(configRows(config), target.key);
+  const rows = target.kind === 'preset' ? presetRows(configRows(config), file.path) : rowsOf(configRows(config), target.key);
   const inForce: Row[] = rows.length > 0 ? rows : [{ key: target.key, value: null, source: { layer: 'default' } }];
   for (const line of [...config.problems, ...config.warnings]) io.err(`${cliMessage('warning', { warning: line })}\n`);
   if (c.json) {
@@ -91,6 +93,11 @@ function report(c: Change, before: unknown, changed: boolean): void {
         ? cliMessage('config.set', { ...at, value: shown(c.value), before: before === undefined ? undefined : shown(before) })
         : cliMessage('config.set-unchanged', { ...at, value: shown(c.value) });
   io.out(`${headline}\n${inForce.map((row) => `${cliMessage('config.in-force', { row: formatRow(row) })}\n`).join('')}`);
+}
+
+/** What the preset a file extends supplies (the rows its keys did not override), as `config show` lists them. */
+function presetRows(rows: readonly Row[], path: string): Row[] {
+  return rows.filter((row) => row.source.layer === 'preset' && row.source.detail?.endsWith(`, extended by ${path}`));
 }
 
 /** The file as an object to edit; every reason it may not be rewritten is a one-line CliError. */

@@ -8,7 +8,10 @@ import { settingsFilePaths } from '../io/settings-env.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { CliError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import type { CliIO, Command } from './command.js';
+import { CliError, UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 import { configRows, formatRow, formatValue, jsonRow, rowsOf } from './config-rows.js';
 import { runSet, runUnset, type WriteScope } from './config-write.js';
@@ -43,6 +46,8 @@ Subcommands:
                           valid:  ceilingPct 35 · strict on · tools.Skill block
                           · recoverySkills a,b · tools Skill=block,Agent=warn
                           · tiers.warningPct 65 · window 1000000
+                          · stateDir /abs/path · extends strict-ci (a preset:
+                          default, strict-ci, large-window, strict-skills)
                           Prints what changed, where, and what is now in force
                           (an environment variable still wins over any file)
   unset KEY               remove KEY (or the tiers group) from that file
@@ -59,7 +64,7 @@ set and unset keep the file's other keys, their order and its mode, replace it
 atomically, and refuse a file that is a symlink, not yours, or not valid JSON.
 `,
   run(args, io) {
-    const flags = parseFlags(args, { boolean: ['json', 'user', 'project'] }, usage);
+    const flags = parseFlags(negativeValueAfterSetKey(args), { boolean: ['json', 'user', 'project'] }, usage);
     const [sub, ...rest] = flags._.map(String);
     const scope = fileScope(flags, sub);
     switch (sub) {
@@ -92,6 +97,19 @@ atomically, and refuse a file that is a symlink, not yours, or not valid JSON.
     }
   },
 };
+
+/**
+ * `config set ceilingPct -5`: the VALUE is an operand, not an option `-5` (minimist's reading); moved after `--`
+ * so the key's own check refuses it in words. VALUE is set's last operand, and config's flags take no values.
+ */
+export function negativeValueAfterSetKey(args: readonly string[]): string[] {
+  const operands = args.flatMap((arg, i) => (arg.startsWith('-') ? [] : [i]));
+  const [sub, key] = operands;
+  if (sub === undefined || key === undefined || args[sub] !== 'set' || args.includes('--')) return [...args];
+  const value = args.findIndex((arg, i) => i > key && /^-\d/.test(arg));
+  if (value === -1) return [...args];
+  return [...args.slice(0, value), ...args.slice(value + 1), '--', args[value]!];
+}
 
 /** The file set and unset write: --user (the default) or --project; the flags mean nothing to the other subcommands. */
 function fileScope(flags: Record<string, unknown>, sub: string | undefined): WriteScope {

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { aTranscript } from '../samples/transcript-builder.js';
 import { bundleDir } from '../io/bundle-dir.js';
-import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
+import type { Command } from './command.js';
+import { UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling demo [--json]';

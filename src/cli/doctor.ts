@@ -15,7 +15,10 @@ import { locatePlugin } from '../io/plugin-install.js';
 import { LAST_ERROR_FILE, privateDirForRead, readLastError, resolveStateDir } from '../io/state.js';
 import { readOccupancy } from '../io/transcript.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './project.js';
-import { parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import type { CliIO, Command } from './command.js';
+import { UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 import { checkRuntime } from './runtime-check.js';
 

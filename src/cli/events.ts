@@ -9,7 +9,10 @@ import { sanitizeText } from '../core/sanitize.js';
 import { readEvents, type GuardEvent } from '../events/log.js';
 import { resolveStateDir } from '../io/state.js';
 import { claudeSettingsOf, loadValidConfig } from './project.js';
-import { parseFlags, UsageError, type Command, toJsonOutput } from './io.js';
+import type { Command } from './command.js';
+import { UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling events [--session ID] [--since TIME] [--summary] [--json]';

@@ -4,7 +4,8 @@ import { HANDLERS } from '../hooks/handlers.js';
 import { linkedServices } from '../hooks/linked-services.js';
 import { bundleDir } from '../io/bundle-dir.js';
 import { inputFor, processHookHost, runHookEvent } from '../runtime/run.js';
-import { UsageError, type Command } from './io.js';
+import type { Command } from './command.js';
+import { UsageError } from './errors.js';
 import { cliMessage } from './messages.js';
 
 const usage = `context-ceiling hook <${[...HOOK_NAMES, ...SKILL_COMMANDS].join('|')}>`;

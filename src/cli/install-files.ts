@@ -9,7 +9,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync,
 import { dirname, join, relative, sep } from 'node:path';
 import { findJsonLoss } from '../core/json-lossless.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { CliError } from './io.js';
+import { CliError } from './errors.js';
 import { cliMessage } from './messages.js';
 
 export type SettingsFile = { value: unknown; text: string | undefined; indent: string | number; mode: number };

@@ -28,7 +28,9 @@ import {
   sha256,
   writeSettings,
 } from './install-files.js';
-import { CliError, type CliIO, toJsonOutput } from './io.js';
+import type { CliIO } from './command.js';
+import { CliError } from './errors.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 import { asRecord } from '../core/json-shape.js';
 

@@ -4,7 +4,8 @@ import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
 import type { Created, EnvChange } from '../core/install-plan.js';
 import { bundleDir } from '../io/bundle-dir.js';
 import { projectDirOf } from './project.js';
-import { UsageError, type CliIO } from './io.js';
+import type { CliIO } from './command.js';
+import { UsageError } from './errors.js';
 import { cliMessage } from './messages.js';
 
 /** The bundles a hook needs at run time; copied as a unit so the hooks survive the package moving (npx). */

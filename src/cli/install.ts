@@ -6,7 +6,9 @@ import type { HookRuntime } from '../core/install-plan.js';
 import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
 import { runInstall, runUninstall } from './install-run.js';
 import { target } from './install-target.js';
-import { parseFlags, parseWindowFlag, UsageError, type Command } from './io.js';
+import type { Command } from './command.js';
+import { UsageError } from './errors.js';
+import { parseFlags, parseWindowFlag } from './flags.js';
 import { cliMessage } from './messages.js';
 
 const installUsage =

@@ -1,7 +1,8 @@
 /** CLI entry: a name → command table; each command loads only when asked for. */
 import { homedir } from 'node:os';
 import { readStdin } from '../runtime/hook-io.js';
-import { CliError, describeFsError, UsageError, type CliIO, type Command } from './io.js';
+import type { CliIO, Command } from './command.js';
+import { CliError, describeFsError, UsageError } from './errors.js';
 import { cliMessage } from './messages.js';
 
 declare const PACKAGE_VERSION: string;

@@ -7,6 +7,7 @@ export const CONFIG_WRITE_MESSAGES = {
   'config.unknown-edit-key': (d: { key: string; keys: string }) => `unknown key "${d.key}"; keys are ${d.keys}`,
   'config.bad-value': (d: { key: string; value: string; why: string }) => `${d.key}: ${JSON.stringify(d.value)} refused: ${d.why}`,
   'config.tool-action': (d: { actions: string }) => `expected an action, one of ${d.actions}`,
+  'config.preset-name': (d: { presets: string }) => `expected a preset, one of ${d.presets}`,
   'config.debug-on-off': () => 'expected on or off (a file for diagnostics is named by DEV_TEAM_CONTEXT_DEBUG only)',
   'config.layer-refused': (d: { path: string; key: string; rule: string }) => `${d.path}: ${d.key} not set: ${d.rule}`,
   'config.would-be-invalid': (d: { path: string }) => `${d.path} was not changed: it would not be valid:`,

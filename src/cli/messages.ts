@@ -6,6 +6,7 @@
 import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
 import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/guard-text.js';
 import { CHECKPOINT_CLEAN_MESSAGES } from './messages-checkpoints.js';
+import { describeFailure } from '../io/last-error.js';
 import { CONFIG_WRITE_MESSAGES } from './messages-config.js';
 
 const CLI_MESSAGES = {
@@ -70,14 +71,14 @@ const CLI_MESSAGES = {
   'doctor.plugin-broken': (d: { id: string; folder: string; problem: string }) =>
     `plugin ${d.id} runs from ${d.folder}, which does not work (${d.problem}): its hooks let everything through`,
   'doctor.last-error': (d: { at: string; event: string; version: string; error: string }) =>
-    `the ${d.event} hook failed at ${d.at} (version ${d.version}) and let everything through: ${d.error}`,
+    `the ${describeFailure(d.event).what} failed at ${d.at} (version ${d.version}) and ${describeFailure(d.event).after}: ${d.error}`,
   'doctor.last-error-fix': (d: { path: string }) =>
     `fix what it names (a runtime file missing or broken: run install again), then remove ${d.path}`,
   'doctor.runtime-missing': (d: { files: string }) => `${d.files} missing`,
   'doctor.runtime-unloadable': (d: { line: string }) => `its bundles do not load: ${d.line}`,
   'doctor.runtime-no-verdict': (d: { line: string }) => `hook.cjs states no verdict: ${d.line}`,
   'doctor.runtime-fails': (d: { line: string }) => `hook.cjs fails: ${d.line}`,
-  'doctor.no-errors': () => 'no hook has failed unexpectedly',
+  'doctor.no-errors': () => 'no hook, status line or SDK guard has failed unexpectedly',
   'doctor.reinstall-fix': (d: { flag: string }) => `run context-ceiling install${d.flag} again`,
   'doctor.hooks-missing': (d: { label: string; scope: string; events: string }) => `${d.label} (${d.scope}) lacks ${d.events}`,
   'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
@@ -99,7 +100,7 @@ const CLI_MESSAGES = {
   'report.events': (d: { blocks: string; warnings: string; session: string }) =>
     `The guard logged ${d.blocks} and ${d.warnings} for this session (context-ceiling events --session ${d.session}).`,
   'status.last-error': (d: { at: string; event: string; error: string }) =>
-    `${d.event} hook failed at ${d.at} and let everything through: ${d.error} (context-ceiling doctor)`,
+    `${describeFailure(d.event).what} failed at ${d.at} and ${describeFailure(d.event).after}: ${d.error} (context-ceiling doctor)`,
   'status.events': (d: { blocks: string; warnings: string; session: string }) =>
     `${d.blocks} and ${d.warnings} in this session (context-ceiling events --session ${d.session})`,
   'status.left': (d: { toCeiling: string; over: boolean; toCompaction: string; due: boolean; compactAt: string }) =>

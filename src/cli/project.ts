@@ -14,7 +14,8 @@ import { resolveSessionWindow } from '../window/session-window.js';
 import { loadConfig, type ConfigContext, type LoadedConfig } from '../io/config.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { readEffectiveEnv, readSettings, type SettingsReading } from '../io/settings-env.js';
-import { CliError, type CliIO } from './io.js';
+import type { CliIO } from './command.js';
+import { CliError } from './errors.js';
 
 /** CLAUDE_PROJECT_DIR (as hooks see it), else the current directory. */
 export function projectDirOf(io: CliIO): string {

@@ -11,7 +11,7 @@ import { analyzeSession, type SessionAnalysis, TimelineBuilder } from '../core/r
 import type { WindowFacts } from '../core/window.js';
 import { scanRecords, type FileScan } from '../io/replay-scan.js';
 import { recordedSessionWindow } from '../window/session-window.js';
-import { isFsError } from './io.js';
+import { isFsError } from './errors.js';
 import { cliMessage } from './messages.js';
 
 /** Everything a file's replay needs besides the file: plain data, so a worker can be given it. */

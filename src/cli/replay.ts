@@ -10,7 +10,10 @@ import { claudeConfigDir } from '../io/locate.js';
 import { claudeSettingsOf, loadValidConfig } from './project.js';
 import { bundleFile } from '../io/bundle-dir.js';
 import { chooseJobs, replayFiles } from './replay-files.js';
-import { CliError, parseFlags, parseWindowFlag, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import type { CliIO, Command } from './command.js';
+import { CliError, UsageError } from './errors.js';
+import { parseFlags, parseWindowFlag } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--json]';

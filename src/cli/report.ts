@@ -16,18 +16,10 @@ import { recordedSessionWindow } from '../window/session-window.js';
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { sessionTiers } from '../core/tiers.js';
 import { scanRecords } from '../io/replay-scan.js';
-import {
-  CliError,
-  colourOnStdout,
-  describeFsError,
-  isFsError,
-  parseFlags,
-  parseWindowFlag,
-  UsageError,
-  WINDOW_FLAG,
-  type Command,
-  toJsonOutput,
-} from './io.js';
+import type { Command } from './command.js';
+import { CliError, describeFsError, isFsError, UsageError } from './errors.js';
+import { parseFlags, parseWindowFlag, WINDOW_FLAG } from './flags.js';
+import { colourOnStdout, toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';

@@ -24,7 +24,10 @@ import { readLastError, resolveStateDir, type LastError } from '../io/state.js';
 import { claudeSettingsOf, loadValidConfig, projectDirOf, sessionWindowOf } from './project.js';
 import { findSessionTranscript, newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { readOccupancy } from '../io/transcript.js';
-import { CliError, describeFsError, parseFlags, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
+import type { CliIO, Command } from './command.js';
+import { CliError, describeFsError, UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
+import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';

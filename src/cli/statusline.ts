@@ -2,7 +2,9 @@
 import { linkedServices } from '../hooks/linked-services.js';
 import { runStatusLine } from '../hooks/statusline.js';
 import { processHookHost } from '../runtime/run.js';
-import { parseFlags, UsageError, type Command } from './io.js';
+import type { Command } from './command.js';
+import { UsageError } from './errors.js';
+import { parseFlags } from './flags.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling statusline [--wrap "<command>"] [--no-color]';

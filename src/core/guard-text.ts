@@ -2,6 +2,7 @@
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
 import { ENV } from './env-names.js';
 import { sanitizeText } from './sanitize.js';
+import type { RepositoryPath } from './settings-env.js';
 import { judgeWindowNotice, type ResolvedWindow, type WindowCandidate, type WindowNotice } from './window.js';
 
 /**
@@ -67,34 +68,46 @@ export function renderVerdict(verdict: Verdict, wording: WordingFacts = {}): Gua
   });
 }
 
-/** Something the person should hear once per session, whatever the verdict: about the window, or a policy the repository could not apply. */
-export type Notice = WindowNotice | { id: 'project-relaxed'; lines: string[] } | { id: 'policy-ignored'; lines: string[] };
+/**
+ * Something the person should hear once per session, whatever the verdict: about the window, a policy the
+ * repository could not apply, or a path variable a project's settings file set (`paths-ignored`: `NAME from FILE`).
+ */
+export type Notice =
+  | WindowNotice
+  | { id: 'project-relaxed'; lines: string[] }
+  | { id: 'policy-ignored'; lines: string[] }
+  | { id: 'paths-ignored'; lines: string[] };
 
 /**
  * The notices that apply now (each is then said once per session). `policyProblems`: policy files left out
  * because they do not validate (an unknown key, a typo): without a word, a typo in a strict policy would
- * turn strict mode off silently.
+ * turn strict mode off silently. `repositoryPaths`: path variables a project's settings `env` set, which the
+ * hook left out of its environment (core/settings-env.ts, withoutRepositoryPaths).
  */
 export function judgeNotices(
   window: ResolvedWindow | undefined,
   heldTokens: number,
   relaxed: readonly string[],
   policyProblems: readonly string[] = [],
+  repositoryPaths: readonly RepositoryPath[] = [],
 ): Notice[] {
   const windowNotice = window ? judgeWindowNotice(window, heldTokens) : undefined;
   return [
     ...(windowNotice ? [windowNotice] : []),
     ...(relaxed.length > 0 ? [{ id: 'project-relaxed' as const, lines: [...relaxed] }] : []),
     ...(policyProblems.length > 0 ? [{ id: 'policy-ignored' as const, lines: [...policyProblems] }] : []),
+    ...(repositoryPaths.length > 0
+      ? [{ id: 'paths-ignored' as const, lines: repositoryPaths.map((p) => `${p.name} from ${p.label}`) }]
+      : []),
   ];
 }
 
 /**
- * The name under which a session remembers it heard `notice`: a policy problem by its text too, so a
- * different problem (or the same file broken again another way) is said again.
+ * The name under which a session remembers it heard `notice`: a policy problem or an ignored path variable
+ * by its text too, so a different problem (or another variable, or another file) is said again.
  */
 export function noticeKey(notice: Notice): string {
-  if (notice.id !== 'policy-ignored') return notice.id;
+  if (notice.id !== 'policy-ignored' && notice.id !== 'paths-ignored') return notice.id;
   let hash = 0x811c9dc5; // FNV-1a, 32 bits: a name, not a secret
   for (const char of notice.lines.join('\n')) {
     hash ^= char.codePointAt(0)!;
@@ -110,6 +123,10 @@ export function renderNotice(notice: Notice): string {
       .map((line) => sanitizeText(line).slice(0, 300))
       .slice(0, 5)
       .join('; ')}. Fix it (context-ceiling config validate shows every problem).`;
+  if (notice.id === 'paths-ignored')
+    return `context-ceiling: ignored ${notice.lines
+      .map((line) => sanitizeText(line).slice(0, 120))
+      .join(', ')}: a project's settings may not name a path for context-ceiling; set it in your environment or ~/.claude/settings.json.`;
   if (notice.id === 'project-relaxed')
     return `context-ceiling: strict mode was set by you, so the project's policy could only tighten it; ignored: ${notice.lines
       .map((line) => sanitizeText(line).slice(0, 300))

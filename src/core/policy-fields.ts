@@ -15,6 +15,9 @@ export const TOOL_NAME = /^[A-Za-z0-9_.:-]+$/;
 /** A skill name fits in a comma-separated variable. */
 export const SKILL_NAME = /^[^\s,]+$/;
 
+/** A path that does not depend on the folder a hook or command happens to run in. */
+export const ABSOLUTE_PATH = /^\//;
+
 type Described = {
   env: string;
   what: string;
@@ -30,7 +33,8 @@ export type SwitchField = Described & { kind: 'switch'; default: boolean };
 export type DebugField = Described & { kind: 'debug'; default: boolean };
 /** A whole number from `min` to `max` (to the largest safe integer when `max` is absent). */
 export type IntField = Described & { kind: 'int'; min: number; max?: number; default: number | undefined; unsetText?: string };
-export type TextField = Described & { kind: 'text'; default: string | undefined; unsetText?: string };
+/** `absolute`: only an absolute path (a relative one would follow each process's working folder). */
+export type TextField = Described & { kind: 'text'; default: string | undefined; unsetText?: string; absolute?: true };
 export type NamesField = Described & { kind: 'names'; default: readonly string[] };
 export type ToolsField = Described & { kind: 'tools'; default: Readonly<Record<string, ToolAction>> };
 
@@ -96,8 +100,9 @@ export const POLICY_FIELDS = {
   stateDir: {
     kind: 'text',
     env: ENV.stateDir,
-    what: 'Private state directory (warning dedup, status line reports, learned windows, the event log)',
+    what: 'Private state directory (warning dedup, status line reports, learned windows, the event log); an absolute path',
     note: 'Honoured only in ~/.claude/context-ceiling.json: a project file cannot move it.',
+    absolute: true,
     default: undefined,
     unsetText: '${XDG_STATE_HOME:-~/.local/state}/context-ceiling',
   },
@@ -194,7 +199,7 @@ export function coerceEnvValue(field: PolicyField, raw: string): Coerced {
     case 'int':
       return coerceInt(field, raw);
     case 'text':
-      return { value: raw };
+      return field.absolute && !ABSOLUTE_PATH.test(raw) ? { why: 'must be an absolute path' } : { value: raw };
     case 'names': {
       const list = raw
         .split(',')

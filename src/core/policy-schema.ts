@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import {
+  ABSOLUTE_PATH,
   describeField,
   FIELD_KEYS,
   POLICY_FIELDS,
@@ -14,6 +15,7 @@ import {
   TOOL_ACTIONS,
   TOOL_NAME,
   type IntField,
+  type TextField,
   type PolicyField,
   type PolicyFile,
 } from './policy-fields.js';
@@ -21,7 +23,7 @@ import {
 const describe = (field: PolicyField) => z.describe(describeField(field));
 const integer = (field: IntField) =>
   z.number().check(z.int(), z.minimum(field.min), ...(field.max === undefined ? [] : [z.maximum(field.max)]), describe(field));
-const text = (field: PolicyField) => z.string().check(z.minLength(1), describe(field));
+const text = (field: TextField) => z.string().check(z.minLength(1), ...(field.absolute ? [z.regex(ABSOLUTE_PATH)] : []), describe(field));
 const onOff = (field: PolicyField) => z.boolean().check(describe(field));
 
 /**
@@ -102,7 +104,7 @@ function describeIssue(plain: Issue): string {
     case 'invalid_value':
       return `must be one of ${list(issue.values)}`;
     case 'invalid_format':
-      return 'must be a name without spaces or commas';
+      return issue.pattern === String(ABSOLUTE_PATH) ? 'must be an absolute path' : 'must be a name without spaces or commas';
     case 'invalid_key':
       return 'tool names may use letters, digits, "_", ".", ":" and "-" only';
     default:

@@ -117,23 +117,31 @@ function namesPath(name: string, value: string): boolean {
   return name === ENV.debug ? value.startsWith('/') : value !== '';
 }
 
+/** Variables that say where the user's own settings file is: a repository setting one could forge that file. */
+const LOCATES_USER_SETTINGS: readonly string[] = ['HOME', 'CLAUDE_CONFIG_DIR'];
+
 /**
  * The environment without the path values a repository's settings supplied. Claude Code applies a project's
  * `.claude/settings.json` and `.claude/settings.local.json` env over everything else, so a hook's value that
- * equals one of theirs came from the repository; it is left out (and named), whatever the user exported.
+ * equals one of theirs came from the repository; it is left out (and named). Two cases look the same:
+ * - the user's own settings file (`files`' user scope) sets the same value: it is the user's choice, kept —
+ *   unless a project file also sets HOME or CLAUDE_CONFIG_DIR, which would let it name that "user" file;
+ * - the user exported the same value in the shell: a hook sees only the merged value, so it cannot be told
+ *   from the repository's and is left out too (docs/configuration.md says to put it in ~/.claude/settings.json).
  */
 export function withoutRepositoryPaths<E extends Readonly<Record<string, string | undefined>>>(
   env: E,
   files: readonly SettingsFacts[],
 ): { env: E; ignored: RepositoryPath[] } {
   const ignored: RepositoryPath[] = [];
+  const repository = byPrecedence(files.filter((file) => file.scope !== 'user')).reverse();
+  const userFileTrusted = !repository.some((file) => LOCATES_USER_SETTINGS.some((name) => name in file.env));
+  const user = userFileTrusted ? files.find((file) => file.scope === 'user') : undefined;
   for (const name of PATH_VARIABLES) {
     const value = env[name];
     if (value === undefined || !namesPath(name, value)) continue;
-    const from = byPrecedence(files)
-      .reverse()
-      .find((file) => file.scope !== 'user' && file.env[name] === value);
-    if (from) ignored.push({ name, value, label: from.label });
+    const from = repository.find((file) => file.env[name] === value);
+    if (from && user?.env[name] !== value) ignored.push({ name, value, label: from.label });
   }
   if (ignored.length === 0) return { env, ignored };
   const kept: Record<string, string | undefined> = { ...env };

@@ -94,6 +94,9 @@ export function statusZone(f: Pick<StatusLineFacts, 'usage' | 'window' | 'ceilin
   return percent >= f.ceilingPct - NEAR_CEILING_POINTS ? 'near' : 'clear';
 }
 
+/** What the status bar shows when the status line failed unexpectedly (the error is in the last-error record). */
+export const STATUSLINE_FAILED = 'ctx – context-ceiling failed (context-ceiling doctor)';
+
 /**
  * `ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling`: the bar marks the ceiling (│),
  * the colour says how close the ceiling and Claude Code's compaction are, and the tail says what is left.

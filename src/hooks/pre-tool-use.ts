@@ -117,7 +117,7 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const window = verdict.data.window;
   const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
   const relaxed = config.loaded.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
-  const pending = judgeNotices(window, held, relaxed, config.loaded.problems);
+  const pending = judgeNotices(window, held, relaxed, config.loaded.problems, host.ignoredPaths);
   if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: verdict.messageId, verdict };
   const voice = s.voice();
   const place = { stateDir: config.stateDir, key: s.key };

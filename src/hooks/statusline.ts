@@ -1,20 +1,23 @@
 /**
  * The status line command: print one line for Claude Code's status bar and
- * record the session's real window for the hooks. Never fails:
- * bad input prints nothing; an unwritable state directory only skips the record.
+ * record the session's real window for the hooks. Never fails: bad input prints
+ * nothing; an unwritable state directory only skips the record; an unexpected
+ * error prints a short fallback line, one stderr line, and keeps the last-error
+ * record `status` and `doctor` show, as a hook does (runtime/run.ts failedOpen).
  */
 import { spawnSync } from 'node:child_process';
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { LARGEST_KNOWN_WINDOW } from '../core/window.js';
-import { parseStatusInput, renderStatusLine } from '../core/statusline.js';
+import { parseStatusInput, renderStatusLine, STATUSLINE_FAILED, type StatusInput } from '../core/statusline.js';
 import { describeError } from '../io/debug.js';
+import { STATUSLINE_EVENT } from '../io/last-error.js';
 import { readOccupancy } from '../io/transcript.js';
 import { recordLearnedWindow } from '../window/learned.js';
 import { writeStatuslineReport } from '../window/statusline-report.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
 import { parseJson, readStdin, writeAll } from '../runtime/hook-io.js';
 import type { HookHost } from '../runtime/host.js';
-import { processHookHost, withTrustedEnv } from '../runtime/run.js';
+import { failedOpen, processHookHost, withTrustedEnv } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
 
 export type StatusLineOptions = { wrap?: string | undefined };
@@ -34,12 +37,32 @@ export function statusLineMain(args: readonly string[], bundleDir: string): void
   }
 }
 
-/** Output for the status bar (may be several lines when a wrapped command prints several). */
+/** Output for the status bar (may be several lines when a wrapped command prints several). Never throws. */
 export function runStatusLine(stdin: string | undefined, given: HookHost, options: StatusLineOptions = {}): string {
-  const host = withTrustedEnv(given);
-  const wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', host) : '';
-  const input = parseStatusInput(parseJson(stdin));
-  if (!input) return wrapped;
+  let host = given;
+  let wrapped = '';
+  try {
+    host = withTrustedEnv(given);
+    wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', host) : '';
+    const input = parseStatusInput(parseJson(stdin));
+    if (!input) return wrapped;
+    return withWrapped(wrapped, ourStatusLine(input, host));
+  } catch (error) {
+    host.writeStderr(failedOpen(STATUSLINE_EVENT, describeError(error), host).stderr);
+    return withWrapped(wrapped, STATUSLINE_FAILED);
+  }
+}
+
+/** Ours appended to the first line of the wrapped command's output: that one is shown even where a status line is a single line. */
+function withWrapped(wrapped: string, ours: string): string {
+  if (!wrapped) return ours;
+  const lines = wrapped.replace(/\n+$/, '').split('\n');
+  lines[0] = `${lines[0]}  ${ours}`;
+  return lines.join('\n');
+}
+
+/** Our line for the input, after keeping the window it reports for the hooks. */
+function ourStatusLine(input: StatusInput, host: HookHost): string {
   const config = loadHookConfig(host, undefined);
   const { policy, debug } = config;
   const window = input.windowTokens ?? config.loaded.policy.window ?? LARGEST_KNOWN_WINDOW;
@@ -61,7 +84,7 @@ export function runStatusLine(stdin: string | undefined, given: HookHost, option
     }
   }
   const reading = input.usageTokens === undefined ? readSince(input.transcriptPath, policy.maxScanBytes) : undefined;
-  const ours = renderStatusLine({
+  return renderStatusLine({
     usage: input.usageTokens ?? reading?.usage,
     from: input.usageTokens === undefined ? reading?.from : 'claude-code',
     compactedUnmeasured: reading?.compactedUnmeasured,
@@ -71,11 +94,6 @@ export function runStatusLine(stdin: string | undefined, given: HookHost, option
     colour: !host.env.NO_COLOR,
     columns: columnsOf(host.env.COLUMNS),
   });
-  if (!wrapped) return ours;
-  // Appended to the first line: that one is shown even where a status line is a single line.
-  const lines = wrapped.replace(/\n+$/, '').split('\n');
-  lines[0] = `${lines[0]}  ${ours}`;
-  return lines.join('\n');
 }
 
 /**

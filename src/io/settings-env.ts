@@ -69,15 +69,20 @@ export function readEffectiveEnv(ctx: SettingsContext, reading: SettingsReading 
 
 /**
  * A hook's environment without the path variables the project's own settings files supplied (Claude Code
- * merged them in before the hook ran). The files are read only when a path variable is set at all.
+ * merged them in before the hook ran). The files are read only when a path variable is set at all, and the
+ * user's own settings file only when a project file names one of them (it may set the same value: core).
  */
 export function hookEnvWithoutRepositoryPaths<E extends Readonly<Record<string, string | undefined>>>(
   env: E,
   projectDir: string,
+  home: string,
 ): { env: E; ignored: RepositoryPath[] } {
   if (!PATH_VARIABLES.some((name) => env[name])) return { env, ignored: [] };
-  const { files } = readSettings({ env, home: '/', projectDir }, ['project', 'local']);
-  return withoutRepositoryPaths(env, files);
+  const ctx = { env, home, projectDir };
+  const repository = readSettings(ctx, ['project', 'local']).files;
+  const trusted = withoutRepositoryPaths(env, repository);
+  if (trusted.ignored.length === 0) return trusted;
+  return withoutRepositoryPaths(env, [...readSettings(ctx, ['user']).files, ...repository]);
 }
 
 type TextRead = { kind: 'missing' } | { kind: 'error'; reason: string } | { kind: 'ok'; text: string };

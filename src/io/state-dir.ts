@@ -8,9 +8,12 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 
 export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
 
-/** The state directory in force: the one place it is decided. */
+/**
+ * The state directory in force: the one place it is decided. A relative `stateDir` never counts (the policy
+ * schema and the variable's coercion refuse one, with a reason): it would follow each process's working folder.
+ */
 export function resolveStateDir({ policy, env, home }: StateDirContext): string {
-  if (policy.stateDir) return policy.stateDir;
+  if (policy.stateDir && isAbsolute(policy.stateDir)) return policy.stateDir;
   // XDG: a relative XDG_STATE_HOME is invalid and must be ignored.
   const xdg = env.XDG_STATE_HOME;
   return join(xdg && isAbsolute(xdg) ? xdg : join(home, '.local', 'state'), 'context-ceiling');

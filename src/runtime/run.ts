@@ -63,8 +63,9 @@ export function runHookEvent(
  * still lets everything through, but says so in one stderr line and keeps a "last error" record in the
  * state directory, which `status` and `doctor` show (a half-updated runtime copy must not look like a quiet
  * session). The state directory here is the environment's or the default: the policy may be what failed.
+ * The status line and the SDK guard fail the same way (`event`: io/last-error.ts STATUSLINE_EVENT, SDK_GUARD_EVENT).
  */
-function failedOpen(event: string, message: string, host: HookHost): HookOutcome {
+export function failedOpen(event: string, message: string, host: HookHost): HookOutcome {
   const line = failureLine(event, message);
   try {
     // Only once the repository's path variables are out of the environment (withTrustedEnv ran).
@@ -98,7 +99,7 @@ function failureStateDir(host: HookHost): string {
  */
 export function withTrustedEnv(host: HookHost): HookHost {
   if (host.ignoredPaths !== undefined) return host; // already looked
-  const { env, ignored } = hookEnvWithoutRepositoryPaths(host.env, host.env.CLAUDE_PROJECT_DIR || host.cwd);
+  const { env, ignored } = hookEnvWithoutRepositoryPaths(host.env, host.env.CLAUDE_PROJECT_DIR || host.cwd, host.home);
   return { ...host, env, ignoredPaths: ignored };
 }
 

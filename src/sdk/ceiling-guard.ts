@@ -21,6 +21,8 @@ import type { ToolAction } from '../core/policy.js';
 import type { HookHost, SdkContextUsage } from '../runtime/host.js';
 import { guardProtocolOutput, judgePreToolUse } from '../hooks/pre-tool-use.js';
 import { linkedServices } from '../hooks/linked-services.js';
+import { describeError, SDK_GUARD_EVENT } from '../io/last-error.js';
+import { failedOpen } from '../runtime/run.js';
 
 export type CeilingGuardOptions = {
   /** Block (deny) instead of warn over the ceiling. */
@@ -53,7 +55,8 @@ export type CeilingGuardOptions = {
 /**
  * `deduplicated`: a warning its 5-point bucket already gave since the last compaction, so the session was not
  * told again (`message` is what it would have said). `reason`: why, e.g. `below-ceiling`, `over-ceiling-blocked`,
- * `recovery-skill`. `notice`: a one-time word to the person about the window (an unknown model, a stated window
+ * `recovery-skill`, or `failed-open unexpected-error` (the guard failed, the call went through, `message` says
+ * what failed and the state directory keeps it as the last error `status` and `doctor` show). `notice`: a one-time word to the person about the window (an unknown model, a stated window
  * the session outgrew).
  */
 export type CeilingDecision = {
@@ -85,17 +88,37 @@ export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, st
 export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallbackMatcher {
   const env = ceilingGuardEnv(options);
   const { voice, ...parsers } = linkedServices();
-  const host: HookHost = { ...parsers, env, cwd: process.cwd(), home: homedir(), writeStderr: () => {}, now: () => new Date() };
+  // ignoredPaths: the program's own environment; Claude Code's settings env reaches command hooks, not this process.
+  const host: HookHost = {
+    ...parsers,
+    env,
+    cwd: process.cwd(),
+    home: homedir(),
+    writeStderr: () => {},
+    now: () => new Date(),
+    ignoredPaths: [],
+  };
   return {
     matcher: GUARD_MATCHER,
     hooks: [
       async (input: HookInput): Promise<HookJSONOutput> => {
         if (input.hook_event_name !== 'PreToolUse') return {};
         const sdk = options.contextUsage ? await askContextUsage(options.contextUsage) : undefined;
-        const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, voice);
-        const message = result.outcome === 'allow' ? undefined : result.texts?.stderr;
-        options.onDecision?.({ toolName: input.tool_name, outcome: result.outcome, reason: result.reason, message, notice: result.notice });
-        return guardProtocolOutput(result) ?? {};
+        let output: HookJSONOutput;
+        let decision: CeilingDecision;
+        try {
+          const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, voice);
+          const message = result.outcome === 'allow' ? undefined : result.texts?.stderr;
+          decision = { toolName: input.tool_name, outcome: result.outcome, reason: result.reason, message, notice: result.notice };
+          output = guardProtocolOutput(result) ?? {};
+        } catch (error) {
+          // Never into the user's agent: the call goes through, the error is kept where status and doctor look.
+          const failed = failedOpen(SDK_GUARD_EVENT, describeError(error), host);
+          decision = { toolName: String(input.tool_name), outcome: 'allow', reason: failed.reason, message: failed.stderr.trimEnd() };
+          output = {};
+        }
+        options.onDecision?.(decision);
+        return output;
       },
     ],
   };

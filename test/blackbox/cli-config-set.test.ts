@@ -59,7 +59,11 @@ describe('config set and unset', () => {
       '/tmp/debug.log',
       'debug: "/tmp/debug.log" refused: expected on or off (a file for diagnostics is named by DEV_TEAM_CONTEXT_DEBUG only)',
     ],
-    ['ceilingPC', '35', expect.stringMatching(/^unknown key "ceilingPC"; keys are enabled, strict, ceilingPct, .*, tools\.<Tool>$/)],
+    [
+      'ceilingPC',
+      '35',
+      expect.stringMatching(/^unknown key "ceilingPC"; keys are enabled, strict, ceilingPct, .*, tools\.<Tool>, extends$/),
+    ],
   ])('config set %s %s is refused with one line and usage, exit 1; the file is untouched', async (key, value, message) => {
     mkdirSync(join(sandbox().home, '.claude'));
     writeFileSync(userFile(), '{ "ceilingPct": 30 }\n');
@@ -217,5 +221,63 @@ describe('config set --project, and the files it refuses', () => {
     const run = await cli(args);
     expect(run).toMatchObject({ exitCode: 1, stdout: '' });
     expect(run.stderr.split('\n')[0]).toBe(`context-ceiling: ${message}`);
+  });
+});
+
+describe('config set: negative numbers, relative state directories, presets', () => {
+  it.each([
+    [['config', 'set', 'ceilingPct', '-5'], 'ceilingPct: "-5" refused: expected a whole number from 1 to 100'],
+    [['config', 'set', 'ceilingPct', '-5', '--user'], 'ceilingPct: "-5" refused: expected a whole number from 1 to 100'],
+    [['config', 'set', 'window', '-1000000'], 'window: "-1000000" refused: expected a whole number from 1000 to 100000000'],
+    [['config', 'set', 'stateDir', 'state'], 'stateDir: "state" refused: must be an absolute path'],
+    [['config', 'set', 'stateDir', '~/state'], 'stateDir: "~/state" refused: must be an absolute path'],
+    [
+      ['config', 'set', 'extends', 'strict'],
+      'extends: "strict" refused: expected a preset, one of default, strict-ci, large-window, strict-skills',
+    ],
+  ])('%j: refused for the value, one line and usage, exit 1, nothing written', async (args, message) => {
+    const run = await cli(args);
+    expect(run).toMatchObject({ exitCode: 1, stdout: '' });
+    const [line, usage] = run.stderr.split('\n');
+    expect(line).toBe(`context-ceiling: ${message}`);
+    expect(usage).toMatch(/^Usage: context-ceiling config show /);
+    expect(existsSync(userFile())).toBe(false);
+  });
+
+  it('config set extends strict-ci: written, validated, and what the preset now supplies is shown in force', async () => {
+    const run = await cliOk(['config', 'set', 'extends', 'strict-ci']);
+    expect(read(userFile())).toEqual({ extends: 'strict-ci' });
+    expect(normalise(run.stdout.split('\n')[0]!)).toBe(
+      'context-ceiling: set extends to strict-ci in <root>/home/.claude/context-ceiling.json (user file; it was not set there)',
+    );
+    expect(run.stdout).toContain('in force: strict = true  (preset (strict-ci, extended by');
+    await cliOk(['config', 'unset', 'extends']);
+    expect(read(userFile())).toEqual({});
+  });
+
+  it('a relative stateDir in the user file: config validate and config show name it and exit 1', async () => {
+    mkdirSync(join(sandbox().home, '.claude'));
+    writeFileSync(userFile(), '{ "stateDir": "state" }\n');
+    for (const args of [
+      ['config', 'validate'],
+      ['config', 'show'],
+    ]) {
+      const run = await cli(args);
+      expect(run.exitCode).toBe(1);
+      expect(normalise(run.stderr)).toContain('<root>/home/.claude/context-ceiling.json: stateDir: must be an absolute path');
+    }
+  });
+
+  it('a relative DEV_TEAM_CONTEXT_STATE_DIR: ignored with its reason; the hooks keep state in the default directory', async () => {
+    const show = await cli(['config', 'show'], { DEV_TEAM_CONTEXT_STATE_DIR: 'state' });
+    expect(show.stderr).toContain('DEV_TEAM_CONTEXT_STATE_DIR="state" ignored: must be an absolute path');
+    const transcript = sandbox().write('claude/t.jsonl', aTranscript().assistant({ cacheRead: 449_995 }).toString());
+    const run = await runHook(sandbox(), preToolUse(transcript, 'Agent', {}, { cwd: sandbox().project }), {
+      CLAUDE_PROJECT_DIR: sandbox().project,
+      DEV_TEAM_CONTEXT_STATE_DIR: 'state',
+    });
+    expectWarned(run);
+    expect(existsSync(join(sandbox().project, 'state'))).toBe(false);
+    expect(existsSync(join(sandbox().home, '.local', 'state', 'context-ceiling', 'sessions'))).toBe(true);
   });
 });

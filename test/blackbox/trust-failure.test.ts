@@ -4,12 +4,12 @@
  * `status` and `doctor` show, and `doctor` must not say ✓ over it. A policy file that does not validate (a
  * typo in the user's strict policy) is named in the guard's next message, not only under debug.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { preToolUse, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { FIXTURES, preToolUse, ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox, cli, cliOk } = useProjectSandbox();
 const runtime = () => join(sandbox().project, '.claude', 'context-ceiling', 'runtime');
@@ -86,6 +86,36 @@ describe('a half-updated runtime copy', () => {
     expect(existsSync(lastError())).toBe(true);
     const hooks = (await doctor()).checks.find((c) => c.name === 'hooks')!;
     expect(hooks.detail).toContain('policy-parse.cjs missing');
+  });
+});
+
+describe('the status line fails as a hook does', () => {
+  it('policy-parse.cjs missing with a policy file present: a fallback line, exit 0, one stderr line, a last error doctor and status show', async () => {
+    // A half-updated copy of the plugin's dist/ folder: the status line's parser is gone.
+    const dist = join(sandbox().root, 'dist');
+    cpSync(join(ROOT, 'plugin', 'dist'), dist, { recursive: true });
+    rmSync(join(dist, 'policy-parse.cjs'));
+    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 30 }));
+    const run = await execa(process.execPath, [join(dist, 'statusline.cjs')], {
+      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
+      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
+      extendEnv: false,
+      cwd: sandbox().project,
+      reject: false,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe('ctx – context-ceiling failed (context-ceiling doctor)');
+    expect(run.stderr).toMatch(
+      /^context-ceiling: the status line failed and showed no measurement: MODULE_NOT_FOUND: Cannot find module '.*policy-parse\.cjs'.* \(context-ceiling doctor shows the last error\)$/,
+    );
+    expect(JSON.parse(readFileSync(lastError(), 'utf8'))).toMatchObject({
+      event: 'statusline',
+      error: expect.stringContaining('policy-parse.cjs'),
+    });
+    const errors = (await doctor()).checks.find((c) => c.name === 'errors')!;
+    expect(errors.detail).toMatch(/^the status line failed at .+ and showed no measurement: MODULE_NOT_FOUND/);
+    const status = await cli(['status', '--transcript', transcriptAt(1_000)]);
+    expect(status.stdout).toMatch(/^Last error {2}status line failed at .+ and showed no measurement: MODULE_NOT_FOUND/m);
   });
 });
 

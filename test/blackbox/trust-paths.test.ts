@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { HOOK_BIN, makeSandbox, preToolUse, ROOT, runCli, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, HOOK_BIN, makeSandbox, preToolUse, ROOT, runCli, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -112,6 +112,57 @@ describe("a repository's settings env cannot name a path", () => {
     await guardOver({ DEV_TEAM_CONTEXT_DEBUG: log, DEV_TEAM_CONTEXT_STATE_DIR: state });
     expect(readFileSync(log, 'utf8')).toContain('verdict pre-tool-use: warn over-ceiling');
     expect(readdirSync(state)).toContain('sessions');
+  });
+});
+
+describe('a path variable a project settings file set is said once to the person', () => {
+  const call = (env: Record<string, string>, tokens: number, session = SESSION) =>
+    runHook(sandbox, preToolUse(transcriptAt(tokens), 'Agent', {}, { session_id: session, cwd: sandbox.project }), {
+      CLAUDE_PROJECT_DIR: sandbox.project,
+      ...env,
+    });
+
+  it.each(['settings.json', 'settings.local.json'])(
+    'DEV_TEAM_CONTEXT_STATE_DIR from .claude/%s: a systemMessage naming it and the file, once per session, below the ceiling too',
+    async (file) => {
+      const env = commitSettingsEnv({ DEV_TEAM_CONTEXT_STATE_DIR: join(sandbox.root, 'public_html') }, file);
+      const first = await call(env, 150_000);
+      expect(first.reason).toBe('allow below-ceiling +notice');
+      expect(JSON.parse(first.stdout)).toEqual({
+        systemMessage: `context-ceiling: ignored DEV_TEAM_CONTEXT_STATE_DIR from .claude/${file}: a project's settings may not name a path for context-ceiling; set it in your environment or ~/.claude/settings.json.`,
+      });
+      expect(first.stderr).toContain('ignored DEV_TEAM_CONTEXT_STATE_DIR');
+      // Told: the next calls of the session are silent, with their reason, whatever the verdict.
+      expectSilent(await call(env, 150_000), 'allow below-ceiling');
+      const over = await call(env, 450_000);
+      expect(over.reason).toBe('warn over-ceiling');
+      expect(JSON.parse(over.stdout).systemMessage).not.toContain('DEV_TEAM_CONTEXT_STATE_DIR');
+      // Another session hears it once too.
+      expect((await call(env, 150_000, 'another-session')).reason).toBe('allow below-ceiling +notice');
+    },
+  );
+
+  it("the same value in the user's own ~/.claude/settings.json env is the user's: honoured, no notice, doctor names nothing", async () => {
+    const state = join(sandbox.root, 'my-state');
+    sandbox.write('home/.claude/settings.json', JSON.stringify({ env: { DEV_TEAM_CONTEXT_STATE_DIR: state } }));
+    const env = commitSettingsEnv({ DEV_TEAM_CONTEXT_STATE_DIR: state });
+    expectSilent(await call(env, 150_000), 'allow below-ceiling');
+    expect((await call(env, 450_000)).reason).toBe('warn over-ceiling');
+    expect(readdirSync(state)).toContain('sessions');
+    expect((await doctorJson()).checks.find((c) => c.name === 'config')!.detail).not.toContain('ignored');
+  });
+
+  it('a project that also sets HOME (a forged ~/.claude/settings.json) vouches for nothing: ignored and said', async () => {
+    const state = join(sandbox.root, 'public_html');
+    const fakeHome = join(sandbox.project, 'fake-home');
+    sandbox.write('project/fake-home/.claude/settings.json', JSON.stringify({ env: { DEV_TEAM_CONTEXT_STATE_DIR: state } }));
+    const env = commitSettingsEnv({ DEV_TEAM_CONTEXT_STATE_DIR: state, HOME: fakeHome });
+    expect((await call(env, 150_000)).reason).toBe('allow below-ceiling +notice');
+    expect(existsSync(state)).toBe(false);
+  });
+
+  it('the same variable from the process environment is no notice', async () => {
+    expectSilent(await call({ DEV_TEAM_CONTEXT_STATE_DIR: join(sandbox.root, 'state') }, 150_000), 'allow below-ceiling');
   });
 });
 

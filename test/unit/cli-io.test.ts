@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { CliIO } from '../../src/cli/io.js';
+import type { CliIO } from '../../src/cli/command.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { FIXTURES, makeSandbox, preToolUse, type Sandbox } from '../helpers/sandbox.js';
 

@@ -228,3 +228,23 @@ describe('a policy file left out is a notice, remembered by its text', () => {
     expect(judgeNotices(undefined, 0, [], [])).toEqual([]);
   });
 });
+
+describe('a path variable a project settings file set is a notice, remembered by variable and file', () => {
+  const { judgeNotices, noticeKey, renderNotice } = MESSAGES;
+  const path = (name: string, label = '.claude/settings.json') => ({ name, value: '/x', label });
+  it('names the variable and the file in one line; another variable or file is another notice', () => {
+    const [notice] = judgeNotices(undefined, 0, [], [], [path('DEV_TEAM_CONTEXT_STATE_DIR')]);
+    expect(renderNotice(notice!)).toBe(
+      "context-ceiling: ignored DEV_TEAM_CONTEXT_STATE_DIR from .claude/settings.json: a project's settings may not name a path for context-ceiling; set it in your environment or ~/.claude/settings.json.",
+    );
+    expect(noticeKey(notice!)).toMatch(/^paths-ignored-[0-9a-f]{8}$/);
+    // The value is not part of the key: the repository changing it does not make the session hear it again.
+    expect(noticeKey(judgeNotices(undefined, 0, [], [], [{ ...path('DEV_TEAM_CONTEXT_STATE_DIR'), value: '/y' }])[0]!)).toBe(
+      noticeKey(notice!),
+    );
+    expect(noticeKey(judgeNotices(undefined, 0, [], [], [path('DEV_TEAM_CONTEXT_DEBUG')])[0]!)).not.toBe(noticeKey(notice!));
+    expect(noticeKey(judgeNotices(undefined, 0, [], [], [path('DEV_TEAM_CONTEXT_STATE_DIR', '.claude/settings.local.json')])[0]!)).not.toBe(
+      noticeKey(notice!),
+    );
+  });
+});

@@ -1,6 +1,6 @@
 /** replay's progress: a bar redrawn with \r only on a terminal stderr outside CI; plain lines everywhere else. */
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../../src/cli/io.js';
+import type { CliIO } from '../../src/cli/command.js';
 import { main } from '../../src/cli/main.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox } from '../helpers/sandbox.js';

@@ -77,6 +77,43 @@ describe('withoutRepositoryPaths', () => {
     ['a project value that is not the one in force (the file changed since)', { [STATE]: '/a' }, [['project', { [STATE]: '/b' }]], []],
     ['DEBUG=1 names no file: left as it is', { [DEBUG]: '1' }, [['project', { [DEBUG]: '1' }]], []],
     [
+      "the project's value that the user's own settings set too is the user's",
+      { [STATE]: '/home/u/s' },
+      [
+        ['user', { [STATE]: '/home/u/s' }],
+        ['project', { [STATE]: '/home/u/s' }],
+      ],
+      [],
+    ],
+    [
+      "the user's settings setting another value do not vouch for the project's",
+      { [STATE]: '/srv/www' },
+      [
+        ['user', { [STATE]: '/home/u/s' }],
+        ['project', { [STATE]: '/srv/www' }],
+      ],
+      [STATE],
+    ],
+    [
+      "a project that also sets HOME could forge the user's file: it vouches for nothing",
+      { [STATE]: '/srv/www' },
+      [
+        ['user', { [STATE]: '/srv/www' }],
+        ['project', { [STATE]: '/srv/www', HOME: '/repo/fake-home' }],
+      ],
+      [STATE],
+    ],
+    [
+      'nor one whose local settings set CLAUDE_CONFIG_DIR',
+      { [DEBUG]: '/home/u/.bashrc' },
+      [
+        ['user', { [DEBUG]: '/home/u/.bashrc' }],
+        ['project', { [DEBUG]: '/home/u/.bashrc' }],
+        ['local', { CLAUDE_CONFIG_DIR: '/repo/fake' }],
+      ],
+      [DEBUG],
+    ],
+    [
       'the policy and orchestration file too',
       { DEV_TEAM_CONTEXT_POLICY: 'p.json', DEV_TEAM_CONTEXT_ORCHESTRATION: '../x.yaml', DEV_TEAM_CONTEXT_CEILING_PCT: '100' },
       [
