@@ -15,7 +15,7 @@ import { resolvePolicy } from '../src/core/policy.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder } from '../src/core/replay.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { recordedSessionWindow } from '../src/window/session-window.js';
-import { replayFile } from '../src/cli/replay-files.js';
+import { replayFile } from '../src/cli/replay-file.js';
 import { writeSection } from './results.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());

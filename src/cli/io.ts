@@ -3,6 +3,8 @@ import minimist from 'minimist';
 import type { WindowCandidate } from '../core/window.js';
 import { cliMessage } from './messages.js';
 
+export { isFsError } from '../io/fs-error.js';
+
 export type CliIO = {
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
@@ -66,10 +68,6 @@ const FS_REASONS: Record<string, string> = {
 };
 
 /** A file-system error as one short phrase: `no such file or directory (ENOENT)`. */
-/** A failure of the file system (it carries an errno code), as opposed to an exception of our own code. */
-export function isFsError(error: unknown): boolean {
-  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
-}
 
 export function describeFsError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

@@ -8,7 +8,8 @@ import { statedWindows } from '../core/window.js';
 import { describeRecommendation } from './replay-recommendation.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { claudeSettingsOf, loadValidConfig } from './project.js';
-import { bundleFile } from '../io/bundle-dir.js';
+import { siblingBundle } from '../io/bundle-dir.js';
+import { REPLAY_WORKER_BUNDLE } from './replay-file.js';
 import { chooseJobs, replayFiles } from './replay-files.js';
 import { CliError, parseFlags, parseWindowFlag, UsageError, type CliIO, type Command, toJsonOutput } from './io.js';
 import { cliMessage } from './messages.js';
@@ -65,7 +66,7 @@ Options:
     const started = process.hrtime.bigint();
     const setup = { gated: [...recordedTools(config.policy)], stated, env, ceilings, policy: config.policy };
     const jobs = chooseJobs(parseJobs(flags.jobs), sessions.length, totalBytes);
-    const { results: replayed, threads } = await replayFiles(sessions, setup, jobs, bundleFile(), (index) =>
+    const { results: replayed, threads } = await replayFiles(sessions, setup, jobs, siblingBundle(REPLAY_WORKER_BUNDLE), (index) =>
       progress.advance(sessions[index]!.size),
     );
     const analyses: SessionAnalysis[] = [];
