@@ -11,9 +11,11 @@ import { type FileReplay, REPLAY_WORKER_ROLE, type ReplaySetup, type ReplayWorke
 export type { FileReplay, ReplaySetup } from './replay-file.js';
 
 /**
- * Below this much transcript, starting workers costs more than it saves. PLACEHOLDER
+ * Below this much transcript, another thread costs more than it saves. A worker runs its own small bundle
+ * (replay-worker.cjs): starting one costs about a quarter of a Node start, and its share of the files pays
+ * that back from a few tens of MiB (instruction counts, bench/RESULTS.md "Where replay's time goes").
  */
-const PARALLEL_MIN_BYTES = 1024 * 1024 * 1024;
+const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
 /** More workers than this only add start-up: the scan is bound by memory bandwidth long before. */
 const MAX_JOBS = 4;
 
