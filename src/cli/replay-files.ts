@@ -12,10 +12,11 @@ export type { FileReplay, ReplaySetup } from './replay-file.js';
 
 /**
  * Below this much transcript, another thread costs more than it saves. A worker runs its own small bundle
- * (replay-worker.cjs): starting one costs about a quarter of a Node start, and its share of the files pays
- * that back from a few tens of MiB (instruction counts, bench/RESULTS.md "Where replay's time goes").
+ * (replay-worker.cjs), so starting one costs about a quarter of a Node start; what remains is its own cold
+ * start of the scan code, which its share of the files pays back from 40-60 MiB (instruction counts and CPU
+ * time, bench/RESULTS.md "Where replay's time goes"); twice that, for a margin.
  */
-const PARALLEL_MIN_BYTES = 64 * 1024 * 1024;
+const PARALLEL_MIN_BYTES = 128 * 1024 * 1024;
 /** More workers than this only add start-up: the scan is bound by memory bandwidth long before. */
 const MAX_JOBS = 4;
 

@@ -47,7 +47,7 @@ Options:
   --window N        judge every session against this window (default: each session's
                     own, from the configured window or its model, as the guard would)
   --jobs N          threads reading files (default: one per idle CPU, up to 4,
-                    once there is more than 64 MiB to read; 1 reads everything
+                    once there is more than 128 MiB to read; 1 reads everything
                     in this thread)
   --json            one JSON object instead of the table
 `,

@@ -16,7 +16,8 @@ describe('chooseJobs', () => {
     [undefined, 40, 10 * MiB, 8, 0, 1], // little to read: start-up would cost more than it saves
     [undefined, 40, 10 * MiB, 2, 0, 1], // 10 MiB: a worker's start-up would cost more than its share saves
     [undefined, 5, 50 * MiB, 2, 0, 1],
-    [undefined, 7, 64 * MiB, 2, 0, 2], // from 64 MiB both CPUs of an idle machine
+    [undefined, 12, 127 * MiB, 2, 0, 1],
+    [undefined, 13, 128 * MiB, 2, 0, 2], // from 128 MiB both CPUs of an idle machine
     [undefined, 40, 400 * MiB, 2, 0, 2], // the bench's corpus
     [undefined, 40, 2048 * MiB, 2, 0.1, 2], // an idle two-CPU machine: both
     [undefined, 40, 2048 * MiB, 2, 0.6, 2],
