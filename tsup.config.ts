@@ -74,6 +74,17 @@ export default defineConfig([
     banner: { js: '#!/usr/bin/env node' },
   },
   {
+    // What a worker thread of `replay` runs: only the scan and one session's analysis, so a worker starts
+    // without compiling the whole CLI (bench/RESULTS.md, "Where replay's time goes").
+    ...shared,
+    outDir: PAYLOAD,
+    entry: { 'replay-worker': 'src/replay-worker.ts' },
+    format: ['cjs'],
+    outExtension: () => ({ js: '.cjs' }),
+    minify: true,
+    splitting: false,
+  },
+  {
     // The library (createCeilingGuard for the Agent SDK), with type declarations; not part of the plugin.
     ...shared,
     outDir: 'dist',

@@ -15,7 +15,7 @@ import { resolvePolicy } from '../src/core/policy.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder } from '../src/core/replay.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { recordedSessionWindow } from '../src/window/session-window.js';
-import { replayFile } from '../src/cli/replay-files.js';
+import { replayFile } from '../src/cli/replay-file.js';
 import { writeSection } from './results.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
@@ -180,7 +180,8 @@ type Check = (stdout: string) => string | undefined;
 /** How many threads replay said it read with, over every run. */
 const oursThreads = new Set<number>();
 
-function checkOurs(expected: Expected, naive: unknown): Check {
+/** `jobs`: the threads the run was told to use (checked); without it, the threads replay chose are noted. */
+function checkOurs(expected: Expected, naive: unknown, jobs?: number): Check {
   return (stdout) => {
     let report: Record<string, unknown> & { ceilings: Array<Record<string, unknown>> };
     try {
@@ -189,8 +190,9 @@ function checkOurs(expected: Expected, naive: unknown): Check {
       return `not JSON: ${stdout.slice(0, 200)}`;
     }
     const { files, bytes, seconds: _, threads, corrupt, ...summary } = report;
-    oursThreads.add(threads as number);
     const problems: string[] = [];
+    if (jobs === undefined) oursThreads.add(threads as number);
+    else if (threads !== jobs) problems.push(`threads ${threads} ≠ ${jobs}`);
     if (bytes !== expected.bytes) problems.push(`bytes ${bytes} ≠ ${expected.bytes}`);
     if (JSON.stringify(files) !== JSON.stringify({ sessions: expected.sessions, subagents: 0, summarisers: 0 }))
       problems.push(`files ${JSON.stringify(files)}`);
@@ -256,7 +258,7 @@ function fetchTool(spec: string): void {
 
 type Runner = {
   name: string;
-  tool: 'ours' | 'ccusage';
+  tool: 'ours' | 'ours-2' | 'ccusage';
   runtime: string;
   command: string;
   args: string[];
@@ -315,6 +317,17 @@ const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
     cpuMs: [],
   },
   {
+    // Two threads whatever the host's load: what both CPUs give when they are free.
+    name: `replay --jobs 2 (${runtime})`,
+    tool: 'ours-2',
+    runtime,
+    command,
+    args: [CLI, 'replay', '--json', '--jobs', '2'],
+    check: checkOurs(expected, naive, 2),
+    ms: [],
+    cpuMs: [],
+  },
+  {
     name: `ccusage (${runtime})`,
     tool: 'ccusage',
     runtime,
@@ -339,8 +352,8 @@ for (let round = 0; round < ROUNDS; round++) {
     if (cpuMs !== undefined) runner.cpuMs.push(cpuMs);
   }
 }
-const ratio = (runtime: string) => {
-  const ours = runners.find((r) => r.tool === 'ours' && r.runtime === runtime)!;
+const ratio = (runtime: string, tool: Runner['tool'] = 'ours') => {
+  const ours = runners.find((r) => r.tool === tool && r.runtime === runtime)!;
   const theirs = runners.find((r) => r.tool === 'ccusage' && r.runtime === runtime)!;
   return median(ours.ms.map((ms, i) => ms / theirs.ms[i]!));
 };
@@ -358,15 +371,17 @@ const table = `### ${date}
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}${bun ? `, Bun ${version(bun)}` : ', no Bun'}; ccusage ${JSON.parse(readFileSync(join(TOOLS, 'node_modules', 'ccusage', 'package.json'), 'utf8')).version}.
 Corpus: ${files.length} sessions, ${(expected.bytes / MiB).toFixed(0)} MiB. ${ROUNDS} rounds, order rotated each round; wall ms, median (min–max), and the
 median CPU ms (user + system, children included); "replay / ccusage" is the median of each round's wall-time ratio.
-replay read with ${[...oursThreads].join(', ')} thread(s). Load average before the runs: ${loadBefore}, after: ${loadavg()
+replay (threads as it chose them) read with ${[...oursThreads].join(', ')} thread(s). Load average before the runs: ${loadBefore}, after: ${loadavg()
   .map((l) => l.toFixed(1))
   .join(' ')}.
 
 | command (timed: the whole process, warm page cache) | Node ms | Bun ms |
 |---|---|---|
 | \`context-ceiling replay --json\` (checked: sessions, compactions, peak, gated calls by tool per ceiling = the generator's; summary = a naive every-line replay) | **${cell('ours', 'Node')}** | **${cell('ours', 'Bun')}** |
+| \`context-ceiling replay --json --jobs 2\` (checked the same way) | ${cell('ours-2', 'Node')} | ${cell('ours-2', 'Bun')} |
 | \`ccusage session --json --offline\` (checked: 40 sessions; input, output, cache-read and total tokens = the generator's) | ${cell('ccusage', 'Node')} | ${cell('ccusage', 'Bun')} |
 | replay / ccusage | **${ratio('Node').toFixed(2)}×** ${pass(ratio('Node'))} | ${bun ? `**${ratio('Bun').toFixed(2)}×** ${pass(ratio('Bun'))}` : 'n/a'} |
+| replay --jobs 2 / ccusage | ${ratio('Node', 'ours-2').toFixed(2)}× | ${bun ? `${ratio('Bun', 'ours-2').toFixed(2)}×` : 'n/a'} |
 `;
 const path = join(ROOT, 'bench', 'RESULTS.md');
 const current = readFileSync(path, 'utf8');
@@ -397,7 +412,9 @@ writeSection(
   `## Replay throughput
 
 Generated by \`npm run bench:replay\` (bench/replay.ts) on ${date}, in one thread, in-process, on the corpus above.
-Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}.
+Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} (other work on the host slows this too).
 Both build the same per-session timelines and judge ceilings ${CEILINGS.join(', ')} % with the guard's judgeCall; median of
 three warm runs. Target ≥ 150 MB/s.
 

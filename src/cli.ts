@@ -1,18 +1,15 @@
 /** The `context-ceiling` bin. Only this file ends the process. */
 import { main, processIO } from './cli/main.js';
-import { serveReplayWorker } from './cli/replay-files.js';
 
-// A worker thread `replay` started runs this same file: it serves files instead.
 // processIO ends the run early, and quietly, when the reader of stdout goes away (`| head`).
-if (!serveReplayWorker())
-  main(
-    process.argv.slice(2),
-    processIO((code) => process.exit(code)),
-  ).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    () => {
-      process.exitCode = 1;
-    },
-  );
+main(
+  process.argv.slice(2),
+  processIO((code) => process.exit(code)),
+).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  () => {
+    process.exitCode = 1;
+  },
+);

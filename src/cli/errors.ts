@@ -23,10 +23,7 @@ const FS_REASONS: Record<string, string> = {
   ENOSPC: 'no space left on the device',
 };
 
-/** A failure of the file system (it carries an errno code), as opposed to an exception of our own code. */
-export function isFsError(error: unknown): boolean {
-  return typeof (error as NodeJS.ErrnoException | undefined)?.code === 'string';
-}
+export { isFsError } from '../io/fs-error.js';
 
 /** A file-system error as one short phrase: `no such file or directory (ENOENT)`. */
 export function describeFsError(error: unknown): string {

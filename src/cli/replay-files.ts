@@ -1,54 +1,24 @@
 /**
- * Replaying many session files: each file is read and judged on its own (scan → timeline → the
- * session's window → analyzeSession, the guard's judgeCall on every call), in this thread or spread
- * over this thread and worker threads running this same bundle.
+ * Replaying many session files: each file is read and judged on its own (replay-file.ts), in this thread
+ * or spread over this thread and worker threads running the replay worker's own bundle.
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import type { Policy } from '../core/policy.js';
-import { analyzeSession, type SessionAnalysis, TimelineBuilder } from '../core/replay.js';
-import type { WindowFacts } from '../core/window.js';
-import { scanRecords, type FileScan } from '../io/replay-scan.js';
-import { recordedSessionWindow } from '../window/session-window.js';
-import { isFsError } from './errors.js';
+import { Worker } from 'node:worker_threads';
 import { cliMessage } from './messages.js';
+import { type FileReplay, REPLAY_WORKER_ROLE, type ReplaySetup, type ReplayWorkerData, replayFile } from './replay-file.js';
 
-/** Everything a file's replay needs besides the file: plain data, so a worker can be given it. */
-export type ReplaySetup = {
-  gated: string[];
-  stated: Pick<WindowFacts, 'stated' | 'projectStated'>;
-  env: Readonly<Record<string, string | undefined>>;
-  ceilings: number[];
-  policy: Policy;
-};
-
-/** One file's answer; undefined `analysis` when the file could not be read (counted, never fatal). */
-export type FileReplay = { scan: FileScan; analysis: SessionAnalysis } | undefined;
+export type { FileReplay, ReplaySetup } from './replay-file.js';
 
 /**
- * Below this much transcript, starting workers costs more than it saves: a worker loads the whole CLI bundle
- * (~0.3 s of CPU), while one thread scans about 1 GiB/s; measured on 40 × 10 MiB, 2 threads took 0.55-0.67 s
- * against 0.46-0.48 s for one (2026-11-26, 2 cores).
+ * Below this much transcript, another thread costs more than it saves. A worker runs its own small bundle
+ * (replay-worker.cjs), so starting one costs about a quarter of a Node start; what remains is its own cold
+ * start of the scan code, which its share of the files pays back from 40-60 MiB (instruction counts and CPU
+ * time, bench/RESULTS.md "Where replay's time goes"); twice that, for a margin.
  */
-const PARALLEL_MIN_BYTES = 1024 * 1024 * 1024;
+const PARALLEL_MIN_BYTES = 128 * 1024 * 1024;
 /** More workers than this only add start-up: the scan is bound by memory bandwidth long before. */
 const MAX_JOBS = 4;
-/** What the main thread sends a worker in its workerData, so the bundle knows to serve files rather than run the CLI. */
-const WORKER_ROLE = 'context-ceiling replay worker';
-
-export function replayFile(path: string, setup: ReplaySetup): FileReplay {
-  const timeline = new TimelineBuilder(new Set(setup.gated));
-  let scan: FileScan;
-  try {
-    scan = scanRecords(path, (record) => timeline.add(record));
-  } catch (error) {
-    if (isFsError(error)) return undefined;
-    throw error;
-  }
-  const window = recordedSessionWindow(setup.stated, timeline, setup.env);
-  return { scan, analysis: analyzeSession(timeline.events, { window, ceilings: setup.ceilings, policy: setup.policy }) };
-}
 
 /**
  * How many threads read files: `requested` (1 is this thread alone), else one per CPU the machine leaves
@@ -69,7 +39,7 @@ export function chooseJobs(
 
 /**
  * Replay every file; the answers come back in file order and `done` is told each file's index as it
- * finishes. With `jobs` > 1, this thread and `jobs` − 1 workers running `bundle` (this CLI's own file)
+ * finishes. With `jobs` > 1, this thread and `jobs` − 1 workers running `workerBundle` (replay-worker.cjs)
  * take the next file from one shared counter, largest first, so no thread waits for another to hand it
  * work. A worker's own failure (a bug, not an unreadable file) rejects, as it would have thrown here.
  * `threads` says how many read.
@@ -78,11 +48,11 @@ export async function replayFiles(
   files: ReadonlyArray<{ path: string; size: number }>,
   setup: ReplaySetup,
   jobs: number,
-  bundle: string | undefined,
+  workerBundle: string | undefined,
   done: (index: number) => void,
 ): Promise<{ results: FileReplay[]; threads: number }> {
   const results = new Array<FileReplay>(files.length);
-  if (jobs <= 1 || bundle === undefined) {
+  if (jobs <= 1 || workerBundle === undefined) {
     files.forEach((file, index) => {
       results[index] = replayFile(file.path, setup);
       done(index);
@@ -98,7 +68,8 @@ export async function replayFiles(
   for (let w = 1; w < jobs; w++) {
     let worker: Worker;
     try {
-      worker = new Worker(bundle, { workerData: { role: WORKER_ROLE, setup, paths, order, next }, stdout: true, stderr: true });
+      const data: ReplayWorkerData = { role: REPLAY_WORKER_ROLE, setup, paths, order, next };
+      worker = new Worker(workerBundle, { workerData: data, stdout: true, stderr: true });
     } catch {
       break; // no worker threads here (a runtime without them): the threads started read everything
     }
@@ -132,18 +103,6 @@ export async function replayFiles(
   if (failure !== undefined) throw failure;
   if (finished < files.length) throw new Error(cliMessage('replay.worker-stopped'));
   return { results, threads: 1 + workers.length };
-}
-
-/** In a worker: true when this thread was started by replayFiles, after serving files until none is left. */
-export function serveReplayWorker(): boolean {
-  if (isMainThread || parentPort === null || workerData?.role !== WORKER_ROLE) return false;
-  const { setup, paths, order, next } = workerData as { setup: ReplaySetup; paths: string[]; order: number[]; next: Int32Array };
-  for (let claimed = Atomics.add(next, 0, 1); claimed < order.length; claimed = Atomics.add(next, 0, 1)) {
-    const index = order[claimed]!;
-    parentPort.postMessage({ index, result: replayFile(paths[index]!, setup) });
-  }
-  // Nothing left: with no listener on its port, the worker's thread ends once its answers are out.
-  return true;
 }
 
 /**

@@ -8,7 +8,8 @@ import { statedWindows } from '../core/window.js';
 import { describeRecommendation } from './replay-recommendation.js';
 import { claudeConfigDir } from '../io/locate.js';
 import { claudeSettingsOf, loadValidConfig } from './project.js';
-import { bundleFile } from '../io/bundle-dir.js';
+import { siblingBundle } from '../io/bundle-dir.js';
+import { REPLAY_WORKER_BUNDLE } from './replay-file.js';
 import { chooseJobs, replayFiles } from './replay-files.js';
 import type { CliIO, Command } from './command.js';
 import { CliError, UsageError } from './errors.js';
@@ -49,7 +50,7 @@ Options:
   --window N        judge every session against this window (default: each session's
                     own, from the configured window or its model, as the guard would)
   --jobs N          threads reading files (default: one per idle CPU, up to 4,
-                    once there is more than 1 GiB to read; 1 reads everything
+                    once there is more than 128 MiB to read; 1 reads everything
                     in this thread)
   --json            one JSON object instead of the table
 `,
@@ -68,7 +69,7 @@ Options:
     const started = process.hrtime.bigint();
     const setup = { gated: [...recordedTools(config.policy)], stated, env, ceilings, policy: config.policy };
     const jobs = chooseJobs(parseJobs(flags.jobs), sessions.length, totalBytes);
-    const { results: replayed, threads } = await replayFiles(sessions, setup, jobs, bundleFile(), (index) =>
+    const { results: replayed, threads } = await replayFiles(sessions, setup, jobs, siblingBundle(REPLAY_WORKER_BUNDLE), (index) =>
       progress.advance(sessions[index]!.size),
     );
     const analyses: SessionAnalysis[] = [];

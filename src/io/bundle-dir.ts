@@ -7,7 +7,7 @@ export function bundleDir(): string {
   return __dirname;
 }
 
-/** The running bundle itself (the CLI's `cli.cjs`), for worker threads that run it again; undefined when running from source. */
-export function bundleFile(): string | undefined {
-  return typeof __filename === 'string' && __filename.endsWith('.cjs') ? __filename : undefined;
+/** A bundle beside the running one (a worker thread's own, such as replay-worker.cjs); undefined when running from source. */
+export function siblingBundle(name: string): string | undefined {
+  return typeof __filename === 'string' && __filename.endsWith('.cjs') ? `${__dirname}/${name}` : undefined;
 }

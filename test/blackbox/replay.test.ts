@@ -94,6 +94,50 @@ describe('replay', () => {
     expect(two.stderr).toMatch(/^replay: 100% \(.*, 3 of 3 files\)$/m);
   });
 
+  it('worker threads (replay-worker.cjs) answer exactly as one thread on a corpus of many files of every shape', async () => {
+    // 14 sessions over 3 projects, more files than threads: each thread reads several, largest first.
+    const MODELS = [HAIKU, 'claude-sonnet-4-5', 'claude-sonnet-4-5[1m]', 'claude-opus-5-5', 'some-unknown-model'];
+    for (let s = 0; s < 14; s++) {
+      const model = MODELS[s % MODELS.length]!;
+      const t = aTranscript(`m${s}`).modelAttachment(model);
+      let fill = 10_000 + s * 3_000;
+      for (let turn = 0; turn < 30 + s * 7; turn++) {
+        fill += 1_500 + ((s * 31 + turn * 17) % 4_000);
+        if (fill > 170_000 && s % 3 !== 0) {
+          t.compactBoundary({ trigger: 'auto', preTokens: fill, postTokens: s % 2 ? 4_000 : undefined });
+          fill = 8_000;
+        }
+        const tool =
+          turn % 5 === 2
+            ? { name: 'Skill', input: { skill: turn % 10 === 2 ? 'deep-dive' : 'x:context-summarization' } }
+            : turn % 7 === 3
+              ? { name: 'Agent', input: { subagent_type: 'Explore' } }
+              : { name: 'Read', input: { file_path: `f${turn}` } };
+        t.user(`step ${turn}`).assistant({ model: model.replace('[1m]', ''), cacheRead: fill, output: 40 + turn, toolUse: tool });
+        if (tool.name === 'Agent') t.progress({ cacheRead: 190_000 });
+        // Some results larger than a read (1 MiB), so a line spans reads in every thread.
+        t.toolResult(turn % 40 === 39 ? 1_100_000 : 2_000 + ((turn * 7919) % 9_000)).noise();
+        if (turn % 11 === 5) t.sidechain({ cacheRead: 185_000 });
+        if (turn % 13 === 8) t.apiError();
+      }
+      if (s % 4 === 1) t.raw('{"type":"assistant","message": {broken');
+      sandbox.write(`home/.claude/projects/-home-dev-p${s % 3}/m${s}.jsonl`, t.toString());
+    }
+    const answers = [];
+    for (const jobs of ['1', '2', '4']) {
+      const run = await runCli(sandbox, ['replay', '--ceilings', '20,30,40,50,60,80', '--json', '--jobs', jobs]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      const { seconds: _, threads, ...answer } = JSON.parse(run.stdout);
+      expect(threads).toBe(Number(jobs));
+      answers.push(answer);
+    }
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(answers[0]).toMatchObject({ sessions: 16, files: { sessions: 17 }, corrupt: { unreadableFiles: 1, lines: 5 } });
+    expect(answers[0].compactions).toBeGreaterThan(5);
+    expect(answers[0].ceilings.find((c: { ceiling: number }) => c.ceiling === 40).gatedLoads).toBeGreaterThan(20);
+  });
+
   it('the table, and plain progress lines on stderr when not a terminal', async () => {
     const run = await runCli(sandbox, ['replay', join(sandbox.home, '.claude', 'projects'), '--window', '1000000']);
     expect(run.stdout).toMatch(/^Replayed 2 sessions, .* 2 subagent files and 1 summariser file not counted as sessions\.$/m);

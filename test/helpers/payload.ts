@@ -1,12 +1,15 @@
 /** What the plugin carries (plugin/, the marketplace's plugin source): the manifest, the hooks, the recovery skill, the CLI's bin shim and the bundles they run. */
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 
+/** The CLI's own bundles: the bin, and what its replay worker threads run. */
+export const CLI_BUNDLES = ['cli.cjs', 'replay-worker.cjs'];
+
 export const PAYLOAD_FILES = [
   '.claude-plugin/plugin.json',
   'bin/context-ceiling',
   'hooks/hooks.json',
   'skills/context-summarization/SKILL.md',
-  ...[...RUNTIME_FILES, 'cli.cjs'].map((file) => `dist/${file}`),
+  ...[...RUNTIME_FILES, ...CLI_BUNDLES].map((file) => `dist/${file}`),
 ].sort();
 
 /** The plugin must stay small: it is copied into every user's ~/.claude/plugins. */

@@ -10,7 +10,7 @@ import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { spawnSync } from 'node:child_process';
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 import { HOOK_TABLE, type HookSpec } from '../../src/core/hook-table.js';
-import { PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
+import { CLI_BUNDLES, PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -79,7 +79,7 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     expect(committed.find((line) => line.endsWith('\tplugin/bin/context-ceiling'))).toMatch(/^100755 /);
   });
 
-  it.each([...RUNTIME_FILES, 'cli.cjs'])(
+  it.each([...RUNTIME_FILES, ...CLI_BUNDLES])(
     'the committed plugin/dist/%s is the current build (run npm run build and commit it when this fails)',
     (file) => {
       const committed = spawnSync('git', ['show', `:plugin/dist/${file}`], { cwd: ROOT, encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 });
@@ -108,6 +108,14 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
       expect(read(`plugin/dist/${file}`)).not.toContain('_zod');
     },
   );
+
+  it('replay-worker.cjs, what a replay worker thread compiles, holds the scan and the analysis, not the CLI', () => {
+    const worker = read('plugin/dist/replay-worker.cjs');
+    expect(worker).toContain('context-ceiling replay worker'); // the role it serves
+    expect(worker).not.toContain('Usage: context-ceiling'); // no command, no help text
+    expect(worker).not.toContain('_zod');
+    expect(worker.length).toBeLessThan(read('plugin/dist/cli.cjs').length / 8);
+  });
 });
 
 describe('docs', () => {

@@ -14,7 +14,11 @@ describe('chooseJobs', () => {
     [8, 2, 1, 2, 0, 2], // never more threads than files
     [undefined, 1, 900 * MiB, 8, 0, 1], // one file: one thread
     [undefined, 40, 10 * MiB, 8, 0, 1], // little to read: start-up would cost more than it saves
-    [undefined, 40, 400 * MiB, 2, 0, 1], // 400 MiB: a worker's start-up (the whole CLI bundle) still costs more
+    [undefined, 40, 10 * MiB, 2, 0, 1], // 10 MiB: a worker's start-up would cost more than its share saves
+    [undefined, 5, 50 * MiB, 2, 0, 1],
+    [undefined, 12, 127 * MiB, 2, 0, 1],
+    [undefined, 13, 128 * MiB, 2, 0, 2], // from 128 MiB both CPUs of an idle machine
+    [undefined, 40, 400 * MiB, 2, 0, 2], // the bench's corpus
     [undefined, 40, 2048 * MiB, 2, 0.1, 2], // an idle two-CPU machine: both
     [undefined, 40, 2048 * MiB, 2, 0.6, 2],
     [undefined, 40, 2048 * MiB, 2, 1.0, 1], // one CPU busy elsewhere: this thread alone
