@@ -1,4 +1,6 @@
 /** What a CLI command may touch; main() builds the real one, tests can build their own. */
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import minimist from 'minimist';
 import type { WindowCandidate } from '../core/window.js';
 import { cliMessage } from './messages.js';
@@ -144,4 +146,12 @@ function joinNegativeValues(args: string[], stringFlags: readonly string[]): str
     } else out.push(args[i]!);
   }
   return out;
+}
+
+/** Refuse a directory (or a path under a missing one) for an output file before any output, rather than failing after it. */
+export function checkWritableFile(path: string): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new CliError(cliMessage('report.html-is-directory', { path, example: join(path, 'report.html') }));
+  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError(cliMessage('report.html-no-directory', { path, dir: dirname(resolve(path)) }));
 }

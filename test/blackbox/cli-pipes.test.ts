@@ -64,6 +64,15 @@ describe('a reader that stops reading (| head)', () => {
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/i);
   });
 
+  it('replay --html: the page is still written in full, and the run ends quietly', async () => {
+    await aWorld();
+    const html = join(sandbox().tmp, 'replay.html');
+    const run = await runCliIntoClosedPipe(sandbox(), ['replay', join(sandbox().root, 'claude'), '--html', html]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/i);
+  });
+
   it.each([[[]], [['--json']]])('replay %s: its progress still goes to stderr, without a stack trace; exit 0', async (extra) => {
     await aWorld();
     const run = await runCliIntoClosedPipe(sandbox(), ['replay', join(sandbox().root, 'claude'), ...extra]);
