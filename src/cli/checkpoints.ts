@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Checkpoint } from '../core/checkpoint.js';
 import { sanitizeText } from '../core/sanitize.js';
+import { formatPercent } from '../core/guard-text.js';
 import { renderCompactionAlert } from '../core/alert-text.js';
 import { describeFill } from '../core/text-budget.js';
 import {
@@ -168,14 +169,15 @@ function list(io: CliIO, rows: Row[], json: boolean): number {
             row.id,
             c.timestamp,
             c.trigger.type,
-            c.context.percent === null ? '?' : `${Math.floor(c.context.percent)}%`,
+            c.context.percent === null ? '?' : formatPercent(c.context.percent),
             c.context.tier,
             row.acknowledged ? 'yes' : 'no',
           ]
         : [row.id, '(corrupt)', '', '', '', row.acknowledged ? 'yes' : 'no'],
     );
   }
-  for (const line of table) for (const [col, cell] of line.entries()) line[col] = sanitizeText(cell);
+  // FILL (column 3) is a number we formatted: the sanitiser would turn the `<` of `<1%` into `‹`.
+  for (const line of table) for (const [col, cell] of line.entries()) if (col !== 3) line[col] = sanitizeText(cell);
   // A reduce, not Math.max(...): spreading one argument per row overflows the stack at some 100k checkpoints.
   const widths = table[0]!.map((_, col) => table.reduce((widest, line) => Math.max(widest, line[col]!.length), 0));
   for (const line of table)
@@ -189,7 +191,8 @@ function show(io: CliIO, row: Row, json: boolean): number {
     return 0;
   }
   const c = row.checkpoint;
-  const fields: Array<[string, string]> = [
+  /** A third element `true`: built from values already sanitised, shown as is. */
+  const fields: Array<[string, string] | [string, string, true]> = [
     ['Checkpoint', row.id],
     ['File', row.entry.path],
     ['Acknowledged', row.acknowledged ? 'yes' : 'no'],
@@ -198,7 +201,20 @@ function show(io: CliIO, row: Row, json: boolean): number {
     fields.push(
       ['Time', c.timestamp],
       ['Trigger', cliMessage('checkpoints.trigger', { type: c.trigger.type, instructions: c.trigger.customInstructions })],
-      ['Fill', describeFill(c)],
+      // The file's own words in it (the window's source and detail; the tier is parsed to ours) are sanitised
+      // first, so the `<` of our `<1%` stays.
+      [
+        'Fill',
+        describeFill({
+          ...c,
+          context: {
+            ...c.context,
+            windowSource: sanitizeText(c.context.windowSource) as typeof c.context.windowSource,
+            windowDetail: c.context.windowDetail === undefined ? undefined : sanitizeText(c.context.windowDetail),
+          },
+        }),
+        true,
+      ],
       ['Tier', c.context.tier],
       ['Git branch', c.session.gitBranch ?? '(none)'],
       [
@@ -210,7 +226,7 @@ function show(io: CliIO, row: Row, json: boolean): number {
     fields.push(['Contents', cliMessage('checkpoints.corrupt')]);
   }
   // Every value is the checkpoint file's content, which a repository can commit: no raw escapes reach the terminal.
-  const lines = fields.map(([label, value]) => `${label.padEnd(13)}${sanitizeText(value)}`);
+  const lines = fields.map(([label, value, ours]) => `${label.padEnd(13)}${ours ? value : sanitizeText(value)}`);
   const entries = listCheckpoints(join(row.entry.path, '..'));
   const alert = renderCompactionAlert({
     checkpoint: c,

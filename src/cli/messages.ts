@@ -241,10 +241,12 @@ const CLI_MESSAGES = {
     `Recommended ceiling: ${d.ceiling}%, the highest here that still meets ${d.caught} of the ${d.atRisk} sessions that were compacted or peaked at 70% or more, early (its first gated call at ${d.room}% or less, median). In this history it would have gated ${d.loads} in ${d.sessions} of ${d.of} sessions, the first at ${d.first} (median); they went on for ${d.turnsAfter} (median) and ${d.tokensAfter} tokens in all after it (the work a summary first makes cheaper); ${d.nearDone} ended within 3 turns of it. Set it with: context-ceiling config set ceilingPct ${d.ceiling}`,
   'replay.recommend-too-late': (d: { ceiling: number; caught: number; atRisk: number; first: string; room: number }) =>
     `No candidate meets the sessions that were compacted or peaked at 70% or more early enough (at ${d.room}% or less, median). The lowest that meets any, ${d.ceiling}%, meets ${d.caught} of ${d.atRisk}, first at ${d.first}: try lower ceilings (--ceilings ${Math.max(1, d.ceiling - 20)},${Math.max(1, d.ceiling - 10)},${d.ceiling}).`,
-  'replay.recommend-never': (d: { current: number; atRisk: number }) =>
+  'replay.recommend-never': (d: { current: number; atRisk: number; withCalls: number; lowest: number }) =>
     d.atRisk === 0
       ? `No session here was compacted or peaked at 70% or more: no ceiling is needed for this history, so keep the current one (${d.current}%), or replay more sessions.`
-      : `No candidate ceiling gated any of the ${d.atRisk} sessions that were compacted or peaked at 70% or more (they loaded no agent or skill the guard judges): keep the current one (${d.current}%).`,
+      : d.withCalls === 0
+        ? `No candidate ceiling gated any of the ${d.atRisk} sessions that were compacted or peaked at 70% or more (they loaded no agent or skill the guard judges): keep the current one (${d.current}%).`
+        : `No candidate ceiling gated any of the ${d.atRisk} sessions that were compacted or peaked at 70% or more: ${d.withCalls === d.atRisk ? 'every load of theirs' : `${d.atRisk - d.withCalls} loaded nothing, and every load of the others`} that the guard judges came below the lowest candidate (${d.lowest}%), before the sessions filled up: keep the current one (${d.current}%).`,
   'events.since-invalid': (d: { got: string }) => `--since must be an ISO time or a span such as 30m, 2h, 1d (got ${d.got})`,
   'events.since': (d: { since: string }) => ` since ${d.since}`,
   'events.none': (d: { when: string }) => `context-ceiling: no warnings or blocks${d.when}.`,

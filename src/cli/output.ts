@@ -1,5 +1,9 @@
 /** How a command writes its output: colour only when wanted, `--json` that a terminal cannot misread. */
+import { statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { CliIO } from './command.js';
+import { CliError } from './errors.js';
+import { cliMessage } from './messages.js';
 
 /**
  * Whether colour was turned off: `--no-color`, or NO_COLOR set to anything but the empty string (no-color.org).
@@ -23,4 +27,12 @@ const TERMINAL_UNSAFE = /[\u0080-\u009f\u00ad\u061c\u200b-\u200f\u2028-\u202e\u2
  */
 export function toJsonOutput(value: unknown): string {
   return `${JSON.stringify(value, null, 2).replace(TERMINAL_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+}
+
+/** Refuse a directory (or a path under a missing one) for an output file before any output, rather than failing after it. */
+export function checkWritableFile(path: string): void {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) throw new CliError(cliMessage('report.html-is-directory', { path, example: join(path, 'report.html') }));
+  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError(cliMessage('report.html-no-directory', { path, dir: dirname(resolve(path)) }));
 }

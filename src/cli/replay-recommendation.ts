@@ -5,7 +5,13 @@ import { cliMessage } from './messages.js';
 
 export function describeRecommendation(s: ReplaySummary, currentCeiling: number): string {
   const r = s.recommendation;
-  if (r.kind === 'never') return cliMessage('replay.recommend-never', { current: currentCeiling, atRisk: r.atRisk });
+  if (r.kind === 'never')
+    return cliMessage('replay.recommend-never', {
+      current: currentCeiling,
+      atRisk: r.atRisk,
+      withCalls: s.atRiskWithCalls,
+      lowest: Math.min(...s.ceilings.map((c) => c.ceiling)),
+    });
   const c = r.summary;
   const first = c.medianFirstCall === undefined ? 'an unknown call' : `call #${c.medianFirstCall} at ${Math.round(c.medianFirstPercent!)}%`;
   if (r.kind === 'too-late')

@@ -11,13 +11,16 @@ import { claudeSettingsOf, loadValidConfig } from './project.js';
 import { siblingBundle } from '../io/bundle-dir.js';
 import { REPLAY_WORKER_BUNDLE } from './replay-file.js';
 import { chooseJobs, replayFiles } from './replay-files.js';
+import { renderReplayHtml } from '../core/replay-html.js';
+import { sanitizeText } from '../core/sanitize.js';
+import { writeFileAtomic } from '../io/fs-safe.js';
 import type { CliIO, Command } from './command.js';
-import { CliError, UsageError } from './errors.js';
+import { CliError, describeFsError, UsageError } from './errors.js';
 import { parseFlags, parseWindowFlag } from './flags.js';
-import { toJsonOutput } from './output.js';
+import { checkWritableFile, toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
-const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--json]';
+const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--html FILE] [--json]';
 
 export const replayCommand: Command = {
   usage,
@@ -52,10 +55,14 @@ Options:
   --jobs N          threads reading files (default: one per idle CPU, up to 4,
                     once there is more than 128 MiB to read; 1 reads everything
                     in this thread)
+  --html FILE       also write the history as a self-contained HTML page (inline SVG,
+                    no network): the summary, the recommendation, each candidate's
+                    share of sessions gated and first gated fill, the table, the peaks
   --json            one JSON object instead of the table
 `,
   async run(args, io) {
-    const flags = parseFlags(args, { string: ['ceilings', 'window', 'jobs'], boolean: ['json'] }, usage);
+    const flags = parseFlags(args, { string: ['ceilings', 'window', 'jobs', 'html'], boolean: ['json'] }, usage);
+    if (flags.html) checkWritableFile(flags.html);
     const ceilings = parseCeilings(flags.ceilings);
     const config = loadValidConfig(io);
     const flagWindow = parseWindowFlag(flags.window, usage);
@@ -102,7 +109,15 @@ Options:
       corrupt: { unreadableFiles: unreadable, lines: corruptLines, oversizedLines },
       ...summary,
     };
-    io.out(flags.json ? toJsonOutput(report) : renderReport(report, summary, config.policy.ceilingPct));
+    if (flags.html) {
+      try {
+        writeFileAtomic(flags.html, renderHtml(report, summary, config.policy.ceilingPct), 0o644);
+      } catch (error) {
+        throw new CliError(cliMessage('report.cannot-write', { path: flags.html, reason: describeFsError(error) }));
+      }
+    }
+    io.out(flags.json ? toJsonOutput({ ...report, html: flags.html ?? null }) : renderReport(report, summary, config.policy.ceilingPct));
+    if (flags.html && !flags.json) io.out(`${cliMessage('report.html-written', { path: sanitizeText(flags.html) })}\n`);
     return 0;
   },
 };
@@ -222,7 +237,8 @@ type Report = {
   corrupt: { unreadableFiles: number; lines: number; oversizedLines: number };
 };
 
-function renderReport(r: Report, s: ReplaySummary, currentCeiling: number): string {
+/** What replay says, in pieces the terminal table and the HTML page both use. */
+function replayPieces(r: Report, s: ReplaySummary, currentCeiling: number) {
   const lines: string[] = [];
   const rate = r.seconds > 0 ? ` (${formatBytes(r.bytes / r.seconds)}/s)` : '';
   lines.push(
@@ -255,7 +271,6 @@ function renderReport(r: Report, s: ReplaySummary, currentCeiling: number): stri
         .join(', ') || cliMessage('replay.no-measured-sessions')
     }`,
   );
-  lines.push('');
   const header = ['ceiling', 'sessions gated', 'first gated (median)', 'gated loads (by tool)', 'near done', 'turns after', 'tokens after'];
   const rows = s.ceilings.map((c) => [
     `${c.ceiling}%`,
@@ -272,6 +287,17 @@ function renderReport(r: Report, s: ReplaySummary, currentCeiling: number): stri
     c.medianTurnsAfterFirst === undefined ? '-' : String(c.medianTurnsAfterFirst),
     formatCompact(c.tokensAfterFirst),
   ]);
+  const corrupt = cliMessage('replay.corrupt', {
+    files: formatCount(r.corrupt.unreadableFiles, 'unreadable file'),
+    lines: formatCount(r.corrupt.lines, 'line'),
+    oversized: formatCount(r.corrupt.oversizedLines, 'line'),
+  });
+  return { lines, header, rows, recommendation: describeRecommendation(s, currentCeiling), corrupt };
+}
+
+function renderReport(r: Report, s: ReplaySummary, currentCeiling: number): string {
+  const { lines, header, rows, recommendation, corrupt } = replayPieces(r, s, currentCeiling);
+  lines.push('');
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   for (const row of [header, ...rows])
     lines.push(
@@ -280,15 +306,28 @@ function renderReport(r: Report, s: ReplaySummary, currentCeiling: number): stri
         .join('  ')
         .trimEnd(),
     );
-  lines.push('', describeRecommendation(s, currentCeiling), '');
-  lines.push(
-    cliMessage('replay.corrupt', {
-      files: formatCount(r.corrupt.unreadableFiles, 'unreadable file'),
-      lines: formatCount(r.corrupt.lines, 'line'),
-      oversized: formatCount(r.corrupt.oversizedLines, 'line'),
-    }),
-  );
+  lines.push('', recommendation, '', corrupt);
   return `${lines.join('\n')}\n`;
+}
+
+/** The same history as one HTML page (core/replay-html.ts). */
+function renderHtml(r: Report, s: ReplaySummary, currentCeiling: number): string {
+  const { lines, header, rows, recommendation, corrupt } = replayPieces(r, s, currentCeiling);
+  return renderReplayHtml({
+    title: `Replay of ${formatCount(s.sessions, 'session')}`,
+    lines: lines.map((line) => line.trim()),
+    recommendation,
+    header,
+    rows,
+    ceilings: s.ceilings.map((c) => ({
+      ceiling: c.ceiling,
+      gatedShare: s.sessions ? (c.sessionsGated / s.sessions) * 100 : 0,
+      medianFirstPercent: c.medianFirstPercent,
+    })),
+    recommended: s.recommendation.kind === 'protects' ? s.recommendation.ceiling : undefined,
+    peakHistogram: s.peakHistogram,
+    corrupt,
+  });
 }
 
 function pct(value: number): string {

@@ -1,6 +1,5 @@
 /** `context-ceiling report TRANSCRIPT [--html FILE]`: one session's occupancy, turn by turn. */
-import { statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename } from 'node:path';
 import { renderHtmlReport } from '../core/report-html.js';
 import { buildReport, renderTerminalReport } from '../core/report.js';
 import { recordedTools, TimelineBuilder } from '../core/replay.js';
@@ -19,7 +18,7 @@ import { scanRecords } from '../io/replay-scan.js';
 import type { Command } from './command.js';
 import { CliError, describeFsError, isFsError, UsageError } from './errors.js';
 import { parseFlags, parseWindowFlag, WINDOW_FLAG } from './flags.js';
-import { colourOnStdout, toJsonOutput } from './output.js';
+import { checkWritableFile, colourOnStdout, toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
 const usage = 'context-ceiling report TRANSCRIPT [--html FILE] [--window N] [--width COLUMNS] [--json]';
@@ -54,7 +53,7 @@ On a terminal the occupancy takes each tier's colour (as in the status line);
     const stated = parseWindowFlag(flags.window, usage);
     if (flags.width !== undefined && (!/^\d+$/.test(flags.width) || Number(flags.width) < 10 || Number(flags.width) > 1000))
       throw new UsageError(cliMessage('report.width-invalid'), usage);
-    if (flags.html) checkWritable(flags.html);
+    if (flags.html) checkWritableFile(flags.html);
     const config = loadValidConfig(io);
     const { policy } = config;
     const timeline = new TimelineBuilder(recordedTools(policy));
@@ -112,11 +111,3 @@ On a terminal the occupancy takes each tier's colour (as in the status line);
     return 0;
   },
 };
-
-/** Refuse a directory (or a path under a missing one) before any output, rather than failing after the chart. */
-function checkWritable(path: string): void {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat?.isDirectory()) throw new CliError(cliMessage('report.html-is-directory', { path, example: join(path, 'report.html') }));
-  if (!statSync(dirname(resolve(path)), { throwIfNoEntry: false })?.isDirectory())
-    throw new CliError(cliMessage('report.html-no-directory', { path, dir: dirname(resolve(path)) }));
-}

@@ -176,7 +176,8 @@ function renderStatus(report: StatusReport): string {
   const { policy, sources } = config;
   const percent = report.json.percent as number | null;
   const tier = report.json.tier as string;
-  const rows: Array<[string, string]> = [['Transcript', report.transcript]];
+  /** A third element `true`: the value is ours alone (a number we formatted), shown as is. */
+  const rows: Array<[string, string] | [string, string, true]> = [['Transcript', report.transcript]];
   rows.push(['Occupancy', describeOccupancy(occupancy)]);
   const windowFrom = describeWindowSource(window, sources.window && describeSource(sources.window));
   rows.push([
@@ -188,7 +189,8 @@ function renderStatus(report: StatusReport): string {
       why: describeAssumption(window),
     }),
   ]);
-  rows.push(['Percent', percent === null ? 'unknown' : formatPercent(percent)]);
+  // Ours alone: the sanitiser would turn the `<` of `<1%` into `‹`.
+  rows.push(['Percent', percent === null ? 'unknown' : formatPercent(percent), true]);
   rows.push([
     'Ceiling',
     cliMessage('status.ceiling', {
@@ -238,7 +240,7 @@ function renderStatus(report: StatusReport): string {
       }),
     ]);
   // Paths, model ids and settings file names come from outside: one sanitiser before the terminal.
-  return `${rows.map(([label, value]) => `${label.padEnd(12)}${sanitizeText(value)}`).join('\n')}\n`;
+  return `${rows.map(([label, value, ours]) => `${label.padEnd(12)}${ours ? value : sanitizeText(value)}`).join('\n')}\n`;
 }
 
 function describeOccupancy(occupancy: Occupancy): string {

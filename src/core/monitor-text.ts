@@ -31,7 +31,12 @@ export type MonitorFacts = {
   session?: MonitorSession | undefined;
   /** Seed 003 L4: the resumption section's staleness, when the project keeps an orchestration file. */
   staleness?: StalenessFacts | undefined;
+  /** A compaction this monitor has not reported yet (said once per compaction): Claude Code's numbers for it. */
+  compacted?: CompactionNumbers | undefined;
 };
+
+/** A compact_boundary's compactMetadata: what the session held before, what Claude Code counted after. */
+export type CompactionNumbers = { trigger: string | undefined; preTokens: number | undefined; postTokens: number | undefined };
 
 export type MonitorSession = {
   compactions: number;
@@ -58,11 +63,13 @@ const MONITOR_ACTIONS: Partial<Record<Tier, (f: MonitorFacts) => string[]>> = {
 };
 
 /**
- * Within the seeds' budgets (NOMINAL and OVER_CEILING ≤ 100 tokens, WARNING and above ≤ 200): when the full text is
+ * Within the seeds' budgets (NOMINAL and OVER_CEILING ≤ 100 tokens, WARNING and above, or the once-per-compaction
+ * report, ≤ 200): when the full text is
  * too long, the window is named by its source alone, then Claude Code's knob sentence goes, before anything is cut.
  */
 export function renderMonitor(facts: MonitorFacts): string {
-  const calm = facts.tier === 'NOMINAL' || facts.tier === 'OVER_CEILING' || facts.tier === 'UNKNOWN';
+  // The report of a compaction is said once per compaction, like the compaction alert (≤ 500): it may take the 200.
+  const calm = !facts.compacted && (facts.tier === 'NOMINAL' || facts.tier === 'OVER_CEILING' || facts.tier === 'UNKNOWN');
   const budget = (calm ? TOKEN_BUDGET.monitorCalm : TOKEN_BUDGET.monitorAlarm) * 4;
   let text = monitorText(facts, 'full');
   if (text.length > budget) text = monitorText(facts, 'short');
@@ -76,6 +83,7 @@ function monitorText(facts: MonitorFacts, form: 'full' | 'short' | 'shortest'): 
   const size = formatTokens(f.window.tokens);
   const from = form === 'full' ? describeWindowSource(f.window) : f.window.source;
   const lines: string[] = [];
+  if (f.compacted) lines.push(describeCompaction(f.compacted));
   if (f.occupancy.kind === 'unknown-since-compaction') {
     lines.push(
       `Context unknown since compaction: Claude Code compacted this session and no turn has reported usage since. Tier UNKNOWN; ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
@@ -91,10 +99,11 @@ function monitorText(facts: MonitorFacts, form: 'full' | 'short' | 'shortest'): 
   } else {
     const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${from}).`;
     if (f.tier === 'NOMINAL') lines.push(`${head} Tier NOMINAL; ceiling ${f.ceilingPct}%.`);
-    else if (f.tier === 'OVER_CEILING' && f.occupancy.source === 'compaction')
-      // Claude Code just compacted and the result is still over the ceiling: another /compact is not the way out.
+    else if (f.compacted || f.occupancy.source === 'compaction')
+      // The compaction the recovery skill or a warning asks for has just happened and the result is still over the
+      // ceiling: asking for it again is no way out (issue 20: never ask for the step just taken).
       lines.push(
-        `${head} Tier OVER_CEILING: still past the ${f.ceilingPct}% ceiling after a compaction. Load no new agents or skills; do not ask for /compact again.`,
+        `${head} Tier ${f.tier}: still past the ${f.ceilingPct}% ceiling after a compaction; do not ask for /compact again, it was just done. Load no new agents or skills${f.tier === 'OVER_CEILING' ? '' : '; prefer targeted reads'}.`,
       );
     else if (f.tier === 'OVER_CEILING')
       lines.push(
@@ -125,6 +134,20 @@ function describeLeft(f: MonitorFacts): string | undefined {
       ? `${formatTokens(f.compactAt - used)} to Claude Code's compaction (~${formatTokens(f.compactAt)})`
       : 'Claude Code compacts before its next request';
   return `Left: ${toCeiling}; ${toCompaction}.`;
+}
+
+/** The compaction the monitor reports once: "Claude Code just compacted this session (auto compaction: 951,030 → 2,895 tokens)." */
+function describeCompaction(c: CompactionNumbers): string {
+  const what = TRIGGER_WORDS[c.trigger ?? ''] ?? 'compaction';
+  const numbers =
+    c.preTokens !== undefined && c.postTokens !== undefined
+      ? `: ${formatTokens(c.preTokens)} → ${formatTokens(c.postTokens)} tokens`
+      : c.postTokens !== undefined
+        ? `: ${formatTokens(c.postTokens)} tokens after it`
+        : c.preTokens !== undefined
+          ? `: ${formatTokens(c.preTokens)} tokens before it`
+          : '';
+  return `Claude Code just compacted this session (${what}${numbers}).`;
 }
 
 const TRIGGER_WORDS: Record<string, string> = { auto: 'auto compaction', manual: '/compact', skill: 'recovery skill' };

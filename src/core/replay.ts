@@ -204,6 +204,8 @@ export type ReplaySummary = {
   ceilings: CeilingSummary[];
   /** Sessions that were compacted or peaked at AT_RISK_PCT or more: the ones a ceiling is for. */
   atRisk: number;
+  /** Of those, the ones that made a call the guard judges (at any fill): none gated means all came below every candidate. */
+  atRiskWithCalls: number;
   /** The ceiling this history argues for, and why (recommendCeiling). */
   recommendation: Recommendation;
 };
@@ -259,6 +261,7 @@ function summarizeCeilings(analyses: readonly SessionAnalysis[], ceilings: reado
       : undefined,
     peakHistogram: histogram,
     atRisk: analyses.filter(isAtRisk).length,
+    atRiskWithCalls: analyses.filter((a) => isAtRisk(a) && a.calls > 0).length,
     recommendation: { kind: 'never', ceiling: undefined, summary: undefined, atRisk: 0 },
     ceilings: ceilings.map((ceiling) => {
       const outcomes = analyses.map((a) => a.byCeiling[ceiling]!).filter((o) => o.first !== undefined);

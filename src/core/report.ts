@@ -149,5 +149,7 @@ function rowCells(peaks: readonly number[], top: number, empty: string, paint: s
 export function summaryLine(r: ReportData): string {
   const peak = r.points.reduce((max, p) => (p.percent > max.percent ? p : max), r.points[0] ?? { percent: 0, tokens: 0, turn: 0 });
   const over = r.calls.filter((c) => c.over).length;
-  return `${r.points.length} turns · peak ${Math.round(peak.percent)}% (${formatTokens(peak.tokens)} tokens, turn ${peak.turn}) · ${formatCount(r.compactions.length, 'compaction')} · ${formatCount(r.calls.length, 'gated call')}, ${over} over the ${r.ceilingPct}% ceiling · window ${formatTokens(r.window)} (${r.windowSource})`;
+  // Under 1 % is '<1%' as everywhere else (a session that held tokens never peaked at 0 %).
+  const peakPct = peak.percent > 0 && peak.percent < 1 ? '<1%' : `${Math.round(peak.percent)}%`;
+  return `${formatCount(r.points.length, 'turn')} · peak ${peakPct} (${formatTokens(peak.tokens)} tokens, turn ${peak.turn}) · ${formatCount(r.compactions.length, 'compaction')} · ${formatCount(r.calls.length, 'gated call')}, ${over} over the ${r.ceilingPct}% ceiling · window ${formatTokens(r.window)} (${r.windowSource})`;
 }

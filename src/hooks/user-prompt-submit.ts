@@ -2,7 +2,11 @@
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { isCompaction } from '../core/checkpoint-choice.js';
 import { judgeStaleness, type StalenessFacts } from '../core/staleness.js';
-import type { MonitorSession } from '../core/monitor-text.js';
+import type { CompactionNumbers, MonitorSession } from '../core/monitor-text.js';
+import { compactionScanBytes } from '../core/compaction-notice.js';
+import type { Occupancy } from '../core/occupancy.js';
+import { readMonitorMark, sessionStateDir, writeMonitorMark } from '../io/state.js';
+import { readCompactionSince } from '../io/transcript.js';
 import { readSessionHistory } from '../checkpoints/history.js';
 import { listCheckpoints, sessionCheckpointDir } from '../checkpoints/store.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
@@ -25,9 +29,11 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   const { input, config } = opened;
   const { policy } = config;
   const parts: string[] = [];
+  let compacted: CompactionNumbers | undefined;
   if (policy.monitor) {
     const reading = readContext(config, input.transcript_path, input.session_id, host.now());
     const autocompact = resolveAutocompact(host.env);
+    compacted = guarded(() => takeCompactionNotice(config, input.transcript_path, input.session_id, reading.occupancy), config.debug);
     parts.push(
       renderMonitor({
         ...reading,
@@ -46,14 +52,44 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
         compactAt: compactionPointTokens(autocompact, reading.window.tokens),
         session: guarded(() => readMonitorSession(config, input.session_id, host.now()), config.debug),
         staleness: guarded(() => readResumptionStaleness(config, host), config.debug),
+        compacted,
       }),
     );
   }
   const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert) parts.push(alert);
   const fallback = guarded(() => takeFallbackNotice(config), config.debug);
-  const reason = [policy.monitor ? 'monitor' : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
+  const monitor = compacted ? 'monitor-after-compaction' : 'monitor';
+  const reason = [policy.monitor ? monitor : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
   return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off', fallback);
+}
+
+/**
+ * The compaction this session's monitor has not reported yet (once per compaction: core/compaction-notice.ts), with
+ * Claude Code's numbers from its compact_boundary. The mark is written before anything is reported, so a state
+ * directory that cannot remember reports nothing rather than the same compaction on every prompt.
+ */
+function takeCompactionNotice(
+  config: HookConfig,
+  transcriptPath: string | undefined,
+  sessionId: string,
+  occupancy: Occupancy,
+): CompactionNumbers | undefined {
+  if (transcriptPath === undefined) return undefined;
+  const dir = sessionStateDir(config.stateDir, sessionId);
+  const prior = readMonitorMark(dir);
+  const newestIsBoundary =
+    occupancy.kind === 'unknown-since-compaction' || (occupancy.kind === 'measured' && occupancy.source === 'compaction');
+  const found = readCompactionSince(
+    transcriptPath,
+    (fileSize) => compactionScanBytes(prior, fileSize, newestIsBoundary, config.policy.maxScanBytes),
+    { timeUp: config.timeUp },
+  );
+  if (prior?.scannedTo !== found.fileSize) writeMonitorMark(dir, { scannedTo: found.fileSize });
+  if (!found.compaction) return undefined;
+  const { trigger, preTokens, postTokens } = found.compaction;
+  config.debug(`compaction not yet reported: ${trigger ?? 'unknown'} ${preTokens ?? '?'} -> ${postTokens ?? '?'}`);
+  return { trigger, preTokens, postTokens };
 }
 
 /** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */

@@ -13,6 +13,7 @@ import { LAST_ERROR_FILE, writeLastErrorIn, type LastError } from './last-error.
 import { createStateDir, privateDirForRead } from './state-dir.js';
 import { readRegularText } from './read-safe.js';
 import type { DedupEpoch } from '../core/dedup.js';
+import type { MonitorMark } from '../core/compaction-notice.js';
 
 export { privateDirForRead, resolveStateDir, type StateDirContext } from './state-dir.js';
 
@@ -104,6 +105,22 @@ export function readDedupEpoch(dir: string): DedupEpoch | undefined {
 
 export function writeDedupEpoch(dir: string, epoch: DedupEpoch): void {
   writeFileAtomic(join(dir, 'epoch.json'), `${JSON.stringify(epoch)}\n`);
+}
+
+/** monitor.json: how far the monitor has looked for compactions to report (core/compaction-notice.ts). */
+export function readMonitorMark(dir: string): MonitorMark | undefined {
+  try {
+    const text = readRegularText(join(dir, 'monitor.json'), MAX_EPOCH_BYTES, { noFollow: true });
+    const value = (text === undefined ? {} : JSON.parse(text)) as Partial<MonitorMark>;
+    if (Number.isSafeInteger(value.scannedTo) && (value.scannedTo as number) >= 0) return { scannedTo: value.scannedTo as number };
+  } catch {
+    // missing or garbled: a first look
+  }
+  return undefined;
+}
+
+export function writeMonitorMark(dir: string, mark: MonitorMark): void {
+  writeFileAtomic(join(dir, 'monitor.json'), `${JSON.stringify(mark)}\n`);
 }
 
 const MARKER = /^warned-(.+)-b(\d+)$/;

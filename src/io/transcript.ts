@@ -115,6 +115,41 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
   }
 }
 
+/** A compaction boundary's numbers, and the file's size when it was looked for. */
+export type CompactionSince = { compaction: Extract<OccupancyEvidence, { kind: 'compaction' }> | undefined; fileSize: number };
+
+const BOUNDARY_MARKS = [Buffer.from('compact_boundary')];
+
+/**
+ * The newest main-thread `compact_boundary` among the last `bytesFor(fileSize)` bytes of the transcript
+ * (read backwards, stopping at the first one; 0 reads nothing). Throws only on I/O errors.
+ */
+export function readCompactionSince(
+  path: string,
+  bytesFor: (fileSize: number) => number,
+  options: Pick<ScanOptions, 'timeUp'> = {},
+): CompactionSince {
+  const fd = openRegularFile(path);
+  try {
+    const fileSize = fstatSync(fd).size;
+    const maxScanBytes = Math.max(0, Math.min(fileSize, bytesFor(fileSize)));
+    if (maxScanBytes === 0) return { compaction: undefined, fileSize };
+    const boundary = (record: unknown) => {
+      const evidence = classifyRecord(record);
+      return evidence?.kind === 'compaction' ? evidence : undefined;
+    };
+    const seeker: Seeker<Extract<OccupancyEvidence, { kind: 'compaction' }>> = {
+      marks: BOUNDARY_MARKS,
+      classify: boundary,
+      sketch: (at, start, end, timeUp) => boundary(sketchRange(at, start, end, timeUp)),
+    };
+    const scan = seekBackwards(fd, seeker, { maxScanBytes, timeUp: options.timeUp });
+    return { compaction: scan.evidence, fileSize: scan.fileSize };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Scan `path` backwards for the newest settling record. Throws only on I/O errors; callers decide. */
 export function scanTranscript(path: string, options: ScanOptions): ScanResult {
   const fd = openRegularFile(path);

@@ -43,6 +43,13 @@ describe('a reader that stops reading (| head)', () => {
     ['checkpoints show', () => ['checkpoints', 'show', 'cx-001']],
     ['events', () => ['events']],
     ['status', (t: string) => ['status', '--transcript', t]],
+    ['status --json', (t: string) => ['status', '--transcript', t, '--json']],
+    ['report', (t: string) => ['report', t]],
+    ['report --json', (t: string) => ['report', t, '--json']],
+    ['checkpoints list --json', () => ['checkpoints', 'list', '--json']],
+    ['checkpoints clean --dry-run', () => ['checkpoints', 'clean', '--all', '--dry-run']],
+    ['events --json', () => ['events', '--json']],
+    ['demo', () => ['demo']],
     ['doctor', () => ['doctor']],
     ['--help', () => ['--help']],
   ])('%s: exit 0, nothing on stderr', async (_name, args) => {
@@ -57,9 +64,25 @@ describe('a reader that stops reading (| head)', () => {
     expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/i);
   });
 
+  it('replay --html: the page is still written in full, and the run ends quietly', async () => {
+    await aWorld();
+    const html = join(sandbox().tmp, 'replay.html');
+    const run = await runCliIntoClosedPipe(sandbox(), ['replay', join(sandbox().root, 'claude'), '--html', html]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).not.toMatch(/EPIPE|\n\s+at /);
+    expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<\/html>\n$/i);
+  });
+
   it('replay: its progress still goes to stderr, without a stack trace; exit 0', async () => {
     await aWorld();
     const run = await runCliIntoClosedPipe(sandbox(), ['replay', join(sandbox().root, 'claude')]);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^replay: 100% \(/)]);
+  });
+
+  it('replay --json: the same', async () => {
+    await aWorld();
+    const run = await runCliIntoClosedPipe(sandbox(), ['replay', join(sandbox().root, 'claude'), '--json']);
     expect(run.exitCode).toBe(0);
     expect(run.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^replay: 100% \(/)]);
   });

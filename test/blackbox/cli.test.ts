@@ -69,6 +69,13 @@ describe('status', () => {
     });
   });
 
+  it('under 1 % reads "<1%", as the monitor and status line say it (the sanitiser for outside text would make it "‹1%")', async () => {
+    const transcript = join(ROOT, 'test', 'fixtures', 'claude-code-2.1.331', 'auto-compact.jsonl');
+    const run = await runCliOk(sandbox, ['status', '--transcript', transcript]);
+    expect(run.stdout).toContain('\nOccupancy   3,505 tokens (latest main-thread turn)\n');
+    expect(run.stdout).toContain('\nPercent     <1%\n');
+  });
+
   it('strict mode on an assumed window (a model with a 1M variant nothing picks) shows warn verdicts, and says why it is assumed', async () => {
     const transcript = sandbox.write(
       't.jsonl',

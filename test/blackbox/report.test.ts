@@ -51,6 +51,14 @@ describe('report in the terminal', () => {
     expect([...markers].filter((c) => c === '*')).toHaveLength(2);
   });
 
+  it('one turn under 1 %: "1 turn · peak <1%", never "1 turns" or a 0 % peak, in the text and the HTML page', async () => {
+    const transcript = sandbox.write('tiny.jsonl', aTranscript('tiny').assistant({ cacheRead: 3_000 }).toString());
+    const html = join(sandbox.root, 'tiny.html');
+    const run = await runCliOk(sandbox, ['report', transcript, '--html', html]);
+    expect(run.stdout.split('\n')[1]).toMatch(/^1 turn · peak <1% \(3,005 tokens, turn 1\) · 0 compactions · /);
+    expect(readFileSync(html, 'utf8')).toContain('1 turn · peak &lt;1% (3,005 tokens, turn 1)');
+  });
+
   it('a peak at or over 100 % is explained, with how to fix it, in the text, --json and the HTML page', async () => {
     // A model Claude Code's table does not know is judged against the 1,000,000 it assumes; this session held more.
     const transcript = sandbox.write(

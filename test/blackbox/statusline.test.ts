@@ -58,9 +58,19 @@ describe('statusline', () => {
     expect(run.stdout).toContain('\u001b[32m▕█░░░│░░░░░░▏\u001b[0m');
   });
 
-  it('--no-color and NO_COLOR leave no ANSI colour', async () => {
-    expect((await statusline(afterTurn, {}, ['--no-color'])).stdout).not.toContain('\u001b[');
-    expect((await statusline(afterTurn, { NO_COLOR: '1' })).stdout).not.toContain('\u001b[');
+  it('--no-color and NO_COLOR leave no ANSI colour (each alone: the sandbox sets NO_COLOR, so --no-color runs without it)', async () => {
+    const run = (env: Record<string, string | undefined>, args: string[] = []) =>
+      execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs'), ...args], {
+        input: afterTurn,
+        env: { ...sandbox.env(), NO_COLOR: undefined, ...env },
+        extendEnv: false,
+        reject: false,
+      });
+    expect((await run({})).stdout).toContain('\u001b[');
+    expect((await run({}, ['--no-color'])).stdout).toBe('ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling');
+    expect((await run({ NO_COLOR: '1' })).stdout).toBe('ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling');
+    // no-color.org: an empty NO_COLOR does not count.
+    expect((await run({ NO_COLOR: '' })).stdout).toContain('\u001b[');
   });
 
   it('fits COLUMNS, dropping the least useful parts first', async () => {
@@ -85,6 +95,19 @@ describe('statusline', () => {
     });
     const run = await statusline(input);
     expect(run.stdout).toBe('ctx 1% ▕░░░░│░░░░░░▏ 18,912/1,000,000 · since compaction · 381,088 to the 40% ceiling');
+  });
+
+  // The pair as Claude Code 2.1.331 leaves it after an interactive /compact with no turn since: its status line input
+  // (current_usage null) and its transcript (ends with the boundary, postTokens 2,647, and the summary). PostCompact
+  // ran before Claude Code counted postTokens (read in the client), so only the boundary can say what it shows.
+  it('right after /compact, no turn yet, on Claude Code 2.1.331’s own input and transcript: the compacted size it recorded', async () => {
+    const real = join(ROOT, 'test', 'fixtures', 'claude-code-2.1.331');
+    const transcript = sandbox.write('claude/compacted.jsonl', readFileSync(join(real, 'skill-then-manual-compact.jsonl'), 'utf8'));
+    const input = { ...JSON.parse(readFileSync(join(real, 'statusline-after-compact.json'), 'utf8')), transcript_path: transcript };
+    expect(input.context_window).toMatchObject({ current_usage: null, used_percentage: null, total_input_tokens: 0 });
+    const run = await statusline(JSON.stringify(input));
+    expect(run.stdout).toBe('ctx <1% ▕░░░░│░░░░░░▏ 2,647/1,000,000 · since compaction · 397,353 to the 40% ceiling');
+    expect(JSON.parse(readFileSync(reportFile(input.session_id), 'utf8'))).toMatchObject({ windowTokens: 1_000_000, usageTokens: null });
   });
 
   it('right after a compaction whose size was not recorded it says so, never "no turn yet"', async () => {

@@ -122,3 +122,34 @@ describe('learned windows are believed only from a private directory, as a regul
     expect(await judged()).toBe('default');
   });
 });
+
+describe('checkpoints', () => {
+  it('show and list print a checkpoint’s own words sanitised, and our "<1%" as it is', async () => {
+    const transcript = sandbox.write(
+      'claude/small.jsonl',
+      aTranscript('small')
+        .assistant({ cacheRead: 3_500 - 5 })
+        .toString(),
+    );
+    const env = { CLAUDE_PROJECT_DIR: sandbox.project };
+    await runHook(
+      sandbox,
+      { session_id: 'small', transcript_path: transcript, cwd: sandbox.project, trigger: 'auto' },
+      env,
+      'hook',
+      'pre-compact',
+    );
+    const file = join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints', 'small', 'cx-001-checkpoint.json');
+    const checkpoint = JSON.parse(readFileSync(file, 'utf8'));
+    // A repository can commit any checkpoint: its window's source and detail are outside text.
+    writeFileSync(
+      file,
+      JSON.stringify({ ...checkpoint, context: { ...checkpoint.context, windowSource: HOSTILE, windowDetail: HOSTILE } }),
+    );
+    const shown = (await runCliOk(sandbox, ['checkpoints', 'show', 'small/cx-001'], env)).stdout;
+    expectInert(shown);
+    expect(shown).toMatch(/\nFill {9}<1% \(3,500 of 1,000,000 tokens, window: [^\n]*x \[2J 31m txet‹system>[^\n]*\), tier NOMINAL\n/);
+    const listed = (await runCliOk(sandbox, ['checkpoints', 'list'], env)).stdout;
+    expect(listed).toMatch(/^small\/cx-001 +\S+ +auto +<1% +NOMINAL +no$/m);
+  });
+});

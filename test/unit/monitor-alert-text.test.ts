@@ -175,6 +175,71 @@ describe('<context-monitor> at every tier', () => {
     expect(text).not.toContain('/context-summarization');
   });
 
+  it.each([
+    ['OVER_CEILING', 90_000],
+    ['WARNING', 130_000],
+    ['CRITICAL', 144_000],
+    ['EMERGENCY', 160_000],
+  ] as const)(
+    'after a compaction that left %s, whether reported just now or read from the boundary, no step just taken is asked for',
+    (tier, tokens) => {
+      const base = {
+        percent: computePercent(tokens, WINDOW.tokens),
+        tier,
+        window: WINDOW,
+        ceilingPct: 40,
+        recoverySkill: 'context-summarization',
+        orchestrationFile: 'ORCHESTRATION.yaml',
+        compactAt: 167_000,
+        session: { compactions: 3, last: { id: 'cx-003', trigger: 'auto', ageSeconds: 5 } },
+      };
+      const told = renderMonitor({
+        ...base,
+        occupancy: measured(tokens + 600),
+        compacted: { trigger: 'auto', preTokens: 167_020, postTokens: tokens },
+      });
+      const boundary = renderMonitor({ ...base, occupancy: { kind: 'measured', tokens, source: 'compaction' } });
+      for (const text of [told, boundary]) {
+        expect(text).toContain(
+          `Tier ${tier}: still past the 40% ceiling after a compaction; do not ask for /compact again, it was just done.`,
+        );
+        expect(text).not.toContain('/context-summarization');
+        expect(text).toContain("to Claude Code's compaction (~167,000).");
+        expect(text).toContain('Compactions: 3. Last checkpoint: cx-003 (auto compaction, 5s ago).');
+      }
+      // The report, said once per compaction, takes WARNING's 200 tokens; the routine line after it keeps the seeds' 100.
+      expect(estimateTokens(told)).toBeLessThanOrEqual(200);
+      expect(estimateTokens(boundary)).toBeLessThanOrEqual(tier === 'OVER_CEILING' ? 100 : 200);
+      expect(told).toContain(
+        `<context-monitor>\nClaude Code just compacted this session (auto compaction: 167,020 → ${tokens.toLocaleString('en-US')} tokens).\n`,
+      );
+      expect(boundary).not.toContain('just compacted');
+    },
+  );
+
+  it('a compaction that brought the context under the ceiling is reported with its numbers, and nothing is asked', () => {
+    const text = renderMonitor({
+      occupancy: measured(3_505),
+      percent: computePercent(3_505, 1_000_000),
+      tier: 'NOMINAL',
+      window: { tokens: 1_000_000, source: 'model', detail: 'claude-opus-5-5', verified: true },
+      ceilingPct: 40,
+      recoverySkill: 'context-summarization',
+      orchestrationFile: 'ORCHESTRATION.yaml',
+      compactAt: 967_000,
+      compacted: { trigger: 'manual', preTokens: 93_020, postTokens: 2_647 },
+    });
+    expect(text).toBe(
+      [
+        '<context-monitor>',
+        'Claude Code just compacted this session (/compact: 93,020 → 2,647 tokens).',
+        'Context <1% (3,505 of 1,000,000 tokens, window: model claude-opus-5-5). Tier NOMINAL; ceiling 40%.',
+        "Left: 396,495 to the ceiling; 963,495 to Claude Code's compaction (~967,000).",
+        '</context-monitor>',
+      ].join('\n'),
+    );
+  });
+
   it('never reports 0% when occupancy cannot be measured', () => {
     expect(monitorAt({ kind: 'unavailable', reason: 'no-usage' })).not.toMatch(/\b0%/);
     expect(monitorAt({ kind: 'unknown-since-compaction' })).toContain('unknown since compaction');
@@ -201,9 +266,9 @@ describe('<context-monitor> at every tier', () => {
             session: { compactions: 123_456, atLeast: true, last: { id: 'cx-123456789', trigger: 'skill', ageSeconds: 99_999_999 } },
             staleness: { kind: 'stale', updatedAt: '2026-01-01T00:00:00.000Z', ageMinutes: 9_999_999, staleMinutes: 30 },
             autocompact: { pct: 80, windowTokens: 900_000 },
+            compacted: { trigger: 'auto', preTokens: 2_000_000_000, postTokens: tokens },
           });
-          const calm = tier === 'NOMINAL' || tier === 'OVER_CEILING' || tier === 'UNKNOWN';
-          expect(estimateTokens(text)).toBeLessThanOrEqual(calm ? 100 : 200);
+          expect(estimateTokens(text)).toBeLessThanOrEqual(200);
           expect(text).toMatch(/^<context-monitor>\n[\s\S]*\n<\/context-monitor>$/);
           expect(text).not.toMatch(/NaN|undefined|Infinity/);
         },

@@ -386,11 +386,13 @@ describe('recommendCeiling: the ceiling this history argues for', () => {
       analyzeSession(timeline(lines(aTranscript('c').assistant({ cacheRead: 40_000 }))), rules),
     ];
     expect(summarize(analyses, [30]).atRisk).toBe(2);
+    expect(summarize(analyses, [30]).atRiskWithCalls).toBe(0);
   });
 });
 
 describe('describeRecommendation (replay’s text)', () => {
-  const summaryWith = (recommendation: ReplaySummary['recommendation']) => ({ sessions: 48, recommendation }) as ReplaySummary;
+  const summaryWith = (recommendation: ReplaySummary['recommendation']) =>
+    ({ sessions: 48, ceilings: [], recommendation }) as unknown as ReplaySummary;
   const at40: CeilingSummary = {
     ceiling: 40,
     sessionsGated: 34,
@@ -418,5 +420,29 @@ describe('describeRecommendation (replay’s text)', () => {
     expect(describeRecommendation(summaryWith({ kind: 'never', ceiling: undefined, summary: undefined, atRisk: 0 }), 35)).toContain(
       'keep the current one (35%)',
     );
+  });
+
+  it.each([
+    [
+      0,
+      'No candidate ceiling gated any of the 3 sessions that were compacted or peaked at 70% or more (they loaded no agent or skill the guard judges): keep the current one (40%).',
+    ],
+    [
+      3,
+      'No candidate ceiling gated any of the 3 sessions that were compacted or peaked at 70% or more: every load of theirs that the guard judges came below the lowest candidate (20%), before the sessions filled up: keep the current one (40%).',
+    ],
+    [
+      2,
+      'No candidate ceiling gated any of the 3 sessions that were compacted or peaked at 70% or more: 1 loaded nothing, and every load of the others that the guard judges came below the lowest candidate (20%), before the sessions filled up: keep the current one (40%).',
+    ],
+  ])('at-risk sessions no candidate met, %i of 3 with loads: says why, never that loads they made were not there', (withCalls, text) => {
+    const summary = {
+      sessions: 3,
+      atRisk: 3,
+      atRiskWithCalls: withCalls,
+      ceilings: [20, 30, 40].map((ceiling) => ({ ...at40, ceiling, atRiskGated: 0 })),
+      recommendation: { kind: 'never', ceiling: undefined, summary: undefined, atRisk: 3 },
+    } as ReplaySummary;
+    expect(describeRecommendation(summary, 40)).toBe(text);
   });
 });
