@@ -57,9 +57,18 @@ function hookCommandsOf(hooks: unknown): string[] {
 }
 
 /**
+ * Variables Claude Code takes from the user's settings file but never from a project's or local one: a hook
+ * sees the value Claude Code was started with (verified in 2.1.328 and 2.1.331, test/e2e/settings-env.test.ts).
+ * They locate the user's home, Claude Code's folder, the XDG state directory and temporary files, so a
+ * repository cannot choose where the user's own policy, settings and our state are.
+ */
+export const USER_SCOPE_ONLY: readonly string[] = ['HOME', 'CLAUDE_CONFIG_DIR', 'XDG_STATE_HOME', 'TMPDIR'];
+
+/**
  * The environment Claude Code gives its hooks: the process environment with
- * the settings files' env applied over it, user < project < local. Verified in
- * 2.1.328 (test/e2e/settings-env.test.ts): a settings value beats the same
+ * the settings files' env applied over it, user < project < local, less what a
+ * project or local file may not set (USER_SCOPE_ONLY). Verified in 2.1.328 and
+ * 2.1.331 (test/e2e/settings-env.test.ts): a settings value beats the same
  * variable exported in the shell that started Claude Code.
  */
 export function mergeSettingsEnv(processEnv: Readonly<Record<string, string | undefined>>, files: readonly SettingsFacts[]): EffectiveEnv {
@@ -68,6 +77,7 @@ export function mergeSettingsEnv(processEnv: Readonly<Record<string, string | un
   for (const [name, value] of Object.entries(processEnv)) if (value !== undefined) env[name] = value;
   for (const file of byPrecedence(files)) {
     for (const [name, value] of Object.entries(file.env)) {
+      if (file.scope !== 'user' && USER_SCOPE_ONLY.includes(name)) continue;
       env[name] = value;
       origins[name] = file.label;
     }

@@ -115,6 +115,37 @@ describe("a repository's settings env cannot name a path", () => {
   });
 });
 
+describe("what locates the home comes from the user's scope, as Claude Code has it", () => {
+  it.each(['settings.json', 'settings.local.json'])(
+    '.claude/%s setting XDG_STATE_HOME, HOME and CLAUDE_CONFIG_DIR: the CLI finds the state where the hooks keep it, and warns of nothing',
+    async (file) => {
+      const xdg = join(sandbox.root, 'xdg');
+      const forged = join(sandbox.project, 'forged-home');
+      commitSettingsEnv(
+        { XDG_STATE_HOME: join(forged, '.local', 'state'), HOME: forged, CLAUDE_CONFIG_DIR: join(forged, '.claude') },
+        file,
+      );
+      // Claude Code withholds those three from a project's or local settings file (test/e2e/settings-env.test.ts):
+      // the hook runs with the process's own.
+      const run = await guardOver({ XDG_STATE_HOME: xdg });
+      expect(JSON.parse(run.stdout).hookSpecificOutput.additionalContext).toMatch(/context is at 45%/);
+      const state = join(xdg, 'context-ceiling');
+      expect(readdirSync(state)).toContain('events.jsonl');
+
+      const cli = (args: string[]) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, XDG_STATE_HOME: xdg });
+      const doctor = JSON.parse((await cli(['doctor', '--json'])).stdout) as {
+        checks: Array<{ name: string; status: string; detail: string }>;
+      };
+      expect(doctor.checks.find((c) => c.name === 'state')!.detail).toContain(state);
+      expect(doctor.checks.find((c) => c.name === 'config')).toMatchObject({ status: 'ok' });
+      const events = await cli(['events', '--json']);
+      expect(events.stderr).toBe('');
+      expect(JSON.parse(events.stdout)).toEqual([expect.objectContaining({ session: SESSION })]);
+      expect(existsSync(forged)).toBe(false);
+    },
+  );
+});
+
 describe('a path variable a project settings file set is said once to the person', () => {
   const call = (env: Record<string, string>, tokens: number, session = SESSION) =>
     runHook(sandbox, preToolUse(transcriptAt(tokens), 'Agent', {}, { session_id: session, cwd: sandbox.project }), {

@@ -66,6 +66,33 @@ describe('mergeSettingsEnv', () => {
   });
 });
 
+describe("what locates the home comes from the user's scope only", () => {
+  const LOCATING = { HOME: '/repo/home', CLAUDE_CONFIG_DIR: '/repo/home/.claude', XDG_STATE_HOME: '/repo/state', TMPDIR: '/repo/tmp' };
+  const processEnv = { HOME: '/home/u', XDG_STATE_HOME: '/home/u/.state', TMPDIR: '/tmp' };
+
+  it.each<SettingsScope>(['project', 'local'])(
+    'a %s settings file setting HOME, CLAUDE_CONFIG_DIR, XDG_STATE_HOME or TMPDIR changes none of them',
+    (scope) => {
+      // Claude Code withholds them from a project's or local settings file (test/e2e/settings-env.test.ts).
+      const merged = mergeSettingsEnv(processEnv, [file(scope, { env: { ...LOCATING, OTHER: 'x' } })]);
+      expect(merged.env).toEqual({ ...processEnv, OTHER: 'x' });
+      expect(merged.origins).toEqual({ OTHER: LABEL[scope] });
+    },
+  );
+
+  it("the user's own settings file sets them, over the process env", () => {
+    const merged = mergeSettingsEnv(processEnv, [file('user', { env: LOCATING }), file('project', { env: { HOME: '/elsewhere' } })]);
+    expect(merged.env).toEqual(LOCATING);
+    expect(merged.origins).toEqual(Object.fromEntries(Object.keys(LOCATING).map((name) => [name, LABEL.user])));
+  });
+
+  it("a path variable is then judged by the user's value, not the project's", () => {
+    const files = [file('project', { env: { XDG_STATE_HOME: '/repo/state' } })];
+    const merged = mergeSettingsEnv(processEnv, files);
+    expect(withoutRepositoryPaths(merged.env, files)).toEqual({ env: processEnv, ignored: [] });
+  });
+});
+
 describe('withoutRepositoryPaths', () => {
   const DEBUG = 'DEV_TEAM_CONTEXT_DEBUG';
   const STATE = 'DEV_TEAM_CONTEXT_STATE_DIR';
