@@ -45,12 +45,14 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
 }
 
 /**
- * The state directory the launcher may keep code in: only the default one (under the user's home), never one a
- * path variable names, since the launcher is too early (and too small) to tell whether the project's settings
- * supplied it (DESIGN.md, "Trust boundaries"); the hook itself checks that before it writes state there.
+ * The state directory the launcher may keep code in: the default one (under $XDG_STATE_HOME, else the home),
+ * never one DEV_TEAM_CONTEXT_STATE_DIR names, since the launcher is too early (and too small) to tell whether
+ * the project's settings supplied it (DESIGN.md, "Trust boundaries"); the hook itself checks that before it
+ * writes state there. HOME and XDG_STATE_HOME are the user's: Claude Code never takes them from a project's
+ * settings env (docs/configuration.md, "What locates your home is yours"; test/e2e/settings-env.test.ts).
  */
 function launcherStateDir(env: NodeJS.ProcessEnv): string | undefined {
-  if (env[ENV.stateDir] || env.XDG_STATE_HOME) return undefined;
+  if (env[ENV.stateDir]) return undefined;
   return privateStateDir(env);
 }
 
@@ -139,7 +141,7 @@ function userPolicyStateDir(): string | undefined {
 /** The default state directory, when no path variable (perhaps the repository's) names another. */
 function defaultStateDir(): string | undefined {
   const env = process.env;
-  if (env[ENV.stateDir] || env.XDG_STATE_HOME) return undefined;
+  if (env[ENV.stateDir]) return undefined;
   return resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDir() });
 }
 

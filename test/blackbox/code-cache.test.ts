@@ -13,7 +13,7 @@ import { HOOK_BIN, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 const { sandbox } = useProjectSandbox();
 
 function setUp(mode = 0o700) {
-  // The default state directory: the only one the launcher keeps code in.
+  // The default state directory, where the launcher keeps code (XDG_STATE_HOME may move it; a named one never has code).
   const state = join(sandbox().home, '.local', 'state', 'context-ceiling');
   mkdirSync(state, { recursive: true, mode });
   chmodSync(state, mode);
@@ -61,14 +61,21 @@ describe('the code cache of the hook bundles', () => {
     expect(readdirSync(state)).toEqual([]);
   });
 
-  it('nothing is cached in a state directory a path variable names: a repository may have supplied it', async () => {
+  it('nothing is cached in a state directory DEV_TEAM_CONTEXT_STATE_DIR names: a repository may have supplied it', async () => {
     const named = join(sandbox().root, 'named-state');
     mkdirSync(named, { mode: 0o700 });
     const { cache, run } = setUp();
     expect((await run({ DEV_TEAM_CONTEXT_STATE_DIR: named })).reason).toBe('allow below-ceiling');
-    expect((await run({ XDG_STATE_HOME: join(sandbox().root, 'xdg') })).reason).toBe('allow below-ceiling');
     expect(cacheFiles(join(named, 'code-cache'))).toEqual([]);
-    expect(cacheFiles(cache)).toEqual([]); // nor in the default one, when the variables point elsewhere
+    expect(cacheFiles(cache)).toEqual([]); // nor in the default one, when the variable points elsewhere
+  });
+
+  it("cached under $XDG_STATE_HOME/context-ceiling: the user's own (Claude Code never takes it from a project's settings)", async () => {
+    const xdg = join(sandbox().root, 'xdg');
+    mkdirSync(join(xdg, 'context-ceiling'), { recursive: true, mode: 0o700 });
+    const { run } = setUp();
+    expect((await run({ XDG_STATE_HOME: xdg })).reason).toBe('allow below-ceiling');
+    expect(cacheFiles(join(xdg, 'context-ceiling', 'code-cache')).length).toBeGreaterThan(0);
   });
 
   it('a missing event bundle lets everything through, but says so on stderr and keeps the last error', async () => {
