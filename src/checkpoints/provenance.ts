@@ -124,3 +124,25 @@ export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, 
   // `path` itself too: a record written before records were canonical named the path as it was reached.
   return records.some((r) => r.kind === kind && (r.path === canonical || r.path === path) && r.digest === digest);
 }
+
+/**
+ * isOwnFile for many files at once (a listing): a file whose path was never recorded is judged by its path
+ * alone, without reading it (`text` is called only for a recorded path); each folder is resolved once.
+ */
+export function ownFileTest(
+  records: readonly WrittenRecord[],
+  kind: WrittenKind,
+): (path: string, text: () => string | undefined) => boolean {
+  const recorded = new Set(records.filter((r) => r.kind === kind).map((r) => r.path));
+  const folders = new Map<string, string>();
+  return (path, text) => {
+    if (recorded.size === 0) return false;
+    const full = resolve(path);
+    const folder = dirname(full);
+    const real = folders.get(folder) ?? canonicalDir(folder);
+    folders.set(folder, real);
+    if (!recorded.has(join(real, basename(full))) && !recorded.has(path)) return false;
+    const bytes = text();
+    return bytes !== undefined && isOwnFile(records, kind, path, bytes);
+  };
+}
