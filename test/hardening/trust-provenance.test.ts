@@ -185,6 +185,16 @@ describe('case 12: checkpoints in the private fallback are listed, shown and cle
   });
 });
 
+describe('case 10: the monitor counts this session’s own checkpoints, wherever they went', () => {
+  it('checkpoints in the private fallback count as this session’s compactions', async () => {
+    sandbox.write('project/.claude/context-ceiling/checkpoints', 'a file the repository commits');
+    for (let i = 0; i < 2; i++)
+      expect((await hook('pre-compact', { transcript_path: transcriptAt(150_000), trigger: 'auto' })).reason).toMatch(/^checkpoint cx-00/);
+    const monitor = await hook('user-prompt-submit', { transcript_path: transcriptAt(3_000), prompt: 'go' });
+    expect(context(monitor)).toContain('Compactions: 2.');
+  });
+});
+
 describe('case 12: a repository skill under our name or a recovery name is neither our advice nor exempt', () => {
   const PLUGIN = { CLAUDE_PLUGIN_ROOT: join(ROOT, 'plugin') }; // the hooks run from this package's plugin/dist
   const skill = (name: string) =>
@@ -211,6 +221,13 @@ describe('case 12: a repository skill under our name or a recovery name is neith
     expect(run.reason).toBe('block over-ceiling-blocked');
     expect(run.stdout).toContain('run the /context-ceiling:context-summarization skill');
     expect(run.stdout).not.toMatch(/run the \/context-summarization skill/);
+    const monitor = await hook(
+      'user-prompt-submit',
+      { transcript_path: transcriptAt(150_000), prompt: 'go' },
+      { env: { DEV_TEAM_CONTEXT_WINDOW: '200000', ...PLUGIN } },
+    );
+    expect(context(monitor)).toContain('/context-ceiling:context-summarization');
+    expect(context(monitor)).not.toMatch(/Run \/context-summarization/);
   });
 
   it('the repository ships context-summarization and no plugin or personal copy of ours is there: the way out is /compact', async () => {
