@@ -12,11 +12,18 @@ import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { digestOf, ownFileTest, privateProjectDir, type WrittenRecord } from './provenance.js';
+import { digestOf, isOwnFile, privateProjectDir, recordedPathTest, type WrittenRecord } from './provenance.js';
 import { checkpointRoot, readCheckpointText, unsafeCheckpointDir } from './store.js';
 
 /** At most this many folder entries are looked at (session folders and the files in them together): the hook has a budget. */
 const MAX_ENTRIES_SCANNED = 4096;
+
+/**
+ * At most this many of our own recorded files are read to check their bytes are still ours; past it a recorded
+ * path counts as ours (the resume path checks the bytes of any it shows): a person with thousands of checkpoints
+ * must not pay for reading them all at every session start.
+ */
+const MAX_BYTES_CHECKED = 64;
 
 export type FoundNotOurs = { paths: string[]; more: boolean };
 
@@ -28,7 +35,14 @@ export type FoundNotOurs = { paths: string[]; more: boolean };
 export function findNotOurs(projectDir: string, records: readonly WrittenRecord[], timeUp?: () => boolean): FoundNotOurs {
   const root = checkpointRoot(projectDir);
   if (unsafeCheckpointDir(root) !== undefined) return { paths: [], more: false };
-  const ours = ownFileTest(records, 'checkpoint');
+  const recorded = recordedPathTest(records, 'checkpoint');
+  let checks = MAX_BYTES_CHECKED;
+  const ours = (path: string) => {
+    if (!recorded(path)) return false;
+    if (checks-- <= 0) return true;
+    const text = readCheckpointText(path)?.text;
+    return text !== undefined && isOwnFile(records, 'checkpoint', path, text);
+  };
   const paths: string[] = [];
   let budget = MAX_ENTRIES_SCANNED;
   let more = false;
@@ -45,13 +59,13 @@ export function findNotOurs(projectDir: string, records: readonly WrittenRecord[
       if (!files) continue;
       try {
         for (let file = files.readSync(); file; file = files.readSync()) {
-          if (--budget < 0) {
+          if (--budget < 0 || timeUp?.()) {
             more = true;
             break;
           }
           if (sequenceOf(file.name) === undefined) continue;
           const path = join(root, session.name, file.name);
-          if (!file.isFile() || !ours(path, () => readCheckpointText(path)?.text)) paths.push(path);
+          if (!file.isFile() || !ours(path)) paths.push(path);
         }
       } finally {
         files.closeSync();

@@ -126,22 +126,34 @@ export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, 
 }
 
 /**
- * isOwnFile for many files at once (a listing): a file whose path was never recorded is judged by its path
- * alone, without reading it (`text` is called only for a recorded path); each folder is resolved once.
+ * For many files at once (a listing): whether a path was recorded at all (as written, or as canonicalPath names
+ * it), each folder resolved once. A path never recorded is not ours, whatever its bytes.
+ */
+export function recordedPathTest(records: readonly WrittenRecord[], kind: WrittenKind): (path: string) => boolean {
+  const recorded = new Set(records.filter((r) => r.kind === kind).map((r) => r.path));
+  const folders = new Map<string, string>();
+  return (path) => {
+    if (recorded.size === 0) return false;
+    if (recorded.has(path)) return true;
+    const full = resolve(path);
+    const folder = dirname(full);
+    const real = folders.get(folder) ?? canonicalDir(folder);
+    folders.set(folder, real);
+    return recorded.has(join(real, basename(full)));
+  };
+}
+
+/**
+ * isOwnFile for many files at once: a file whose path was never recorded is judged by its path alone, without
+ * reading it (`text` is called only for a recorded path).
  */
 export function ownFileTest(
   records: readonly WrittenRecord[],
   kind: WrittenKind,
 ): (path: string, text: () => string | undefined) => boolean {
-  const recorded = new Set(records.filter((r) => r.kind === kind).map((r) => r.path));
-  const folders = new Map<string, string>();
+  const recorded = recordedPathTest(records, kind);
   return (path, text) => {
-    if (recorded.size === 0) return false;
-    const full = resolve(path);
-    const folder = dirname(full);
-    const real = folders.get(folder) ?? canonicalDir(folder);
-    folders.set(folder, real);
-    if (!recorded.has(join(real, basename(full))) && !recorded.has(path)) return false;
+    if (!recorded(path)) return false;
     const bytes = text();
     return bytes !== undefined && isOwnFile(records, kind, path, bytes);
   };

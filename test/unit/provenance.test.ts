@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findNotOurs } from '../../src/checkpoints/found.js';
 import {
   canonicalPath,
   digestOf,
@@ -65,5 +66,30 @@ describe('provenance is keyed by the real path', () => {
 
   it('a path whose folder does not exist keys by path.resolve', () => {
     expect(canonicalPath(join(root, 'missing', '..', 'gone', 'cx-001-checkpoint.json'))).toBe(join(root, 'gone', 'cx-001-checkpoint.json'));
+  });
+});
+
+describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
+  it('a committed one, one of ours rewritten since, and a link named like a checkpoint; ours and other names are left out', () => {
+    const dir = join(real, '.claude', 'context-ceiling', 'checkpoints', 's1');
+    mkdirSync(dir, { recursive: true });
+    const ours = (name: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `{"id":"${name}"}\n`);
+      recordWritten(state, real, { kind: 'checkpoint', path, session: 's1', sequence: 1, digest: digestOf(readFileSync(path)) });
+      return path;
+    };
+    ours('cx-001-checkpoint.json');
+    const rewritten = ours('cx-002-checkpoint.json');
+    writeFileSync(rewritten, '{"id":"changed"}\n');
+    const committed = join(dir, 'cx-003-checkpoint.json');
+    writeFileSync(committed, '{}');
+    const link = join(dir, 'cx-004-checkpoint.json');
+    symlinkSync(join(dir, 'cx-001-checkpoint.json'), link);
+    writeFileSync(join(dir, 'notes.txt'), 'not a checkpoint name');
+    const found = findNotOurs(real, readWrittenRecords(state, real));
+    expect(found.more).toBe(false);
+    expect(found.paths.sort()).toEqual([rewritten, committed, link].sort());
+    expect(findNotOurs(join(root, 'nowhere'), [])).toEqual({ paths: [], more: false }); // no checkpoint folder there
   });
 });
