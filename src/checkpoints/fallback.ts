@@ -22,6 +22,15 @@ export function claimFallbackNotice(config: Pick<HookConfig, 'stateDir' | 'proje
   }
 }
 
+/**
+ * This project's private fallback folder (`<state>/checkpoints/<project key>/`, session folders in it) when it
+ * exists and can be trusted for reading (ours, not a link, nobody else can write it); else undefined.
+ */
+export function readablePrivateRoot(stateDir: string, projectDir: string): string | undefined {
+  if (!privateDirForRead(stateDir) || !privateDirForRead(privateCheckpointsDir(stateDir))) return undefined;
+  return privateDirForRead(privateProjectDir(stateDir, projectDir));
+}
+
 /** The sentence to tell the person, exactly once per project; undefined when there is nothing (more) to tell. */
 export function takeFallbackNotice(config: Pick<HookConfig, 'stateDir' | 'projectDir'>): string | undefined {
   try {

@@ -5,8 +5,8 @@
  * session's own state; anything else in the project tree (a repository can commit any checkpoint) is not.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, constants, fstatSync, openSync, writeSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { closeSync, constants, fstatSync, openSync, realpathSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { asRecord } from '../core/json-shape.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
@@ -23,9 +23,31 @@ export function digestOf(bytes: string | Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** One file per project, named by a digest of its folder: a path never becomes a file name. */
+/**
+ * A folder as the records key it: its realpath where it exists, so a project reached through a symlinked
+ * path (or from its real path) is one project; `path.resolve` of it where it does not.
+ */
+export function canonicalDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return resolve(dir);
+  }
+}
+
+/**
+ * A file as the records name it: its folder's realpath and its own name. The name itself is never
+ * followed: a committed symlink named like a checkpoint stays the link, so it cannot take the place of
+ * a file we recorded (and readers open with O_NOFOLLOW, so its target is never read either).
+ */
+export function canonicalPath(path: string): string {
+  const full = resolve(path);
+  return join(canonicalDir(dirname(full)), basename(full));
+}
+
+/** One file per project, named by a digest of its real folder: a path never becomes a file name. */
 function recordsFile(projectDir: string): string {
-  return `${digestOf(resolve(projectDir)).slice(0, 32)}.jsonl`;
+  return `${digestOf(canonicalDir(projectDir)).slice(0, 32)}.jsonl`;
 }
 
 /** The private folder for checkpoints: the records, and checkpoints when the project's folder cannot be used. */
@@ -38,8 +60,12 @@ export function privateProjectDir(stateDir: string, projectDir: string): string 
   return join(privateCheckpointsDir(stateDir), recordsFile(projectDir).replace(/\.jsonl$/, ''));
 }
 
-/** Append one record (O_APPEND, O_NOFOLLOW, created 0600); throws when the private state cannot be written. */
-export function recordWritten(stateDir: string, projectDir: string, record: WrittenRecord): void {
+/**
+ * Append one record (O_APPEND, O_NOFOLLOW, created 0600), its path canonical (canonicalPath); throws when the
+ * private state cannot be written.
+ */
+export function recordWritten(stateDir: string, projectDir: string, written: WrittenRecord): void {
+  const record = { ...written, path: canonicalPath(written.path) };
   const dir = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'checkpoints'));
   const path = join(dir, recordsFile(projectDir));
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
@@ -91,8 +117,44 @@ function parseRecord(line: string): WrittenRecord | undefined {
   }
 }
 
-/** True when `text` is what we recorded writing at `path`. */
+/** True when `text` is what we recorded writing at `path` (compared as canonicalPath names it). */
 export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, path: string, text: string): boolean {
   const digest = digestOf(text);
-  return records.some((r) => r.kind === kind && r.path === path && r.digest === digest);
+  const canonical = canonicalPath(path);
+  // `path` itself too: a record written before records were canonical named the path as it was reached.
+  return records.some((r) => r.kind === kind && (r.path === canonical || r.path === path) && r.digest === digest);
+}
+
+/**
+ * For many files at once (a listing): whether a path was recorded at all (as written, or as canonicalPath names
+ * it), each folder resolved once. A path never recorded is not ours, whatever its bytes.
+ */
+export function recordedPathTest(records: readonly WrittenRecord[], kind: WrittenKind): (path: string) => boolean {
+  const recorded = new Set(records.filter((r) => r.kind === kind).map((r) => r.path));
+  const folders = new Map<string, string>();
+  return (path) => {
+    if (recorded.size === 0) return false;
+    if (recorded.has(path)) return true;
+    const full = resolve(path);
+    const folder = dirname(full);
+    const real = folders.get(folder) ?? canonicalDir(folder);
+    folders.set(folder, real);
+    return recorded.has(join(real, basename(full)));
+  };
+}
+
+/**
+ * isOwnFile for many files at once: a file whose path was never recorded is judged by its path alone, without
+ * reading it (`text` is called only for a recorded path).
+ */
+export function ownFileTest(
+  records: readonly WrittenRecord[],
+  kind: WrittenKind,
+): (path: string, text: () => string | undefined) => boolean {
+  const recorded = recordedPathTest(records, kind);
+  return (path, text) => {
+    if (!recorded(path)) return false;
+    const bytes = text();
+    return bytes !== undefined && isOwnFile(records, kind, path, bytes);
+  };
 }

@@ -14,6 +14,7 @@ import {
   removeFromSession,
   removeSessionFolderIfEmpty,
 } from '../checkpoints/clean.js';
+import { readablePrivateRoot } from '../checkpoints/fallback.js';
 import { checkpointRoot, unsafeCheckpointDir } from '../checkpoints/store.js';
 import { sanitizeId } from '../io/state.js';
 import { parseSince } from './events.js';
@@ -24,10 +25,14 @@ import { cliMessage } from './messages.js';
 
 export type CleanOptions = { olderThan: string | undefined; session: string | undefined; all: boolean; dryRun: boolean; json: boolean };
 
-type Outcome = { session: string; dir: string; groups: CleanGroup[]; folderGone: boolean; leftAlone: LeftAlone[] };
+/** `label`: the session as IDs name it (`private/<session>` in the private fallback folder). */
+type Outcome = { session: string; label: string; dir: string; groups: CleanGroup[]; folderGone: boolean; leftAlone: LeftAlone[] };
 type LeftAlone = { path: string; why: string };
 
-export function runClean(io: CliIO, projectDir: string, o: CleanOptions, usage: string): number {
+/** One folder of session folders: the project's checkpoint folder, or the private fallback in the state directory. */
+type Root = { root: string; prefix: string; sessions: string[]; links: string[] };
+
+export function runClean(io: CliIO, where: { projectDir: string; stateDir: string }, o: CleanOptions, usage: string): number {
   if (!o.all && o.olderThan === undefined && o.session === undefined)
     throw new UsageError(cliMessage('checkpoints.clean-needs-selection'), usage);
   if (o.all && (o.olderThan !== undefined || o.session !== undefined))
@@ -35,36 +40,63 @@ export function runClean(io: CliIO, projectDir: string, o: CleanOptions, usage: 
   const now = Date.now();
   const cutoff = o.olderThan === undefined ? undefined : parseSince(o.olderThan, new Date(now));
   if (cutoff === null) throw new UsageError(cliMessage('checkpoints.older-than-invalid', { got: o.olderThan! }), usage);
-  const root = checkpointRoot(projectDir);
+  const root = checkpointRoot(where.projectDir);
+  // A refused project folder (a symlink or a file on the way) is never cleaned through; the private fallback still is.
   const problem = unsafeCheckpointDir(root);
-  if (problem) throw new CliError(problem);
-  const { sessions, links } = readCheckpointRoot(root);
-  const chosen = o.session === undefined ? sessions : [chooseSession(sessions, links, root, o.session)];
+  const roots: Root[] = problem ? [] : [{ root, prefix: '', ...readCheckpointRoot(root) }];
+  const privateRoot = readablePrivateRoot(where.stateDir, where.projectDir);
+  if (privateRoot) roots.push({ root: privateRoot, prefix: 'private/', ...readCheckpointRoot(privateRoot) });
+  if (problem && roots.length === 0) throw new CliError(problem);
+  const chosen =
+    o.session === undefined ? roots.flatMap((r) => r.sessions.map((session) => ({ r, session }))) : chooseSession(roots, o.session);
   const leftAlone =
-    o.session === undefined ? links.map((name) => ({ path: join(root, name), why: cliMessage('checkpoints.why-link') })) : [];
-  const outcomes = chosen.map((session) => cleanSession(join(root, session), session, { cutoff, now, dryRun: o.dryRun }));
-  report(io, root, outcomes, [...leftAlone, ...outcomes.flatMap((outcome) => outcome.leftAlone)], o);
-  return 0;
+    o.session === undefined
+      ? roots.flatMap((r) => r.links.map((name) => ({ path: join(r.root, name), why: cliMessage('checkpoints.why-link') })))
+      : [];
+  const outcomes = chosen.map(({ r, session }) =>
+    cleanSession(join(r.root, session), session, r.prefix, { cutoff, now, dryRun: o.dryRun }),
+  );
+  report(io, { root, privateRoot }, outcomes, [...leftAlone, ...outcomes.flatMap((outcome) => outcome.leftAlone)], o);
+  if (!problem) return 0;
+  io.err(`context-ceiling: ${problem}\n`);
+  return 1;
 }
 
-function chooseSession(sessions: string[], links: string[], root: string, raw: string): string {
+/** The session's folder in the project and, when it has one there too, in the private fallback. */
+function chooseSession(roots: Root[], raw: string): Array<{ r: Root; session: string }> {
   const session = sanitizeId(raw);
-  const problem = unsafeCheckpointDir(join(root, session));
-  if (problem) throw new CliError(problem);
-  if (!sessions.includes(session) && !links.includes(session))
-    throw new CliError(cliMessage('checkpoints.no-session', { session: sanitizeText(raw), known: sanitizeText(sessions.join(', ')) }));
-  return session;
+  for (const r of roots) {
+    const problem = unsafeCheckpointDir(join(r.root, session));
+    if (problem) throw new CliError(problem);
+  }
+  const found = roots.filter((r) => r.sessions.includes(session) || r.links.includes(session)).map((r) => ({ r, session }));
+  if (found.length === 0) {
+    const known = roots.flatMap((r) => r.sessions.map((name) => `${r.prefix}${name}`));
+    throw new CliError(cliMessage('checkpoints.no-session', { session: sanitizeText(raw), known: sanitizeText(known.join(', ')) }));
+  }
+  return found;
 }
 
-function cleanSession(dir: string, session: string, c: { cutoff: number | undefined; now: number; dryRun: boolean }): Outcome {
+function cleanSession(
+  dir: string,
+  session: string,
+  prefix: string,
+  c: { cutoff: number | undefined; now: number; dryRun: boolean },
+): Outcome {
   try {
-    return cleanSessionFolder(dir, session, c);
+    return cleanSessionFolder(dir, session, prefix, c);
   } catch (error) {
     throw new CliError(cliMessage('checkpoints.cannot-clean', { path: dir, reason: describeFsError(error) }));
   }
 }
 
-function cleanSessionFolder(dir: string, session: string, c: { cutoff: number | undefined; now: number; dryRun: boolean }): Outcome {
+function cleanSessionFolder(
+  dir: string,
+  session: string,
+  prefix: string,
+  c: { cutoff: number | undefined; now: number; dryRun: boolean },
+): Outcome {
+  const label = `${prefix}${session}`;
   const { files, entries } = readSessionFolder(dir);
   const plan: SessionCleanPlan = planSessionClean(files, { ...c, writtenAt: (sequence) => checkpointWrittenAt(dir, sequence) });
   const leftAlone = plan.leftAlone.map(({ name, why }) => ({
@@ -72,12 +104,19 @@ function cleanSessionFolder(dir: string, session: string, c: { cutoff: number | 
     why: cliMessage(why === 'not-mine' ? 'checkpoints.why-not-mine' : 'checkpoints.why-not-a-file'),
   }));
   const planned = plan.remove.reduce((sum, group) => sum + group.names.length, 0);
-  if (c.dryRun) return { session, dir, groups: plan.remove, folderGone: planned === entries, leftAlone };
+  if (c.dryRun) return { session, label, dir, groups: plan.remove, folderGone: planned === entries, leftAlone };
   for (const group of plan.remove) removeFromSession(dir, group.names);
-  return { session, dir, groups: plan.remove, folderGone: removeSessionFolderIfEmpty(dir), leftAlone };
+  return { session, label, dir, groups: plan.remove, folderGone: removeSessionFolderIfEmpty(dir), leftAlone };
 }
 
-function report(io: CliIO, root: string, outcomes: Outcome[], leftAlone: LeftAlone[], o: CleanOptions): void {
+function report(
+  io: CliIO,
+  where: { root: string; privateRoot: string | undefined },
+  outcomes: Outcome[],
+  leftAlone: LeftAlone[],
+  o: CleanOptions,
+): void {
+  const root = where.privateRoot ? `${where.root} and ${where.privateRoot}` : where.root;
   for (const item of leftAlone)
     io.err(`${cliMessage('warning', { warning: cliMessage('checkpoints.left-alone', { ...item, path: sanitizeText(item.path) }) })}\n`);
   const groups = outcomes.flatMap((outcome) => outcome.groups);
@@ -86,13 +125,23 @@ function report(io: CliIO, root: string, outcomes: Outcome[], leftAlone: LeftAlo
     const path = (outcome: Outcome, name: string) => join(outcome.dir, name);
     const entries = outcomes.flatMap((outcome) =>
       outcome.groups.map((group) => ({
-        id: group.sequence === undefined ? null : `${outcome.session}/${checkpointId(group.sequence)}`,
+        id: group.sequence === undefined ? null : `${outcome.label}/${checkpointId(group.sequence)}`,
         session: outcome.session,
+        where: outcome.label === outcome.session ? 'project' : 'private-fallback',
         checkpoint: group.hasCheckpoint,
         files: group.names.map((name) => path(outcome, name)),
       })),
     );
-    io.out(toJsonOutput({ dryRun: o.dryRun, root, removed: entries, folders: folders.map((outcome) => outcome.dir), leftAlone }));
+    io.out(
+      toJsonOutput({
+        dryRun: o.dryRun,
+        root: where.root,
+        privateRoot: where.privateRoot ?? null,
+        removed: entries,
+        folders: folders.map((outcome) => outcome.dir),
+        leftAlone,
+      }),
+    );
     return;
   }
   for (const outcome of outcomes) io.out(describeOutcome(outcome, o.dryRun));
@@ -115,7 +164,7 @@ function report(io: CliIO, root: string, outcomes: Outcome[], leftAlone: LeftAlo
 
 /** One line per checkpoint (with every file that goes with it), per unfinished write, and for the folder. */
 function describeOutcome(outcome: Outcome, dryRun: boolean): string {
-  const session = sanitizeText(outcome.session);
+  const session = sanitizeText(outcome.label);
   const lines = outcome.groups.map((group) =>
     group.sequence === undefined
       ? cliMessage('checkpoints.clean-temp', { dryRun, path: `${session}/${sanitizeText(group.names[0]!)}` })

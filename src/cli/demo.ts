@@ -134,7 +134,7 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
   const session = scenario.session ?? `demo-${index + 1}`;
   const project = join(root, 'project');
   mkdirSync(project, { recursive: true });
-  installDemoSkill(project);
+  installDemoSkill(root); // HOME is the demo root
   const transcript = join(root, `${session}-${index + 1}.jsonl`);
   const toolUseId = `toolu_demo_${index + 1}`;
   writeFileSync(transcript, scenario.transcript(toolUseId));
@@ -162,9 +162,12 @@ function runScenario(root: string, scenario: Scenario, index: number): Run {
   return { scenario, exitCode: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** The demo project has the recovery skill installed, as after `install`, so messages name it. */
-function installDemoSkill(project: string): void {
-  const dir = join(project, '.claude', 'skills', 'context-summarization');
+/**
+ * The demo's person has the recovery skill installed, as after `install --user`, so messages name it (a copy in
+ * the project would be the project's own skill under our name, which messages never name: recovery-skill.ts).
+ */
+function installDemoSkill(home: string): void {
+  const dir = join(home, '.claude', 'skills', 'context-summarization');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'SKILL.md'), '---\nname: context-summarization\ndescription: demo copy\n---\n');
 }

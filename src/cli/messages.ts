@@ -186,6 +186,12 @@ const CLI_MESSAGES = {
     `${d.path} (${d.status}${d.error ? `: ${d.error}` : ''})`,
   'checkpoints.corrupt': () => 'corrupt: not a readable checkpoint (alerts show a generic re-orientation message)',
   'checkpoints.alert-heading': () => "The model's compaction alert for it:",
+  'checkpoints.origin-ours': (d: { privateFallback: boolean }) =>
+    `written by your sessions on this machine${d.privateFallback ? ', kept in the private fallback folder (the project’s could not be used)' : ''}`,
+  'checkpoints.origin-found': (d: { privateFallback: boolean }) =>
+    `found, not ours: not recorded as written by your sessions on this machine${d.privateFallback ? ' (in the private fallback folder)' : ''}`,
+  'checkpoints.not-ours-never-shown': () =>
+    'Never shown to the model: only checkpoints your sessions wrote on this machine are resumed (a repository can commit any file here).',
   'checkpoints.ack-failed': (d: { path: string }) => `cannot write the acknowledgement marker beside ${d.path}`,
   'checkpoints.nothing-to-ack': () => 'Nothing to acknowledge.',
   'checkpoints.acked': (d: { id: string; changed: boolean }) => `${d.id}: ${d.changed ? 'acknowledged' : 'already acknowledged'}`,

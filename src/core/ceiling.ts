@@ -23,6 +23,8 @@ export type MessageId =
 export type GuardCall = { tool: string; target?: string | undefined };
 
 export type VerdictData = GuardCall & {
+  /** Set when a recovery name was gated because the project defines that skill (projectSkillUnderRecoveryName). */
+  projectSkill?: string | undefined;
   occupancy?: number | undefined;
   percent?: number | undefined;
   ceilingPct: number;
@@ -33,15 +35,43 @@ export type VerdictData = GuardCall & {
 export type Verdict = { kind: VerdictKind; tier: Tier; messageId: MessageId; data: VerdictData };
 
 /** Whether a call is judged at all, and how: decided before anything is measured. */
-export type Gate = { kind: 'pass'; reason: PassReason } | { kind: 'gated'; action: 'warn' | 'block' };
+export type Gate = { kind: 'pass'; reason: PassReason } | { kind: 'gated'; action: 'warn' | 'block'; projectSkill?: string | undefined };
+
+/**
+ * What the gate may ask the caller's I/O edge, only for a call under a recovery name: whether a bare Skill call of
+ * `name` runs a skill the project itself defines (not ours, not the person's), and which recovery skills the
+ * operator configured (their environment or own policy: a project skill they list is theirs to exempt). Callers
+ * that cannot know (replay, report, status) pass none, and recovery names pass as before.
+ */
+export type GateFacts = {
+  projectOwnsSkill?: ((name: string) => boolean) | undefined;
+  operatorRecoverySkills?: readonly string[] | undefined;
+};
 
 /** The call and the policy decide whether the context matters; nothing is read for a call that passes. */
-export function resolveGate(call: GuardCall, policy: Pick<Policy, 'enabled' | 'tools' | 'strict' | 'recoverySkills'>): Gate {
+export function resolveGate(
+  call: GuardCall,
+  policy: Pick<Policy, 'enabled' | 'tools' | 'strict' | 'recoverySkills'>,
+  facts: GateFacts = {},
+): Gate {
   if (!policy.enabled) return { kind: 'pass', reason: 'disabled' };
   const action = resolveToolAction(call.tool, policy);
   if (action === 'off') return { kind: 'pass', reason: 'not-gated' };
-  if (isRecoveryCall(call, policy.recoverySkills)) return { kind: 'pass', reason: 'recovery-skill' };
-  return { kind: 'gated', action };
+  if (!isRecoveryCall(call, policy.recoverySkills)) return { kind: 'gated', action };
+  const projectSkill = projectSkillUnderRecoveryName(call, facts);
+  return projectSkill === undefined ? { kind: 'pass', reason: 'recovery-skill' } : { kind: 'gated', action, projectSkill };
+}
+
+/**
+ * A repository can ship `.claude/skills/continue/SKILL.md`: a bare call of that name runs the repository's skill, not
+ * a recovery skill, so it is gated like any skill unless the operator configured the name. A plugin-qualified
+ * name (`any-plugin:continue`) is the plugin's, never the project's. Returns the name when so.
+ */
+export function projectSkillUnderRecoveryName(call: GuardCall, facts: GateFacts): string | undefined {
+  if (!facts.projectOwnsSkill || call.target === undefined) return undefined;
+  const bare = call.target.replace(/^\//, '');
+  if (bare.includes(':') || facts.operatorRecoverySkills?.includes(bare)) return undefined;
+  return facts.projectOwnsSkill(bare) ? bare : undefined;
 }
 
 /** `compactAt`: tokens at which Claude Code compacts the session (compactionPointTokens), which places the default tiers. */
@@ -52,10 +82,11 @@ export type MeasuredFacts = { occupancy: Occupancy; window: ResolvedWindow; comp
  * is how the caller reads it; a passing call never pays for a read). Never blocks on a measurement it
  * does not have, or on a window that is only assumed.
  */
-export function judgeCall(call: GuardCall, policy: Policy, measure: () => MeasuredFacts): Verdict {
-  const gate = resolveGate(call, policy);
-  const base = extend(call, { ceilingPct: policy.ceilingPct, strict: policy.strict });
+export function judgeCall(call: GuardCall, policy: Policy, measure: () => MeasuredFacts, facts?: GateFacts): Verdict {
+  const gate = resolveGate(call, policy, facts);
+  const base: VerdictData = extend(call, { ceilingPct: policy.ceilingPct, strict: policy.strict });
   if (gate.kind === 'pass') return { kind: 'allow', tier: 'UNKNOWN', messageId: gate.reason, data: base };
+  if (gate.projectSkill !== undefined) base.projectSkill = gate.projectSkill;
   return judgeMeasured(gate, base, measure(), policy);
 }
 

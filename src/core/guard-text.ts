@@ -155,6 +155,16 @@ export function renderUnremembered(stateDir: string): string {
   return `context-ceiling: the state directory ${sanitizeText(stateDir).slice(0, 300)} cannot be used (not a private directory of yours), so warnings are not remembered and repeat on every call.`;
 }
 
+/**
+ * Said once to the person when the project's checkpoint folder holds checkpoints this user's sessions did not
+ * write on this machine (a repository's, or ours from before the records): named as found, never resumed. Only
+ * a count and our own folder's path: nothing of the files reaches the person or the model.
+ */
+export function renderFoundNotOurs(found: { count: number; more: boolean; folder: string }): string {
+  const count = `${found.count}${found.more ? ' or more' : ''}`;
+  return `context-ceiling: ${count} checkpoint file${found.count === 1 && !found.more ? '' : 's'} in ${sanitizeText(found.folder).slice(0, 300)} ${found.count === 1 && !found.more ? 'was' : 'were'} not written by your sessions on this machine; not resumed. \`context-ceiling checkpoints list\` shows them.`;
+}
+
 /** Said once to the person when the project's checkpoint folder cannot be used and checkpoints go to the private state. */
 export function renderCheckpointFallback(privateDir: string, reason: string): string {
   return `context-ceiling: this project's checkpoint folder cannot be used (${sanitizeText(reason).slice(0, 300)}), so its checkpoints are kept in ${sanitizeText(privateDir).slice(0, 300)} instead.`;

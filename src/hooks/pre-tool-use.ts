@@ -11,6 +11,7 @@ import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/guard
 import type { ResolvedWindow } from '../core/window.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';
+import { projectOwnsName } from '../io/recovery-skill.js';
 import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
 import { parseJson, silent, sleepSync, type HookOutcome } from '../runtime/hook-io.js';
@@ -87,16 +88,27 @@ export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice
   // The SDK's numbers describe the main session only; a subagent's call is judged by its own transcript.
   const sdk = input.agent_id === undefined ? host.sdk : undefined;
   let measurement: Measurement | undefined;
-  const verdict = judgeCall(describeCall(input.tool_name, input.tool_input), config.policy, () => {
-    measurement = measure(transcript, input, sdk, config, host);
-    const window = sessionWindow(
-      config,
-      host.now(),
-      { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens },
-      measurement,
-    );
-    return { occupancy: measurement.occupancy, window, compactAt: compactionPointTokens(resolveAutocompact(config.env), window.tokens) };
-  });
+  // Asked by the gate only for a Skill call under a recovery name: does the project define that skill itself?
+  const facts = {
+    operatorRecoverySkills: operatorRecoverySkills(config.loaded),
+    projectOwnsSkill: (name: string) =>
+      projectOwnsName({ projectDir: config.projectDir, home: host.home, env: host.env, runtimeDir: host.runtimeDir }, name),
+  };
+  const verdict = judgeCall(
+    describeCall(input.tool_name, input.tool_input),
+    config.policy,
+    () => {
+      measurement = measure(transcript, input, sdk, config, host);
+      const window = sessionWindow(
+        config,
+        host.now(),
+        { sessionId: input.session_id, key, transcript, sdkWindow: sdk?.windowTokens },
+        measurement,
+      );
+      return { occupancy: measurement.occupancy, window, compactAt: compactionPointTokens(resolveAutocompact(config.env), window.tokens) };
+    },
+    facts,
+  );
   config.debug(describeVerdict(verdict, measurement));
   return speak(verdict, { config, host, voice, input, key, transcript, measurement });
 }
@@ -118,11 +130,11 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
   const relaxed = config.loaded.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
   const pending = judgeNotices(window, held, relaxed, config.loaded.problems, host.ignoredPaths);
-  if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: verdict.messageId, verdict };
+  if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: reasonOf(verdict), verdict };
   const voice = s.voice();
   const place = { stateDir: config.stateDir, key: s.key };
   const notice = pending.length > 0 ? voice.claimNotice(pending, place, config.debug) : undefined;
-  if (verdict.kind === 'allow') return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
+  if (verdict.kind === 'allow') return { outcome: 'allow', reason: reasonOf(verdict), verdict, notice };
   const recoverySkill = voice.nameRecoverySkill({
     projectDir: config.projectDir,
     home: host.home,
@@ -131,19 +143,19 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
     runtimeDir: host.runtimeDir,
   });
   const texts = voice.render(verdict, { recoverySkill });
-  if (!texts) return { outcome: 'allow', reason: verdict.messageId, verdict, notice };
+  if (!texts) return { outcome: 'allow', reason: reasonOf(verdict), verdict, notice };
   if (verdict.kind === 'warn' && s.transcript !== undefined) {
     const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: config.policy.maxScanBytes };
     const claim = voice.claimWarningOnce(verdict, dedup, config.debug);
-    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: verdict.messageId, verdict, texts, notice };
+    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: reasonOf(verdict), verdict, texts, notice };
     if (claim === 'unremembered') {
       const user = [texts.user, renderUnremembered(config.stateDir)].filter(Boolean).join('\n');
       voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
-      return { outcome: 'warn', reason: `${verdict.messageId} unremembered`, verdict, texts: { ...texts, user }, notice };
+      return { outcome: 'warn', reason: `${reasonOf(verdict)} unremembered`, verdict, texts: { ...texts, user }, notice };
     }
   }
   voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
-  return { outcome: verdict.kind, reason: verdict.messageId, verdict, texts, notice };
+  return { outcome: verdict.kind, reason: reasonOf(verdict), verdict, texts, notice };
 }
 
 function guardEvent(verdict: Verdict, s: Speaking, now: Date) {
@@ -166,13 +178,19 @@ function guardEvent(verdict: Verdict, s: Speaking, now: Date) {
   };
 }
 
+/** The verdict's reason: its message id, and the project's skill when a recovery name was gated for being one. */
+function reasonOf(verdict: Verdict): string {
+  const skill = verdict.data.projectSkill;
+  return skill === undefined ? verdict.messageId : `${verdict.messageId} project-skill=${skill}`;
+}
+
 /** One stable debug line per judged call: the verdict, its reason, and the numbers behind it. */
 function describeVerdict(verdict: Verdict, measurement: Measurement | undefined): string {
   const d = verdict.data;
   const window = d.window ? ` window=${d.window.tokens}/${d.window.source}${d.window.verified ? '' : '(assumed)'}` : '';
   const scanned = measurement ? ` scanned=${measurement.bytesScanned ?? 0}` : '';
   const error = measurement?.error ? ` transcript-error="${measurement.error}"` : '';
-  return `pre-tool-use: ${verdict.kind} ${verdict.messageId} tool=${d.tool} occupancy=${d.occupancy ?? '?'}${window}${scanned}${error}`;
+  return `pre-tool-use: ${verdict.kind} ${reasonOf(verdict)} tool=${d.tool} occupancy=${d.occupancy ?? '?'}${window}${scanned}${error}`;
 }
 
 function measure(

@@ -3,11 +3,15 @@
  * in the same turn; on startup, clear or resume a pending alert of this
  * session, else the resumption context: after /clear from the project's
  * newest checkpoint, otherwise from an earlier session's unacknowledged one.
+ * Checkpoint files in the tree that are not ours are only counted: the person
+ * is told once, and the verdict's reason says how many.
  */
 import { stringField } from '../core/hook-input.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from '../checkpoints/alerts.js';
 import { takeFallbackNotice } from '../checkpoints/fallback.js';
+import { takeFoundNotice } from '../checkpoints/found.js';
+import { readWrittenRecords } from '../checkpoints/provenance.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
@@ -25,5 +29,14 @@ export function runSessionStart(stdin: string | undefined, host: HookHost): Hook
     () => (source === 'clear' ? takeClearResumption(config) : takeResumptionContext(config, input.session_id)),
     config.debug,
   );
-  return additionalContext('SessionStart', resumption ? [resumption] : [], 'resumption-context', 'no-checkpoint-to-resume', fallback);
+  const found = guarded(() => takeFoundNotice(config, readWrittenRecords(config.stateDir, config.projectDir)), config.debug);
+  const notices = [fallback, found?.notice].filter(Boolean).join('\n') || undefined;
+  const outcome = additionalContext(
+    'SessionStart',
+    resumption ? [resumption] : [],
+    'resumption-context',
+    'no-checkpoint-to-resume',
+    notices,
+  );
+  return found ? { ...outcome, reason: `${outcome.reason} found-not-ours=${found.count}${found.more ? '+' : ''}` } : outcome;
 }

@@ -8,7 +8,6 @@ import type { Occupancy } from '../core/occupancy.js';
 import { readMonitorMark, sessionStateDir, writeMonitorMark } from '../io/state.js';
 import { readCompactionSince } from '../io/transcript.js';
 import { readSessionHistory } from '../checkpoints/history.js';
-import { listCheckpoints, sessionCheckpointDir } from '../checkpoints/store.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import type { HookConfig } from '../runtime/hook-config.js';
 import { renderMonitor } from '../core/monitor-text.js';
@@ -17,7 +16,9 @@ import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
 import { basename } from 'node:path';
-import { takeCompactionAlert } from '../checkpoints/alerts.js';
+import { ownCheckpoints, takeCompactionAlert } from '../checkpoints/alerts.js';
+import { readWrittenRecords } from '../checkpoints/provenance.js';
+import { sanitizeId } from '../io/state.js';
 import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import { readContext } from '../window/reading.js';
 import type { HookHost } from '../runtime/host.js';
@@ -94,7 +95,8 @@ function takeCompactionNotice(
 
 /** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */
 function readMonitorSession(config: HookConfig, sessionId: string, now: Date): MonitorSession {
-  const entries = listCheckpoints(sessionCheckpointDir(config.projectDir, sessionId));
+  // Ours only, wherever they went (the private fallback too): a file in the tree under this session's name is not ours to count.
+  const entries = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir), sanitizeId(sessionId));
   const { facts, unread } = readSessionHistory(entries, config.timeUp);
   const last = facts.at(-1);
   const written = last?.timestamp === undefined ? Number.NaN : Date.parse(last.timestamp);

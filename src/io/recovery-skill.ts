@@ -3,7 +3,7 @@
  * this install: Claude Code rejects an unknown skill before any hook runs
  * (CLAUDE-CODE-FACTS.md), so naming one that is not there is a dead end.
  */
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { claudeConfigDir } from './locate.js';
 
@@ -30,14 +30,46 @@ export type RecoverySkillFacts = {
   runtimeDir: string | undefined;
 };
 
-/** The skill to name (`context-ceiling:context-summarization` from the plugin), or undefined when none is installed. */
+/**
+ * The skill to name (`context-ceiling:context-summarization` from the plugin), or undefined when none is installed.
+ * A bare name runs whichever skill Claude Code finds under it (a personal skill before a project's, CLAUDE-CODE-FACTS.md),
+ * so ours is named bare only when a bare call reaches it: never when the project defines a skill of that name that
+ * is not ours (projectOwnsName); then the plugin-qualified name, which only the plugin answers, or none.
+ */
 export function resolveRecoverySkill(facts: RecoverySkillFacts): string | undefined {
-  const roots = [join(facts.projectDir, '.claude', 'skills'), join(claudeConfigDir(facts.env, facts.home), 'skills')];
+  const roots = [projectSkills(facts), personalSkills(facts)];
   const installed = (name: string) => PLAIN_NAME.test(name) && roots.some((root) => hasSkill(root, name));
   const team = facts.recoverySkills.find((name) => name !== OUR_SKILL && installed(name));
   if (team) return team;
-  if (installed(OUR_SKILL)) return OUR_SKILL;
+  if (installed(OUR_SKILL) && !projectOwnsName(facts, OUR_SKILL)) return OUR_SKILL;
   return runsFromPlugin(facts) ? `${PLUGIN_NAME}:${OUR_SKILL}` : undefined;
+}
+
+/**
+ * Whether a bare Skill call of `name` would run a skill the project itself defines (`<project>/.claude/skills/<name>/
+ * SKILL.md`) rather than ours or the person's: not when a personal skill of that name comes first, and not for our
+ * own skill copied into the project by `install --project` when the hooks run from that install's runtime (the same
+ * install put both there). The guard's I/O edge asks only for a recovery name (core/ceiling.ts resolveGate).
+ */
+export function projectOwnsName(facts: Pick<RecoverySkillFacts, 'projectDir' | 'home' | 'env' | 'runtimeDir'>, name: string): boolean {
+  if (!PLAIN_NAME.test(name) || !hasSkill(projectSkills(facts), name) || hasSkill(personalSkills(facts), name)) return false;
+  return !(name === OUR_SKILL && runsFromProjectInstall(facts));
+}
+
+const projectSkills = (facts: Pick<RecoverySkillFacts, 'projectDir'>) => join(facts.projectDir, '.claude', 'skills');
+const personalSkills = (facts: Pick<RecoverySkillFacts, 'home' | 'env'>) => join(claudeConfigDir(facts.env, facts.home), 'skills');
+
+/** The running bundle is the project's own runtime copy (`install --project`: <project>/.claude/context-ceiling/runtime). */
+function runsFromProjectInstall(facts: Pick<RecoverySkillFacts, 'projectDir' | 'runtimeDir'>): boolean {
+  if (!facts.runtimeDir) return false;
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
+  return real(facts.runtimeDir) === real(join(facts.projectDir, '.claude', 'context-ceiling', 'runtime'));
 }
 
 /**

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { recordAsOurs } from '../helpers/own-checkpoints.js';
 import { makeSandbox, runCli, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -58,6 +59,9 @@ describe('human output, byte for byte', () => {
     ] as const) {
       const file = join(dir(session), `${id}-checkpoint.json`);
       writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), timestamp: time }, null, 2));
+      // Rewritten, a checkpoint is no longer the one we recorded: sess-a's are recorded again, sess-b's stays found.
+      if (session === 'sess-a')
+        recordAsOurs(join(sandbox.root, 'home', '.local', 'state', 'context-ceiling'), sandbox.project, file, session);
     }
     writeFileSync(join(dir('sess-b'), 'cx-002-checkpoint.json'), '{"broken');
     expect((await runCli(sandbox, ['checkpoints', 'ack', 'sess-a/cx-001'], project)).exitCode).toBe(0);

@@ -29,17 +29,21 @@ describeEachEntry((h) => {
       expect(await blocked({ CLAUDE_PLUGIN_ROOT: h.sandbox.root })).toContain('(/compact)'); // another plugin's root says nothing about us
     });
 
-    it("installed in the project (bare name), and a team's own configured skill wins when it exists", async () => {
+    it("a project's own skill under our name is not ours (a bare name would run it); a team's own configured skill wins when it exists", async () => {
       removeUserSkill();
       h.sandbox.write('project/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');
-      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project })).toContain('run the /context-summarization skill');
+      // The hooks run from this package, not from the project's install: the project's copy is the repository's.
+      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project })).toContain('(/compact)');
+      expect(await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, CLAUDE_PLUGIN_ROOT: join(ROOT, 'plugin') })).toContain(
+        'run the /context-ceiling:context-summarization skill',
+      );
       h.sandbox.write('project/.claude/skills/wrap-up/SKILL.md', '---\nname: wrap-up\ndescription: d\n---\n');
       expect(
         await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'wrap-up,context-summarization' }),
       ).toContain('run the /wrap-up skill');
       expect(
         await blocked({ CLAUDE_PROJECT_DIR: h.sandbox.project, DEV_TEAM_CONTEXT_RECOVERY_SKILLS: 'not-there,context-summarization' }),
-      ).toContain('run the /context-summarization skill');
+      ).toContain('(/compact)');
     });
   });
 

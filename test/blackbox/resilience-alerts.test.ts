@@ -208,7 +208,7 @@ describe('checkpoints CLI', () => {
       [`${SESSION}/cx-002`, 'manual', false],
     ]);
     const human = await cliOk(['checkpoints', 'list']);
-    expect(human.stdout).toMatch(new RegExp(`^${SESSION}/cx-001\\s+\\S+\\s+auto\\s+90%\\s+EMERGENCY\\s+no$`, 'm'));
+    expect(human.stdout).toMatch(new RegExp(`^${SESSION}/cx-001\\s+\\S+\\s+auto\\s+90%\\s+EMERGENCY\\s+no\\s+ours$`, 'm'));
     const shown = await cliOk(['checkpoints', 'show', 'cx-002']);
     expect(shown.stdout).toContain('<compaction-alert>');
     expect(shown.stdout).toContain('COMPACTION EVENT: 2 of 2 this session');

@@ -155,7 +155,7 @@ describe('case 13: repository text is data; killed writers leave nothing for lon
     expect(list.exitCode).toBe(0);
     const lines = list.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(130_001);
-    expect(lines.at(-1)).toMatch(/^big\/cx-130000 +t +auto +45% +OVER_CEILING +no$/);
+    expect(lines.at(-1)).toMatch(/^big\/cx-130000 +t +auto +45% +OVER_CEILING +no +found, not ours$/);
   });
 });
 
@@ -192,10 +192,12 @@ describe('case 10: only our own checkpoints are resumed', () => {
 
   it('a fresh clone that commits a checkpoint: the first session (startup, /clear, resume) is not told to resume it', async () => {
     commitCheckpoint('any', REPO_TEXT);
-    for (const source of ['startup', 'clear', 'resume']) {
+    for (const [index, source] of ['startup', 'clear', 'resume'].entries()) {
       const run = await hook('session-start', { session_id: `first-${source}`, transcript_path: transcriptAt(3_000), source });
-      expect(run.stdout, source).toBe('');
-      expect(run.reason, source).toBe('no-checkpoint-to-resume');
+      expect(run.stdout, source).not.toContain('additionalContext');
+      expect(run.stdout, source).not.toContain('curl');
+      // Named as found to the person, once (see trust-provenance.test.ts); the reason counts it every time.
+      expect(run.reason, source).toBe(`no-checkpoint-to-resume${index === 0 ? '+notice' : ''} found-not-ours=1`);
     }
     expect(readdirSync(sessionDir('any'))).toEqual(['cx-001-checkpoint.json']); // not even acknowledged: never read
   });
@@ -219,7 +221,8 @@ describe('case 10: only our own checkpoints are resumed', () => {
     const alert = await hook('session-start', { transcript_path: transcriptAt(3_000), source: 'compact' });
     expect(alert.reason).toBe('no-pending-checkpoint');
     const cleared = await hook('session-start', { session_id: 'cleared', transcript_path: transcriptAt(3_000), source: 'clear' });
-    expect(cleared.reason).toBe('no-checkpoint-to-resume');
+    expect(cleared.reason).toBe('no-checkpoint-to-resume+notice found-not-ours=1');
+    expect(cleared.stdout).not.toContain('additionalContext');
   });
 
   it('a committed file in the way of the checkpoint folder: checkpoints go to the private state, the alert still comes, the person is told once', async () => {
@@ -256,7 +259,8 @@ describe('case 12: every hook within its budget; a repository cannot name our wa
     for (let i = 0; i < 20_000; i++) mkdirSync(join(checkpoints(), `s${i}`), { recursive: i === 0 });
     commitCheckpoint('s19999', 'a committed next step');
     const run = await hook('session-start', { session_id: 'cleared', transcript_path: transcriptAt(3_000), source: 'clear' });
-    expect(run.reason).toBe('no-checkpoint-to-resume');
+    // The folders are counted within a bound (4,096 entries): the committed checkpoint may or may not be among them.
+    expect(run.reason).toMatch(/^no-checkpoint-to-resume(\+notice found-not-ours=1)?$/);
     expect(readdirSync(sessionDir('s19999'))).toEqual(['cx-001-checkpoint.json']); // never read, never acknowledged
   });
 

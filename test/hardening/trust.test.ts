@@ -206,8 +206,12 @@ describe('a repository with thousands of checkpoints', () => {
     for (let n = 2; n <= 2000; n++)
       writeFileSync(join(dir, `cx-${String(n).padStart(3, '0')}-checkpoint.json`), text.replace('"sequence":1', `"sequence":${n}`));
     const shown = await hook('session-start', { source: 'startup' });
-    expect(shown.stdout).toBe('');
-    expect(debugText()).toContain('verdict session-start: no-checkpoint-to-resume');
+    // Named to the person as found, once (trust-provenance.test.ts); nothing for the model.
+    expect(JSON.parse(shown.stdout)).toEqual({
+      systemMessage:
+        'context-ceiling: 2000 checkpoint files in .claude/context-ceiling/checkpoints were not written by your sessions on this machine; not resumed. `context-ceiling checkpoints list` shows them.',
+    });
+    expect(debugText()).toContain('verdict session-start: no-checkpoint-to-resume+notice found-not-ours=2000');
     expect(readdirSync(dir).filter((name) => name.endsWith('.acknowledged'))).toEqual([]);
     expect((await hook('user-prompt-submit', { transcript_path: transcriptAt(10_000), prompt: 'go' })).stdout).not.toContain(
       'compaction-alert',

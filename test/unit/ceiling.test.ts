@@ -4,6 +4,7 @@ import {
   describeCall,
   isRecoveryCall,
   judgeCall,
+  resolveGate,
   resolveToolAction,
   shouldWarnAgain,
   type MeasuredFacts,
@@ -243,6 +244,48 @@ describe('isRecoveryCall', () => {
     ['Agent', 'continue', false],
   ])('%s %s → %s', (tool, target, expected) => {
     expect(isRecoveryCall({ tool, target }, list)).toBe(expected);
+  });
+});
+
+describe('resolveGate: a recovery name the project defines is the repository’s skill', () => {
+  const strict = policyWith({ strict: true });
+  const asked: string[] = [];
+  const projectDefines =
+    (...names: string[]) =>
+    (name: string) => {
+      asked.push(name);
+      return names.includes(name);
+    };
+  it.each([
+    ['continue', projectDefines('continue'), [], { kind: 'gated', action: 'block', projectSkill: 'continue' }, ['continue']],
+    ['/continue', projectDefines('continue'), [], { kind: 'gated', action: 'block', projectSkill: 'continue' }, ['continue']],
+    [
+      'context-summarization',
+      projectDefines('context-summarization'),
+      [],
+      { kind: 'gated', projectSkill: 'context-summarization' },
+      ['context-summarization'],
+    ],
+    ['continue', projectDefines('continue'), ['continue'], { kind: 'pass', reason: 'recovery-skill' }, []], // the operator configured it
+    ['continue', projectDefines(), [], { kind: 'pass', reason: 'recovery-skill' }, ['continue']], // the project defines no such skill
+    ['dev-team:continue', projectDefines('continue'), [], { kind: 'pass', reason: 'recovery-skill' }, []], // a plugin's, never the project's
+    ['deep-dive', projectDefines('deep-dive'), [], { kind: 'gated', action: 'block' }, []], // not a recovery name: nothing asked
+    ['continue', undefined, [], { kind: 'pass', reason: 'recovery-skill' }, []], // a caller that cannot know (replay)
+  ] as const)('Skill %s → %j', (target, projectOwnsSkill, operator, expected, lookups) => {
+    asked.length = 0;
+    const gate = resolveGate({ tool: 'Skill', target }, strict, { projectOwnsSkill, operatorRecoverySkills: operator });
+    expect(gate).toMatchObject(expected);
+    expect(asked).toEqual(lookups);
+  });
+
+  it('judgeCall carries the gated project skill in the verdict, measured like any call', () => {
+    const verdict = judgeCall(
+      { tool: 'Skill', target: 'continue' },
+      policyWith({ strict: true }),
+      () => ({ occupancy: measured(150_000), window: stated() }),
+      { projectOwnsSkill: () => true, operatorRecoverySkills: [] },
+    );
+    expect(verdict).toMatchObject({ kind: 'block', messageId: 'over-ceiling-blocked', data: { projectSkill: 'continue' } });
   });
 });
 

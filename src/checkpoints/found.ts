@@ -1,0 +1,123 @@
+/**
+ * Checkpoint files in the project's checkpoint folder that this user's sessions did not write on this machine
+ * (provenance.ts): a repository's committed ones, ours from before the records existed, ours rewritten since.
+ * They are never read for their content and never resumed; the person is told once per set found that they are
+ * there (SessionStart), by a count and our folder's path. The scan is bounded: a repository can commit any number.
+ */
+import { opendirSync, type Dir } from 'node:fs';
+import { join, relative } from 'node:path';
+import { sequenceOf } from '../core/checkpoint.js';
+import { renderFoundNotOurs } from '../core/guard-text.js';
+import { writeFileAtomic } from '../io/fs-safe.js';
+import { readRegularText } from '../io/read-safe.js';
+import { ensurePrivateDir } from '../io/state.js';
+import type { HookConfig } from '../runtime/hook-config.js';
+import { digestOf, isOwnFile, privateProjectDir, recordedPathTest, type WrittenRecord } from './provenance.js';
+import { checkpointRoot, readCheckpointText, unsafeCheckpointDir } from './store.js';
+
+/** At most this many folder entries are looked at (session folders and the files in them together): the hook has a budget. */
+const MAX_ENTRIES_SCANNED = 4096;
+
+/**
+ * At most this many of our own recorded files are read to check their bytes are still ours; past it a recorded
+ * path counts as ours (the resume path checks the bytes of any it shows): a person with thousands of checkpoints
+ * must not pay for reading them all at every session start.
+ */
+const MAX_BYTES_CHECKED = 64;
+
+export type FoundNotOurs = { paths: string[]; more: boolean };
+
+/**
+ * The checkpoint files under the project's checkpoint folder that are not ours, in folder order, bounded
+ * (`more`: the scan stopped before the end). A file whose path we recorded is read to compare its bytes; any
+ * other is judged by its path alone and never opened. Nothing when the folder is missing or reached through a link.
+ */
+export function findNotOurs(projectDir: string, records: readonly WrittenRecord[], timeUp?: () => boolean): FoundNotOurs {
+  const root = checkpointRoot(projectDir);
+  if (unsafeCheckpointDir(root) !== undefined) return { paths: [], more: false };
+  const recorded = recordedPathTest(records, 'checkpoint');
+  let checks = MAX_BYTES_CHECKED;
+  const ours = (path: string) => {
+    if (!recorded(path)) return false;
+    if (checks-- <= 0) return true;
+    const text = readCheckpointText(path)?.text;
+    return text !== undefined && isOwnFile(records, 'checkpoint', path, text);
+  };
+  const paths: string[] = [];
+  let budget = MAX_ENTRIES_SCANNED;
+  let more = false;
+  const sessions = openQuietly(root);
+  if (!sessions) return { paths, more };
+  try {
+    for (let session = sessions.readSync(); session; session = sessions.readSync()) {
+      if (--budget < 0 || timeUp?.()) {
+        more = true;
+        break;
+      }
+      if (!session.isDirectory()) continue;
+      const files = openQuietly(join(root, session.name));
+      if (!files) continue;
+      try {
+        for (let file = files.readSync(); file; file = files.readSync()) {
+          if (--budget < 0 || timeUp?.()) {
+            more = true;
+            break;
+          }
+          if (sequenceOf(file.name) === undefined) continue;
+          const path = join(root, session.name, file.name);
+          if (!file.isFile() || !ours(path)) paths.push(path);
+        }
+      } finally {
+        files.closeSync();
+      }
+      if (more) break;
+    }
+  } finally {
+    sessions.closeSync();
+  }
+  return { paths, more };
+}
+
+function openQuietly(dir: string): Dir | undefined {
+  try {
+    return opendirSync(dir, { bufferSize: 256 });
+  } catch {
+    return undefined;
+  }
+}
+
+/** The note of the set last told, beside the project's records: a set told once is not told again. */
+const noteOf = (config: Pick<HookConfig, 'stateDir' | 'projectDir'>) => `${privateProjectDir(config.stateDir, config.projectDir)}.found`;
+
+/**
+ * What SessionStart says about checkpoints found that are not ours: `count` always (for the verdict's
+ * reason), `notice` the first time this set is found (and every time when the private state cannot keep
+ * the note: a refused state never silences it).
+ */
+export function takeFoundNotice(
+  config: Pick<HookConfig, 'stateDir' | 'projectDir' | 'debug' | 'timeUp'>,
+  records: readonly WrittenRecord[],
+): { count: number; more: boolean; notice: string | undefined } | undefined {
+  const found = findNotOurs(config.projectDir, records, config.timeUp);
+  if (found.paths.length === 0) return undefined;
+  const seen = digestOf(`${found.more}\n${found.paths.join('\n')}`);
+  const note = noteOf(config);
+  const told = (() => {
+    try {
+      return readRegularText(note, 256, { noFollow: true, ownedBy: process.getuid?.() })?.trim() === seen;
+    } catch {
+      return false;
+    }
+  })();
+  const summary = { count: found.paths.length, more: found.more };
+  if (told) return { ...summary, notice: undefined };
+  try {
+    ensurePrivateDir(join(ensurePrivateDir(config.stateDir), 'checkpoints'));
+    writeFileAtomic(note, `${seen}\n`);
+  } catch (error) {
+    config.debug(
+      `the note of checkpoints found cannot be kept (${error instanceof Error ? error.message : String(error)}); telling again next time`,
+    );
+  }
+  return { ...summary, notice: renderFoundNotOurs({ ...summary, folder: relative(config.projectDir, checkpointRoot(config.projectDir)) }) };
+}

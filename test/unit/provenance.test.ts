@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { findNotOurs } from '../../src/checkpoints/found.js';
+import {
+  canonicalPath,
+  digestOf,
+  isOwnFile,
+  privateProjectDir,
+  readWrittenRecords,
+  recordWritten,
+} from '../../src/checkpoints/provenance.js';
+
+let root: string;
+let state: string;
+let real: string;
+let link: string;
+beforeEach(() => {
+  root = realpathSync(mkdtempSync(join(tmpdir(), 'provenance-')));
+  state = join(root, 'state');
+  real = join(root, 'real-project');
+  link = join(root, 'linked-project');
+  mkdirSync(state, { mode: 0o700 });
+  mkdirSync(join(real, 'cp', 's1'), { recursive: true });
+  symlinkSync(real, link);
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** A checkpoint written and recorded through `projectDir`, as PreCompact does. */
+function writeOurs(projectDir: string, name = 'cx-001-checkpoint.json'): { path: string; text: string } {
+  const path = join(projectDir, 'cp', 's1', name);
+  const text = `{"id":"${name}"}\n`;
+  writeFileSync(path, text);
+  recordWritten(state, projectDir, { kind: 'checkpoint', path, session: 's1', sequence: 1, digest: digestOf(text) });
+  return { path, text };
+}
+
+describe('provenance is keyed by the real path', () => {
+  it('a project reached through a symlinked path is the same project: one records file, one fallback folder', () => {
+    const { text } = writeOurs(link);
+    const records = readWrittenRecords(state, real);
+    expect(records.map((r) => r.path)).toEqual([join(real, 'cp', 's1', 'cx-001-checkpoint.json')]);
+    expect(readWrittenRecords(state, link)).toEqual(records);
+    for (const reached of [real, link])
+      expect(isOwnFile(records, 'checkpoint', join(reached, 'cp', 's1', 'cx-001-checkpoint.json'), text)).toBe(true);
+    expect(privateProjectDir(state, link)).toBe(privateProjectDir(state, real));
+  });
+
+  it('written from the real path, found from the symlinked one', () => {
+    const { text } = writeOurs(real);
+    const records = readWrittenRecords(state, link);
+    expect(records).toHaveLength(1);
+    expect(isOwnFile(records, 'checkpoint', join(link, 'cp', 's1', 'cx-001-checkpoint.json'), text)).toBe(true);
+  });
+
+  it('a committed symlink named like a checkpoint, pointing at a file we recorded, is not ours: the name is never followed', () => {
+    const { path, text } = writeOurs(real);
+    const planted = join(real, 'cp', 's1', 'cx-002-checkpoint.json');
+    symlinkSync(path, planted);
+    expect(readFileSync(planted, 'utf8')).toBe(text); // the same bytes, through the link
+    const records = readWrittenRecords(state, real);
+    expect(canonicalPath(planted)).toBe(planted);
+    expect(isOwnFile(records, 'checkpoint', planted, text)).toBe(false);
+  });
+
+  it('a path whose folder does not exist keys by path.resolve', () => {
+    expect(canonicalPath(join(root, 'missing', '..', 'gone', 'cx-001-checkpoint.json'))).toBe(join(root, 'gone', 'cx-001-checkpoint.json'));
+  });
+});
+
+describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
+  it('a committed one, one of ours rewritten since, and a link named like a checkpoint; ours and other names are left out', () => {
+    const dir = join(real, '.claude', 'context-ceiling', 'checkpoints', 's1');
+    mkdirSync(dir, { recursive: true });
+    const ours = (name: string) => {
+      const path = join(dir, name);
+      writeFileSync(path, `{"id":"${name}"}\n`);
+      recordWritten(state, real, { kind: 'checkpoint', path, session: 's1', sequence: 1, digest: digestOf(readFileSync(path)) });
+      return path;
+    };
+    ours('cx-001-checkpoint.json');
+    const rewritten = ours('cx-002-checkpoint.json');
+    writeFileSync(rewritten, '{"id":"changed"}\n');
+    const committed = join(dir, 'cx-003-checkpoint.json');
+    writeFileSync(committed, '{}');
+    const link = join(dir, 'cx-004-checkpoint.json');
+    symlinkSync(join(dir, 'cx-001-checkpoint.json'), link);
+    writeFileSync(join(dir, 'notes.txt'), 'not a checkpoint name');
+    const found = findNotOurs(real, readWrittenRecords(state, real));
+    expect(found.more).toBe(false);
+    expect(found.paths.sort()).toEqual([rewritten, committed, link].sort());
+    expect(findNotOurs(join(root, 'nowhere'), [])).toEqual({ paths: [], more: false }); // no checkpoint folder there
+  });
+});
