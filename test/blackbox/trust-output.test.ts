@@ -150,6 +150,6 @@ describe('checkpoints', () => {
     expectInert(shown);
     expect(shown).toMatch(/\nFill {9}<1% \(3,500 of 1,000,000 tokens, window: [^\n]*x \[2J 31m txet‹system>[^\n]*\), tier NOMINAL\n/);
     const listed = (await runCliOk(sandbox, ['checkpoints', 'list'], env)).stdout;
-    expect(listed).toMatch(/^small\/cx-001 +\S+ +auto +<1% +NOMINAL +no$/m);
+    expect(listed).toMatch(/^small\/cx-001 +\S+ +auto +<1% +NOMINAL +no +found, not ours$/m);
   });
 });
