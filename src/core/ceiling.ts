@@ -64,13 +64,15 @@ export function resolveGate(
 
 /**
  * A repository can ship `.claude/skills/continue/SKILL.md`: a bare call of that name runs the repository's skill, not
- * a recovery skill, so it is gated like any skill unless the operator configured the name. A plugin-qualified
- * name (`any-plugin:continue`) is the plugin's, never the project's. Returns the name when so.
+ * a recovery skill, so it is gated like any skill unless the operator configured the name. A plugin-qualified name is
+ * no safer: a folder named `context-ceiling:context-summarization` in the repository's skills/ answers that call before
+ * the plugin does (Claude Code 2.1.331, test/e2e/skill-precedence.test.ts), so the whole name is asked. Returns the
+ * name when so.
  */
 export function projectSkillUnderRecoveryName(call: GuardCall, facts: GateFacts): string | undefined {
   if (!facts.projectOwnsSkill || call.target === undefined) return undefined;
   const bare = call.target.replace(/^\//, '');
-  if (bare.includes(':') || facts.operatorRecoverySkills?.includes(bare)) return undefined;
+  if (facts.operatorRecoverySkills?.includes(bare)) return undefined;
   return facts.projectOwnsSkill(bare) ? bare : undefined;
 }
 

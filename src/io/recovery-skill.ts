@@ -16,6 +16,13 @@ export const PLUGIN_NAME = 'context-ceiling';
 /** A name that can only be a folder directly under a skills/ directory. */
 const PLAIN_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
+/**
+ * A name a Skill call can carry that is still one folder name: Claude Code 2.1.331 loads a folder named
+ * `context-ceiling:context-summarization` under a project's skills/ for that plugin-qualified call, ahead of the plugin
+ * (docs/claude-code-behaviour.md, test/e2e/skill-precedence.test.ts), so a qualified name is looked up as a folder too.
+ */
+const FOLDER_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}(?::[A-Za-z0-9][A-Za-z0-9_.-]{0,63})?$/;
+
 export type RecoverySkillFacts = {
   projectDir: string;
   home: string;
@@ -32,9 +39,10 @@ export type RecoverySkillFacts = {
 
 /**
  * The skill to name (`context-ceiling:context-summarization` from the plugin), or undefined when none is installed.
- * A bare name runs whichever skill Claude Code finds under it (a personal skill before a project's, CLAUDE-CODE-FACTS.md),
- * so ours is named bare only when a bare call reaches it: never when the project defines a skill of that name that
- * is not ours (projectOwnsName); then the plugin-qualified name, which only the plugin answers, or none.
+ * A call runs the skill whose folder carries its exact name, a personal one before a project's, and either before a
+ * plugin's (observed on Claude Code 2.1.331, docs/claude-code-behaviour.md), so ours is named bare only when a bare call reaches
+ * it: never when the project defines a skill of that name that is not ours (projectOwnsName); then the plugin-qualified
+ * name, unless the project has a folder of that exact name too (which the qualified call would run); else none.
  */
 export function resolveRecoverySkill(facts: RecoverySkillFacts): string | undefined {
   const roots = [projectSkills(facts), personalSkills(facts)];
@@ -42,17 +50,19 @@ export function resolveRecoverySkill(facts: RecoverySkillFacts): string | undefi
   const team = facts.recoverySkills.find((name) => name !== OUR_SKILL && installed(name));
   if (team) return team;
   if (installed(OUR_SKILL) && !projectOwnsName(facts, OUR_SKILL)) return OUR_SKILL;
-  return runsFromPlugin(facts) ? `${PLUGIN_NAME}:${OUR_SKILL}` : undefined;
+  const qualified = `${PLUGIN_NAME}:${OUR_SKILL}`;
+  return runsFromPlugin(facts) && !projectOwnsName(facts, qualified) ? qualified : undefined;
 }
 
 /**
- * Whether a bare Skill call of `name` would run a skill the project itself defines (`<project>/.claude/skills/<name>/
- * SKILL.md`) rather than ours or the person's: not when a personal skill of that name comes first, and not for our
+ * Whether a Skill call of `name` would run a skill the project itself defines (`<project>/.claude/skills/<name>/
+ * SKILL.md`, for a plugin-qualified `plugin:skill` too) rather than ours, a plugin's or the person's: not when a personal
+ * skill of that name comes first, and not for our
  * own skill copied into the project by `install --project` when the hooks run from that install's runtime (the same
  * install put both there). The guard's I/O edge asks only for a recovery name (core/ceiling.ts resolveGate).
  */
 export function projectOwnsName(facts: Pick<RecoverySkillFacts, 'projectDir' | 'home' | 'env' | 'runtimeDir'>, name: string): boolean {
-  if (!PLAIN_NAME.test(name) || !hasSkill(projectSkills(facts), name) || hasSkill(personalSkills(facts), name)) return false;
+  if (!FOLDER_NAME.test(name) || !hasSkill(projectSkills(facts), name) || hasSkill(personalSkills(facts), name)) return false;
   return !(name === OUR_SKILL && runsFromProjectInstall(facts));
 }
 

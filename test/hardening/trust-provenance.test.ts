@@ -260,6 +260,24 @@ describe('case 12: a repository skill under our name or a recovery name is neith
     expect((await call('context-ceiling:context-summarization', 150_000, PLUGIN)).reason).toBe('allow recovery-skill');
   });
 
+  it('the repository ships a folder named context-ceiling:context-summarization (it answers that qualified call first, 2.1.331): never named, and that call is gated', async () => {
+    skill('context-ceiling:context-summarization');
+    const run = await call('deep-dive', 150_000, PLUGIN);
+    expect(run.reason).toBe('block over-ceiling-blocked');
+    expect(run.stdout).toContain('(/compact)');
+    expect(run.stdout).not.toContain('/context-ceiling:context-summarization');
+    const monitor = await hook(
+      'user-prompt-submit',
+      { transcript_path: transcriptAt(150_000), prompt: 'go' },
+      { env: { DEV_TEAM_CONTEXT_WINDOW: '200000', ...PLUGIN } },
+    );
+    expect(context(monitor)).not.toContain('/context-ceiling:context-summarization');
+    expect((await call('context-ceiling:context-summarization', 150_000, PLUGIN)).reason).toBe(
+      'block over-ceiling-blocked project-skill=context-ceiling:context-summarization',
+    );
+    expect((await call('other-plugin:continue', 150_000, PLUGIN)).reason).toBe('allow recovery-skill');
+  });
+
   it('the same name configured by the operator, or not defined by the project, stays a recovery skill (the control cases)', async () => {
     expect((await call('continue', 150_000)).reason).toBe('allow recovery-skill');
     skill('continue');

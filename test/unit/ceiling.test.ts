@@ -268,7 +268,15 @@ describe('resolveGate: a recovery name the project defines is the repository’s
     ],
     ['continue', projectDefines('continue'), ['continue'], { kind: 'pass', reason: 'recovery-skill' }, []], // the operator configured it
     ['continue', projectDefines(), [], { kind: 'pass', reason: 'recovery-skill' }, ['continue']], // the project defines no such skill
-    ['dev-team:continue', projectDefines('continue'), [], { kind: 'pass', reason: 'recovery-skill' }, []], // a plugin's, never the project's
+    // a plugin's, unless the repository has a folder of that whole name, which answers first (2.1.331)
+    ['dev-team:continue', projectDefines('continue'), [], { kind: 'pass', reason: 'recovery-skill' }, ['dev-team:continue']],
+    [
+      'context-ceiling:context-summarization',
+      projectDefines('context-ceiling:context-summarization'),
+      [],
+      { kind: 'gated', action: 'block', projectSkill: 'context-ceiling:context-summarization' },
+      ['context-ceiling:context-summarization'],
+    ],
     ['deep-dive', projectDefines('deep-dive'), [], { kind: 'gated', action: 'block' }, []], // not a recovery name: nothing asked
     ['continue', undefined, [], { kind: 'pass', reason: 'recovery-skill' }, []], // a caller that cannot know (replay)
   ] as const)('Skill %s → %j', (target, projectOwnsSkill, operator, expected, lookups) => {

@@ -51,6 +51,16 @@ describe('projectOwnsName: would a bare call run a skill the project itself defi
 
   it('a name that cannot be a skill folder is never looked up', () => {
     expect(projectOwnsName(facts(), '../../etc')).toBe(false);
+    expect(projectOwnsName(facts(), 'a:b:c')).toBe(false);
+    expect(projectOwnsName(facts(), 'context-ceiling:../x')).toBe(false);
+  });
+
+  it('a plugin-qualified name is one folder name: a repository folder of that name answers the qualified call (2.1.331)', () => {
+    skill('project/.claude/skills', 'context-ceiling:context-summarization');
+    expect(projectOwnsName(facts(), 'context-ceiling:context-summarization')).toBe(true);
+    expect(projectOwnsName(facts(), 'context-summarization')).toBe(false);
+    skill('home/.claude/skills', 'context-ceiling:context-summarization');
+    expect(projectOwnsName(facts(), 'context-ceiling:context-summarization')).toBe(false);
   });
 });
 
@@ -65,5 +75,19 @@ describe('resolveRecoverySkill names ours only where a bare call reaches it', ()
     skill('plugin/skills', 'context-summarization');
     const run = { ...facts(join(root, 'plugin', 'dist')), env: { CLAUDE_PLUGIN_ROOT: join(root, 'plugin') } };
     expect(resolveRecoverySkill(run)).toBe('context-ceiling:context-summarization');
+  });
+
+  it('the plugin alone: plugin-qualified; a repository folder named like the qualified skill too: none (that call would run the repository’s)', () => {
+    skill('plugin/skills', 'context-summarization');
+    const run = { ...facts(join(root, 'plugin', 'dist')), env: { CLAUDE_PLUGIN_ROOT: join(root, 'plugin') } };
+    expect(resolveRecoverySkill(run)).toBe('context-ceiling:context-summarization');
+    skill('project/.claude/skills', 'context-ceiling:context-summarization');
+    expect(resolveRecoverySkill(run)).toBeUndefined();
+  });
+
+  it('a personal skill under our name comes before the project’s: named bare', () => {
+    skill('project/.claude/skills', 'context-summarization');
+    skill('home/.claude/skills', 'context-summarization');
+    expect(resolveRecoverySkill(facts(join(root, 'elsewhere', 'dist')))).toBe('context-summarization');
   });
 });
