@@ -189,7 +189,7 @@ function checkOurs(expected: Expected, naive: unknown, jobs?: number): Check {
     } catch {
       return `not JSON: ${stdout.slice(0, 200)}`;
     }
-    const { files, bytes, seconds: _, threads, corrupt, ...summary } = report;
+    const { files, bytes, seconds: _, threads, corrupt, html: _html, ...summary } = report;
     const problems: string[] = [];
     if (jobs === undefined) oursThreads.add(threads as number);
     else if (threads !== jobs) problems.push(`threads ${threads} ≠ ${jobs}`);
