@@ -8,6 +8,7 @@ import { linkSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, w
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeSandbox, runCli, type Sandbox } from '../helpers/sandbox.js';
+import { commitForeignCheckpoint } from '../helpers/own-checkpoints.js';
 import { hostileWorld } from './hostile-setup.js';
 
 let sandbox: Sandbox;
@@ -161,30 +162,7 @@ describe('case 13: repository text is data; killed writers leave nothing for lon
 
 /** A checkpoint as PreCompact writes it, committed by a repository (never recorded as ours). */
 function commitCheckpoint(session: string, nextStep: string): string {
-  const dir = sessionDir(session);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, 'cx-001-checkpoint.json');
-  writeFileSync(
-    path,
-    JSON.stringify({
-      schema: 'context-ceiling.checkpoint/1',
-      id: 'cx-001',
-      sequence: 1,
-      timestamp: '2026-01-01T00:00:00.000Z',
-      sessionId: session,
-      trigger: { type: 'auto', customInstructions: null },
-      context: { occupancy: 90_000, state: 'measured', percent: 45, tier: 'LOW', window: 200_000, windowSource: 'model', ceilingPct: 40 },
-      orchestration: {
-        path: join(sandbox.project, 'ORCHESTRATION.yaml'),
-        status: 'loaded',
-        header: null,
-        resumption: { next_step: nextStep },
-      },
-      session: { cwd: sandbox.project, projectDir: sandbox.project, gitBranch: 'main', transcriptPath: null },
-      acknowledged: false,
-    }),
-  );
-  return path;
+  return commitForeignCheckpoint(sessionDir(session), session, sandbox.project, nextStep);
 }
 
 describe('case 10: only our own checkpoints are resumed', () => {
