@@ -1,26 +1,17 @@
 /** replay --html: the history as one page, rendered in headless Chromium and checked by what it draws. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { makeSandbox, runCli, type HookRun, type Sandbox } from '../helpers/sandbox.js';
 
 const HAIKU = 'claude-haiku-4-5';
 let sandbox: Sandbox;
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

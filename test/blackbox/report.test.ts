@@ -1,9 +1,10 @@
 /** report: the terminal chart, and the HTML page rendered in headless Chromium, checked by what it draws. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { makeSandbox, runCli, runCliOk, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -90,17 +91,7 @@ describe('report in the terminal', () => {
 describe('report --html in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
