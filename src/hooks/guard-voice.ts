@@ -11,17 +11,9 @@ import { describeError, type Debug } from '../io/debug.js';
 import { appendEvent, type GuardEvent } from '../events/log.js';
 import { createExclusive } from '../io/fs-safe.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
-import { compactionScanBytes, newestKnownCompaction, type CompactionNumbers } from '../core/compaction-notice.js';
-import {
-  claimWarning,
-  pruneEpochs,
-  readDedupEpoch,
-  readMonitorMark,
-  readWarnedBuckets,
-  sessionStateDir,
-  writeDedupEpoch,
-} from '../io/state.js';
-import { findLastCompaction, readCompactionSince } from '../io/transcript.js';
+import { readNewestCompaction } from '../io/newest-compaction.js';
+import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from '../io/state.js';
+import { findLastCompaction } from '../io/transcript.js';
 
 /**
  * How a warning's claim came out: `speak` (this call won its band), `deduplicated` (its band already
@@ -96,26 +88,5 @@ function recordEvent(stateDir: string, event: GuardEvent, debug: Debug): void {
     appendEvent(stateDir, event);
   } catch (error) {
     debug(`event not logged (${describeError(error)})`);
-  }
-}
-
-/**
- * The session's newest compaction: one written since the monitor last looked (its mark, monitor.json), else the one
- * the monitor remembers. Read only: the mark is the monitor's, and it still has to report what it has not seen.
- * Undefined when nothing is known (the monitor off and no mark) or the state cannot be read.
- */
-function readNewestCompaction(
-  place: Pick<DedupPlace, 'stateDir' | 'key' | 'transcript' | 'maxScanBytes'>,
-  timeUp: (() => boolean) | undefined,
-  debug: Debug,
-): CompactionNumbers | undefined {
-  try {
-    const prior = readMonitorMark(sessionStateDir(place.stateDir, place.key));
-    const found = readCompactionSince(place.transcript, (size) => compactionScanBytes(prior, size, false, place.maxScanBytes), { timeUp });
-    const c = found.compaction;
-    return c ? { trigger: c.trigger, preTokens: c.preTokens, postTokens: c.postTokens } : newestKnownCompaction(prior, found.fileSize);
-  } catch (error) {
-    debug(`newest compaction unknown (${describeError(error)})`);
-    return undefined;
   }
 }
