@@ -3,8 +3,14 @@
  * taken): where to look in the transcript for a compaction it has not reported, from what it remembers.
  */
 
-/** What the monitor remembers per session: how far into the transcript it has looked for compactions. */
-export type MonitorMark = { scannedTo: number };
+/** A compact_boundary's compactMetadata: what the session held before, what Claude Code counted after. */
+export type CompactionNumbers = { trigger: string | undefined; preTokens: number | undefined; postTokens: number | undefined };
+
+/**
+ * What the monitor remembers per session: how far into the transcript it has looked for compactions, and the
+ * newest compaction it saw there (its boundary is read once: after the next turn the occupancy read stops before it).
+ */
+export type MonitorMark = { scannedTo: number; lastCompaction?: CompactionNumbers | undefined };
 
 /**
  * Bytes to read back from the end of the transcript for an unreported compaction boundary: those appended since
@@ -23,4 +29,43 @@ export function compactionScanBytes(
     return appended === 0 ? 0 : Math.min(maxScanBytes, appended + (prior.scannedTo > 0 ? 1 : 0));
   }
   return newestIsBoundary ? maxScanBytes : 0;
+}
+
+/** The mark after a look that ended at `fileSize`: a compaction found there is the newest; a replaced transcript forgets the old one. */
+export function nextMonitorMark(
+  prior: MonitorMark | undefined,
+  found: { compaction?: CompactionNumbers | undefined; fileSize: number },
+): MonitorMark {
+  const lastCompaction = found.compaction ?? newestKnownCompaction(prior, found.fileSize);
+  return lastCompaction ? { scannedTo: found.fileSize, lastCompaction } : { scannedTo: found.fileSize };
+}
+
+/** The compaction a mark remembers, while the transcript is still the one it was looked at in (not shorter). */
+export function newestKnownCompaction(prior: MonitorMark | undefined, fileSize: number): CompactionNumbers | undefined {
+  return prior && fileSize >= prior.scannedTo ? prior.lastCompaction : undefined;
+}
+
+/** Whether the mark must be rewritten: the look went further, or the newest compaction changed. */
+export function markChanged(prior: MonitorMark | undefined, next: MonitorMark): boolean {
+  return JSON.stringify(prior ?? null) !== JSON.stringify(next);
+}
+
+/** The newest compaction of the session left the context over the ceiling: another one is the step just taken. */
+export type StuckAfterCompaction = { postTokens: number };
+
+/**
+ * Issue 20, "never ask for the step just taken": when the session's newest compaction (none newer since) left
+ * `postTokens` at or over the ceiling (judged as the tiers judge: percent of the window ≥ ceilingPct), asking for
+ * /compact, or for the recovery skill whose next step is /compact, again will not bring the context under. The way
+ * down is then a checkpoint and /clear (SessionStart `clear` resumes from the newest checkpoint). Undefined when the
+ * rule does not hold: no compaction known, no postTokens (older clients), or one that left the context under.
+ */
+export function judgeStuckAfterCompaction(
+  newest: CompactionNumbers | undefined,
+  ceilingPct: number,
+  windowTokens: number,
+): StuckAfterCompaction | undefined {
+  const post = newest?.postTokens;
+  if (post === undefined || !(windowTokens > 0)) return undefined;
+  return (post / windowTokens) * 100 >= ceilingPct ? { postTokens: post } : undefined;
 }

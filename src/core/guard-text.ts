@@ -1,5 +1,6 @@
 /** Every user- and model-facing sentence the guard can say, in one table. */
 import type { MessageId, Verdict, VerdictData } from './ceiling.js';
+import type { StuckAfterCompaction } from './compaction-notice.js';
 import { ENV } from './env-names.js';
 import { sanitizeText } from './sanitize.js';
 import type { RepositoryPath } from './settings-env.js';
@@ -12,8 +13,11 @@ import { judgeWindowNotice, type ResolvedWindow, type WindowCandidate, type Wind
  */
 export type GuardTexts = { stderr: string; model?: string | undefined; user?: string | undefined };
 
-/** How the wording names things that are not in the verdict: the recovery skill as it is invoked in this install. */
-export type WordingFacts = { recoverySkill?: string | undefined };
+/**
+ * How the wording names things that are not in the verdict: the recovery skill as it is invoked in this install;
+ * `stuck` when the session's newest compaction already left the context over the ceiling (judgeStuckAfterCompaction).
+ */
+export type WordingFacts = { recoverySkill?: string | undefined; stuck?: StuckAfterCompaction | undefined };
 
 type Render = (d: Facts) => GuardTexts;
 type Facts = VerdictData & { pct: string; used: string; size: string; from: string; call: string; way: string; assumed: string };
@@ -63,7 +67,9 @@ export function renderVerdict(verdict: Verdict, wording: WordingFacts = {}): Gua
     size: formatTokens(d.window.tokens),
     from: describeWindowSource(d.window),
     call: d.target ? `${sanitizeText(d.tool).slice(0, 80)} "${sanitizeText(d.target).slice(0, 120)}"` : sanitizeText(d.tool).slice(0, 80),
-    way: describeWayOut(recoverySkill),
+    way: wording.stuck
+      ? `${describeWayDown(recoverySkill)}, since ${describeStuck(wording.stuck.postTokens, d.ceilingPct)}`
+      : describeWayOut(recoverySkill),
     assumed: describeAssumption(d.window),
   });
 }
@@ -173,6 +179,22 @@ export function renderCheckpointFallback(privateDir: string, reason: string): st
 /** The way back under the ceiling: the installed recovery skill by its invoked name, else a compaction. */
 export function describeWayOut(recoverySkill: string | undefined): string {
   return recoverySkill ? `run the /${recoverySkill} skill` : 'have the conversation compacted (/compact)';
+}
+
+/**
+ * The way down when the session's newest compaction already left the context over the ceiling
+ * (core/compaction-notice.ts judgeStuckAfterCompaction): another /compact, or the recovery skill's own next step,
+ * /compact, is the step just taken. A checkpoint, then /clear: SessionStart `clear` resumes from the newest one.
+ */
+export function describeWayDown(recoverySkill: string | undefined): string {
+  return recoverySkill
+    ? `save a checkpoint with /${recoverySkill}, then ask the person to run /clear (the new session resumes from it)`
+    : "ask the person to run /clear (the new session resumes from the compaction's checkpoint)";
+}
+
+/** Why /compact is not the way down (judgeStuckAfterCompaction): the numbers of the compaction that left the context over. */
+export function describeStuck(postTokens: number, ceilingPct: number): string {
+  return `a compaction already left ${formatTokens(postTokens)} tokens, over the ${ceilingPct}% ceiling, so /compact again will not bring it under`;
 }
 
 /**

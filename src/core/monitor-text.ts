@@ -5,7 +5,16 @@
  */
 import { describeAutocompact, type AutocompactPoint } from './autocompact.js';
 import { TOKEN_BUDGET } from './limits.js';
-import { describeWindowSource, formatPercent, formatTokens, STATE_THE_WINDOW, WINDOW_PROVEN_WRONG } from './guard-text.js';
+import type { CompactionNumbers, StuckAfterCompaction } from './compaction-notice.js';
+import {
+  describeStuck,
+  describeWayDown,
+  describeWindowSource,
+  formatPercent,
+  formatTokens,
+  STATE_THE_WINDOW,
+  WINDOW_PROVEN_WRONG,
+} from './guard-text.js';
 import type { Occupancy } from './occupancy.js';
 import { clip, hardCut, wrap } from './text-budget.js';
 import type { Tier } from './tiers.js';
@@ -33,10 +42,11 @@ export type MonitorFacts = {
   staleness?: StalenessFacts | undefined;
   /** A compaction this monitor has not reported yet (said once per compaction): Claude Code's numbers for it. */
   compacted?: CompactionNumbers | undefined;
+  /** The session's newest compaction left the context over the ceiling (judgeStuckAfterCompaction): /compact is no way down. */
+  stuck?: StuckAfterCompaction | undefined;
 };
 
-/** A compact_boundary's compactMetadata: what the session held before, what Claude Code counted after. */
-export type CompactionNumbers = { trigger: string | undefined; preTokens: number | undefined; postTokens: number | undefined };
+export type { CompactionNumbers };
 
 export type MonitorSession = {
   compactions: number;
@@ -64,20 +74,29 @@ const MONITOR_ACTIONS: Partial<Record<Tier, (f: MonitorFacts) => string[]>> = {
 
 /**
  * Within the seeds' budgets (NOMINAL and OVER_CEILING ≤ 100 tokens, WARNING and above, or the once-per-compaction
- * report, ≤ 200): when the full text is
- * too long, the window is named by its source alone, then Claude Code's knob sentence goes, before anything is cut.
+ * report, ≤ 200): when the full text is too long, the window is named by its source alone, then Claude Code's knob
+ * sentence goes; the advice after a compaction that left the context over the ceiling (the way down, which must be
+ * said whole) then drops the history line, then the `Left:` line, before anything is cut.
  */
 export function renderMonitor(facts: MonitorFacts): string {
   // The report of a compaction is said once per compaction, like the compaction alert (≤ 500): it may take the 200.
   const calm = !facts.compacted && (facts.tier === 'NOMINAL' || facts.tier === 'OVER_CEILING' || facts.tier === 'UNKNOWN');
   const budget = (calm ? TOKEN_BUDGET.monitorCalm : TOKEN_BUDGET.monitorAlarm) * 4;
-  let text = monitorText(facts, 'full');
-  if (text.length > budget) text = monitorText(facts, 'short');
-  if (text.length > budget) text = monitorText(facts, 'shortest');
+  const forms = facts.stuck ? FORMS : FORMS.slice(0, 3);
+  let text = '';
+  for (const form of forms) {
+    text = monitorText(facts, form);
+    if (text.length <= budget) return text;
+  }
   return hardCut(text, budget);
 }
 
-function monitorText(facts: MonitorFacts, form: 'full' | 'short' | 'shortest'): string {
+/** Longest first: each drops one more thing (see renderMonitor). */
+const FORMS = ['full', 'short', 'shortest', 'no-history', 'no-left'] as const;
+type Form = (typeof FORMS)[number];
+
+function monitorText(facts: MonitorFacts, form: Form): string {
+  const rank = FORMS.indexOf(form);
   // Both come from the project's policy file: text from outside like any other.
   const f = { ...facts, recoverySkill: clip(facts.recoverySkill, 80), orchestrationFile: clip(facts.orchestrationFile, 120) };
   const size = formatTokens(f.window.tokens);
@@ -98,12 +117,20 @@ function monitorText(facts: MonitorFacts, form: 'full' | 'short' | 'shortest'): 
     );
   } else {
     const head = `Context ${formatPercent(f.percent)} (${formatTokens(f.occupancy.tokens)} of ${size} tokens, window: ${from}).`;
+    // No skill installed is named 'compact' here (the caller's fallback): the way down then names none.
+    const wayDown = () => describeWayDown(f.recoverySkill === 'compact' ? undefined : f.recoverySkill);
+    const reads = f.tier === 'OVER_CEILING' ? '' : '; prefer targeted reads';
     if (f.tier === 'NOMINAL') lines.push(`${head} Tier NOMINAL; ceiling ${f.ceilingPct}%.`);
+    else if (f.stuck && !f.compacted)
+      // Issue 20: the newest compaction already left the context over the ceiling; another is the step just taken.
+      lines.push(
+        `${head} Tier ${f.tier}: ${describeStuck(f.stuck.postTokens, f.ceilingPct)}. Way down: ${wayDown()}. Load no new agents or skills${reads}.`,
+      );
     else if (f.compacted || f.occupancy.source === 'compaction')
       // The compaction the recovery skill or a warning asks for has just happened and the result is still over the
       // ceiling: asking for it again is no way out (issue 20: never ask for the step just taken).
       lines.push(
-        `${head} Tier ${f.tier}: still past the ${f.ceilingPct}% ceiling after a compaction; do not ask for /compact again, it was just done. Load no new agents or skills${f.tier === 'OVER_CEILING' ? '' : '; prefer targeted reads'}.`,
+        `${head} Tier ${f.tier}: still past the ${f.ceilingPct}% ceiling after a compaction; do not ask for /compact again, it was just done.${f.stuck ? ` Way down: ${wayDown()}.` : ''} Load no new agents or skills${reads}.`,
       );
     else if (f.tier === 'OVER_CEILING')
       lines.push(
@@ -114,10 +141,11 @@ function monitorText(facts: MonitorFacts, form: 'full' | 'short' | 'shortest'): 
       lines.push('Recommended actions:', ...(MONITOR_ACTIONS[f.tier]?.(f) ?? []).map((action) => `- ${action}`));
     }
   }
-  const left = describeLeft(f);
+  const left = rank < FORMS.indexOf('no-left') ? describeLeft(f) : undefined;
   if (left) lines.push(left);
-  if (f.autocompact !== undefined && form !== 'shortest') lines.push(describeAutocompact(f.autocompact, f.window.tokens));
-  const history = [describeSession(f.session), describeResumption(f.staleness)].filter(Boolean).join(' ');
+  if (f.autocompact !== undefined && rank < FORMS.indexOf('shortest')) lines.push(describeAutocompact(f.autocompact, f.window.tokens));
+  const history =
+    rank < FORMS.indexOf('no-history') ? [describeSession(f.session), describeResumption(f.staleness)].filter(Boolean).join(' ') : '';
   if (history) lines.push(history);
   return wrap('context-monitor', lines);
 }
@@ -138,7 +166,7 @@ function describeLeft(f: MonitorFacts): string | undefined {
 
 /** The compaction the monitor reports once: "Claude Code just compacted this session (auto compaction: 951,030 → 2,895 tokens)." */
 function describeCompaction(c: CompactionNumbers): string {
-  const what = TRIGGER_WORDS[c.trigger ?? ''] ?? 'compaction';
+  const what = triggerWords(c.trigger) ?? 'compaction';
   const numbers =
     c.preTokens !== undefined && c.postTokens !== undefined
       ? `: ${formatTokens(c.preTokens)} → ${formatTokens(c.postTokens)} tokens`
@@ -152,12 +180,16 @@ function describeCompaction(c: CompactionNumbers): string {
 
 const TRIGGER_WORDS: Record<string, string> = { auto: 'auto compaction', manual: '/compact', skill: 'recovery skill' };
 
+/** A trigger from a transcript or a checkpoint (outside text): only the table's own keys, never `constructor` and kin. */
+const triggerWords = (trigger: string | undefined): string | undefined =>
+  trigger !== undefined && Object.hasOwn(TRIGGER_WORDS, trigger) ? TRIGGER_WORDS[trigger] : undefined;
+
 /** Seed 004's "Compaction events" and "Last checkpoint". */
 function describeSession(s: MonitorSession | undefined): string | undefined {
   if (!s) return undefined;
   const count = `Compactions: ${s.atLeast ? '≥' : ''}${s.compactions}.`;
   if (!s.last) return `${count} Last checkpoint: none.`;
-  const what = TRIGGER_WORDS[s.last.trigger ?? ''] ?? 'unreadable';
+  const what = triggerWords(s.last.trigger) ?? 'unreadable';
   const age = s.last.ageSeconds === undefined ? '' : `, ${describeAge(s.last.ageSeconds)} ago`;
   return `${count} Last checkpoint: ${clip(s.last.id, 20)} (${what}${age}).`;
 }

@@ -11,6 +11,7 @@ import { describeError, type Debug } from '../io/debug.js';
 import { appendEvent, type GuardEvent } from '../events/log.js';
 import { createExclusive } from '../io/fs-safe.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
+import { readNewestCompaction } from '../io/newest-compaction.js';
 import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from '../io/state.js';
 import { findLastCompaction } from '../io/transcript.js';
 
@@ -29,6 +30,7 @@ export type GuardVoice = {
   claimWarningOnce: typeof claimWarningOnce;
   claimNotice: typeof claimNotice;
   recordEvent: typeof recordEvent;
+  readNewestCompaction: typeof readNewestCompaction;
 };
 
 export const GUARD_VOICE: GuardVoice = {
@@ -37,6 +39,7 @@ export const GUARD_VOICE: GuardVoice = {
   claimWarningOnce,
   claimNotice,
   recordEvent,
+  readNewestCompaction,
 };
 
 /** `speak` when this call's 5-point bucket (or a higher one) has not warned since the last compaction and it won the exclusive marker. */

@@ -8,6 +8,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
 import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/guard-text.js';
+import { judgeStuckAfterCompaction, type StuckAfterCompaction } from '../core/compaction-notice.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';
@@ -142,20 +143,51 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
     recoverySkills: operatorRecoverySkills(config.loaded),
     runtimeDir: host.runtimeDir,
   });
-  const texts = voice.render(verdict, { recoverySkill });
+  const stuck = judgeStuck(verdict, s, voice);
+  const texts = voice.render(verdict, { recoverySkill, stuck });
   if (!texts) return { outcome: 'allow', reason: reasonOf(verdict), verdict, notice };
+  const reason = stuck ? `${reasonOf(verdict)} over-ceiling-after-compaction` : reasonOf(verdict);
+  return spoken({ verdict, s, voice, texts, notice, reason });
+}
+
+/**
+ * Issue 20: when the main session's newest compaction already left it over the ceiling, the way out is not another
+ * /compact (core/compaction-notice.ts). A subagent's own context is not the one Claude Code compacted.
+ */
+function judgeStuck(verdict: Verdict, s: Speaking, voice: GuardVoice): StuckAfterCompaction | undefined {
+  const window = verdict.data.window;
+  if (s.input.agent_id !== undefined || s.transcript === undefined || !window) return undefined;
+  const place = { stateDir: s.config.stateDir, key: s.key, transcript: s.transcript, maxScanBytes: s.config.policy.maxScanBytes };
+  const newest = voice.readNewestCompaction(place, s.host.timeUp, s.config.debug);
+  const stuck = judgeStuckAfterCompaction(newest, verdict.data.ceilingPct, window.tokens);
+  if (stuck) s.config.debug(`the newest compaction left ${stuck.postTokens} tokens, over the ceiling: advising a checkpoint and /clear`);
+  return stuck;
+}
+
+/** A rendered warning or block: claim its warning band, log it. */
+function spoken(a: {
+  verdict: Verdict;
+  s: Speaking;
+  voice: GuardVoice;
+  texts: GuardTexts;
+  notice: string | undefined;
+  reason: string;
+}): GuardResult {
+  const { verdict, s, voice, texts, notice, reason } = a;
+  const { config, host } = s;
+  const place = { stateDir: config.stateDir, key: s.key };
   if (verdict.kind === 'warn' && s.transcript !== undefined) {
     const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: config.policy.maxScanBytes };
     const claim = voice.claimWarningOnce(verdict, dedup, config.debug);
-    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason: reasonOf(verdict), verdict, texts, notice };
+    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason, verdict, texts, notice };
     if (claim === 'unremembered') {
       const user = [texts.user, renderUnremembered(config.stateDir)].filter(Boolean).join('\n');
       voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
-      return { outcome: 'warn', reason: `${reasonOf(verdict)} unremembered`, verdict, texts: { ...texts, user }, notice };
+      return { outcome: 'warn', reason: `${reason} unremembered`, verdict, texts: { ...texts, user }, notice };
     }
   }
   voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
-  return { outcome: verdict.kind, reason: reasonOf(verdict), verdict, texts, notice };
+  return { outcome: verdict.kind, reason, verdict, texts, notice };
 }
 
 function guardEvent(verdict: Verdict, s: Speaking, now: Date) {

@@ -10,24 +10,30 @@ import { describeError } from '../io/debug.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { findSessionTranscript, projectFolderName } from '../io/locate.js';
 import { writeCheckpointNow } from '../checkpoints/write-now.js';
+import { judgeStuckAfterCompaction } from '../core/compaction-notice.js';
+import { readNewestCompaction } from '../io/newest-compaction.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
 import type { HookHost } from '../runtime/host.js';
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 export function runSaveCheckpoint(_stdin: string | undefined, host: HookHost): HookOutcome {
-  const outcome = save(host);
-  const text = renderSaveResult(outcome, attendanceOf(host.env.CLAUDE_CODE_SESSION_ATTENDED));
-  return { exitCode: 0, stdout: text, stderr: '', reason: outcome.kind === 'saved' ? `saved ${outcome.id}` : 'not-saved' };
+  const { outcome, stuck } = save(host);
+  const text = renderSaveResult(outcome, attendanceOf(host.env.CLAUDE_CODE_SESSION_ATTENDED), stuck);
+  const reason = outcome.kind === 'saved' ? `saved ${outcome.id}` : 'not-saved';
+  return { exitCode: 0, stdout: text, stderr: '', reason: stuck ? `${reason} over-ceiling-after-compaction` : reason };
 }
 
-function save(host: HookHost): SaveOutcome {
+type Saved = { outcome: SaveOutcome; stuck?: { postTokens: number; ceilingPct: number } | undefined };
+
+function save(host: HookHost): Saved {
   const sessionId = host.env.CLAUDE_CODE_SESSION_ID ?? '';
-  if (!SESSION_ID.test(sessionId)) return { kind: 'not-saved', reason: 'CLAUDE_CODE_SESSION_ID is not set: not run by Claude Code' };
+  if (!SESSION_ID.test(sessionId))
+    return { outcome: { kind: 'not-saved', reason: 'CLAUDE_CODE_SESSION_ID is not set: not run by Claude Code' } };
   const transcript = findSessionTranscript(host.env, host.home, host.env.CLAUDE_PROJECT_DIR || host.cwd, sessionId);
   const config = loadHookConfig(host, projectDirOf(host, transcript));
   const { policy, projectDir, debug } = config;
-  if (!policy.enabled) return { kind: 'not-saved', reason: 'context-ceiling is off' };
+  if (!policy.enabled) return { outcome: { kind: 'not-saved', reason: 'context-ceiling is off' } };
   try {
     const { path, checkpoint } = writeCheckpointNow(config, host, {
       sessionId,
@@ -36,10 +42,23 @@ function save(host: HookHost): SaveOutcome {
       customInstructions: null,
       cwd: host.cwd,
     });
-    return { kind: 'saved', id: checkpoint.id, fill: describeFill(checkpoint), path: shownPath(projectDir, path) };
+    // Issue 20: when the newest compaction left the context over the ceiling, the next step is /clear, not /compact.
+    const newest =
+      transcript === undefined
+        ? undefined
+        : readNewestCompaction(
+            { stateDir: config.stateDir, key: sessionId, transcript, maxScanBytes: policy.maxScanBytes },
+            host.timeUp,
+            debug,
+          );
+    const found = judgeStuckAfterCompaction(newest, policy.ceilingPct, checkpoint.context.window);
+    return {
+      outcome: { kind: 'saved', id: checkpoint.id, fill: describeFill(checkpoint), path: shownPath(projectDir, path) },
+      stuck: found && { postTokens: found.postTokens, ceilingPct: policy.ceilingPct },
+    };
   } catch (error) {
     debug(`checkpoint not written: ${describeError(error)}`);
-    return { kind: 'not-saved', reason: 'the checkpoint folder is not writable' };
+    return { outcome: { kind: 'not-saved', reason: 'the checkpoint folder is not writable' } };
   }
 }
 

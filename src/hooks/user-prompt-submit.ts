@@ -3,7 +3,7 @@ import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.j
 import { isCompaction } from '../core/checkpoint-choice.js';
 import { judgeStaleness, type StalenessFacts } from '../core/staleness.js';
 import type { CompactionNumbers, MonitorSession } from '../core/monitor-text.js';
-import { compactionScanBytes } from '../core/compaction-notice.js';
+import { compactionScanBytes, judgeStuckAfterCompaction, markChanged, nextMonitorMark } from '../core/compaction-notice.js';
 import type { Occupancy } from '../core/occupancy.js';
 import { readMonitorMark, sessionStateDir, writeMonitorMark } from '../io/state.js';
 import { readCompactionSince } from '../io/transcript.js';
@@ -31,10 +31,16 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   const { policy } = config;
   const parts: string[] = [];
   let compacted: CompactionNumbers | undefined;
+  let stuck = false;
   if (policy.monitor) {
     const reading = readContext(config, input.transcript_path, input.session_id, host.now());
     const autocompact = resolveAutocompact(host.env);
-    compacted = guarded(() => takeCompactionNotice(config, input.transcript_path, input.session_id, reading.occupancy), config.debug);
+    const notice = guarded(() => takeCompactionNotice(config, input.transcript_path, input.session_id, reading.occupancy), config.debug);
+    compacted = notice?.compacted;
+    // Only over the ceiling is there advice to change (a tier the monitor judged, so occupancy was measured).
+    const over = reading.tier !== 'NOMINAL' && reading.tier !== 'UNKNOWN';
+    const stuckAfter = over ? judgeStuckAfterCompaction(notice?.newest, policy.ceilingPct, reading.window.tokens) : undefined;
+    stuck = stuckAfter !== undefined;
     parts.push(
       renderMonitor({
         ...reading,
@@ -54,28 +60,31 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
         session: guarded(() => readMonitorSession(config, input.session_id, host.now()), config.debug),
         staleness: guarded(() => readResumptionStaleness(config, host), config.debug),
         compacted,
+        stuck: stuckAfter,
       }),
     );
   }
   const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
   if (alert) parts.push(alert);
   const fallback = guarded(() => takeFallbackNotice(config), config.debug);
-  const monitor = compacted ? 'monitor-after-compaction' : 'monitor';
+  const monitor = compacted ? 'monitor-after-compaction' : stuck ? 'monitor-over-ceiling-after-compaction' : 'monitor';
   const reason = [policy.monitor ? monitor : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
   return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off', fallback);
 }
 
 /**
  * The compaction this session's monitor has not reported yet (once per compaction: core/compaction-notice.ts), with
- * Claude Code's numbers from its compact_boundary. The mark is written before anything is reported, so a state
- * directory that cannot remember reports nothing rather than the same compaction on every prompt.
+ * Claude Code's numbers from its compact_boundary, and the session's newest compaction as far as the monitor knows
+ * (found now, else remembered: after the next turn its boundary lies behind what the occupancy read reaches). The
+ * mark is written before anything is reported, so a state directory that cannot remember reports nothing rather
+ * than the same compaction on every prompt.
  */
 function takeCompactionNotice(
   config: HookConfig,
   transcriptPath: string | undefined,
   sessionId: string,
   occupancy: Occupancy,
-): CompactionNumbers | undefined {
+): { compacted: CompactionNumbers | undefined; newest: CompactionNumbers | undefined } | undefined {
   if (transcriptPath === undefined) return undefined;
   const dir = sessionStateDir(config.stateDir, sessionId);
   const prior = readMonitorMark(dir);
@@ -86,11 +95,18 @@ function takeCompactionNotice(
     (fileSize) => compactionScanBytes(prior, fileSize, newestIsBoundary, config.policy.maxScanBytes),
     { timeUp: config.timeUp },
   );
-  if (prior?.scannedTo !== found.fileSize) writeMonitorMark(dir, { scannedTo: found.fileSize });
-  if (!found.compaction) return undefined;
-  const { trigger, preTokens, postTokens } = found.compaction;
-  config.debug(`compaction not yet reported: ${trigger ?? 'unknown'} ${preTokens ?? '?'} -> ${postTokens ?? '?'}`);
-  return { trigger, preTokens, postTokens };
+  const compacted = found.compaction && {
+    trigger: found.compaction.trigger,
+    preTokens: found.compaction.preTokens,
+    postTokens: found.compaction.postTokens,
+  };
+  const next = nextMonitorMark(prior, { compaction: compacted, fileSize: found.fileSize });
+  if (markChanged(prior, next)) writeMonitorMark(dir, next);
+  if (compacted)
+    config.debug(
+      `compaction not yet reported: ${compacted.trigger ?? 'unknown'} ${compacted.preTokens ?? '?'} -> ${compacted.postTokens ?? '?'}`,
+    );
+  return { compacted, newest: next.lastCompaction };
 }
 
 /** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */

@@ -13,7 +13,7 @@ import { LAST_ERROR_FILE, writeLastErrorIn, type LastError } from './last-error.
 import { createStateDir, privateDirForRead } from './state-dir.js';
 import { readRegularText } from './read-safe.js';
 import type { DedupEpoch } from '../core/dedup.js';
-import type { MonitorMark } from '../core/compaction-notice.js';
+import type { CompactionNumbers, MonitorMark } from '../core/compaction-notice.js';
 
 export { privateDirForRead, resolveStateDir, type StateDirContext } from './state-dir.js';
 
@@ -112,11 +112,26 @@ export function readMonitorMark(dir: string): MonitorMark | undefined {
   try {
     const text = readRegularText(join(dir, 'monitor.json'), MAX_EPOCH_BYTES, { noFollow: true });
     const value = (text === undefined ? {} : JSON.parse(text)) as Partial<MonitorMark>;
-    if (Number.isSafeInteger(value.scannedTo) && (value.scannedTo as number) >= 0) return { scannedTo: value.scannedTo as number };
+    if (Number.isSafeInteger(value.scannedTo) && (value.scannedTo as number) >= 0) {
+      const lastCompaction = readCompactionNumbers(value.lastCompaction);
+      return lastCompaction ? { scannedTo: value.scannedTo as number, lastCompaction } : { scannedTo: value.scannedTo as number };
+    }
   } catch {
     // missing or garbled: a first look
   }
   return undefined;
+}
+
+/** A remembered compaction's numbers, each kept only when it is a sane count (the file is ours, but may be garbled). */
+function readCompactionNumbers(value: unknown): CompactionNumbers | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as Record<string, unknown>;
+  const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
+  return {
+    trigger: typeof v.trigger === 'string' ? v.trigger.slice(0, 40) : undefined,
+    preTokens: count(v.preTokens),
+    postTokens: count(v.postTokens),
+  };
 }
 
 export function writeMonitorMark(dir: string, mark: MonitorMark): void {

@@ -5,7 +5,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeSandbox, ROOT, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
+import { makeSandbox, preToolUse, ROOT, runHook, type HookRun, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
 beforeEach(() => {
@@ -69,6 +69,29 @@ const prompt = (transcript: string): Promise<HookRun> =>
     'user-prompt-submit',
   );
 const monitor = (run: HookRun) => JSON.parse(run.stdout).hookSpecificOutput.additionalContext as string;
+const lastTurnOf = (transcript: string) =>
+  readFileSync(transcript, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((line) => line.includes('"type":"assistant"'))
+    .at(-1) as string;
+/** The transcript's boundary record again, as a newer compaction with these numbers. */
+const boundaryOf = (transcript: string, compactMetadata: { preTokens: number; postTokens: number }) => {
+  const line = readFileSync(transcript, 'utf8')
+    .split('\n')
+    .find((l) => l.includes('"subtype":"compact_boundary"')) as string;
+  const record = JSON.parse(line);
+  record.compactMetadata = { ...record.compactMetadata, ...compactMetadata };
+  return JSON.stringify(record);
+};
+/** An assistant turn of the transcript again, with this usage. */
+const turnAt = (transcript: string, tokens: number) => {
+  const record = JSON.parse(lastTurnOf(transcript));
+  record.message.usage = { ...record.message.usage, input_tokens: 5, cache_creation_input_tokens: 0, cache_read_input_tokens: tokens - 5 };
+  return JSON.stringify(record);
+};
+/** Our recovery skill, installed in the person's own skills (so it is named bare). */
+const SKILL = 'context-summarization';
 
 describe('the monitor right after a compaction that left the context over the ceiling', () => {
   it('/compact left 72 % (no turn since): says what just happened and the numbers, never asks for the recovery skill or /compact', async () => {
@@ -105,17 +128,13 @@ describe('the monitor right after a compaction that left the context over the ce
       "Left: 50,005 over the ceiling; 516,995 to Claude Code's compaction (~967,000).\nCompactions: 0. Last checkpoint: none.",
     );
 
-    // At most once per compaction: the next prompt, with another turn and no new compaction, is the usual monitor.
-    const lastTurn = readFileSync(transcript, 'utf8')
-      .trim()
-      .split('\n')
-      .filter((line) => line.includes('"type":"assistant"'))
-      .at(-1);
-    appendFileSync(transcript, `${lastTurn}\n`);
+    // At most once per compaction: the next prompt, with another turn and no new compaction, reports nothing again;
+    // the boundary is now behind the turn the monitor reads, and monitor.json remembers what it left.
+    appendFileSync(transcript, `${lastTurnOf(transcript)}\n`);
     const second = await prompt(transcript);
-    expect(second.reason).toBe('monitor');
+    expect(second.reason).toBe('monitor-over-ceiling-after-compaction');
     expect(monitor(second)).not.toContain('just compacted');
-    expect(monitor(second)).toContain('past the 40% ceiling');
+    expect(monitor(second)).toContain('a compaction already left 449,400 tokens, over the 40% ceiling');
   });
 
   it('a compaction that brought the context under the ceiling (the real numbers) is reported once too', async () => {
@@ -133,5 +152,77 @@ describe('the monitor right after a compaction that left the context over the ce
     expect(run.reason).toBe('monitor-after-compaction');
     expect(monitor(run)).toContain('Claude Code just compacted this session (/compact: 93,020 → 2,647 tokens)');
     expect((await prompt(compacted)).reason).toBe('monitor');
+  });
+});
+
+describe('the prompts after that, while the newest compaction left the context over the ceiling (issue 20)', () => {
+  beforeEach(() => {
+    sandbox.write(`home/.claude/skills/${SKILL}/SKILL.md`, `---\nname: ${SKILL}\ndescription: d\n---\n`);
+  });
+  const overAfterAuto = () => rewritten('auto-compact.jsonl', { before: 951_005, preTokens: 951_030, postTokens: 449_400, after: 450_005 });
+
+  it('never ask for /compact or the recovery skill alone: they say what the compaction left and that the way down is a checkpoint and /clear', async () => {
+    const { transcript, run: first } = await promptBeforeThenAfter('auto.jsonl', overAfterAuto());
+    expect(first.reason).toBe('monitor-after-compaction');
+    expect(monitor(first)).toContain(`Way down: save a checkpoint with /${SKILL}, then ask the person to run /clear`);
+    for (const tokens of [452_000, 760_000]) {
+      appendFileSync(transcript, `${turnAt(transcript, tokens)}\n`);
+      const run = await prompt(transcript);
+      expect(run.reason).toBe('monitor-over-ceiling-after-compaction');
+      const text = monitor(run);
+      expect(text).toContain(
+        'a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under. ' +
+          `Way down: save a checkpoint with /${SKILL}, then ask the person to run /clear (the new session resumes from it). Load no new agents or skills`,
+      );
+      expect(text).not.toMatch(/run \/(compact|context-)|Recommended actions/);
+      expect(text.length / 4).toBeLessThanOrEqual(tokens < 700_000 ? 100 : 200);
+    }
+  });
+
+  it('a newer compaction that brings the context under ends it: growing over the ceiling again gets the usual advice', async () => {
+    const { transcript } = await promptBeforeThenAfter('auto.jsonl', overAfterAuto());
+    appendFileSync(transcript, `${boundaryOf(transcript, { preTokens: 452_010, postTokens: 2_895 })}\n${turnAt(transcript, 3_505)}\n`);
+    const reported = await prompt(transcript);
+    expect(reported.reason).toBe('monitor-after-compaction');
+    expect(monitor(reported)).toContain('(auto compaction: 452,010 → 2,895 tokens)');
+    appendFileSync(transcript, `${turnAt(transcript, 450_005)}\n`);
+    const grown = await prompt(transcript);
+    expect(grown.reason).toBe('monitor');
+    expect(monitor(grown)).toContain(`run /${SKILL} after this step`);
+  });
+
+  const guard = (transcript: string, env: Record<string, string> = {}) =>
+    runHook(sandbox, preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { session_id: SESSION, cwd: sandbox.project }), {
+      CLAUDE_PROJECT_DIR: sandbox.project,
+      ...env,
+    });
+
+  it('the guard, mid-run (no prompt since the compaction), warns and blocks with the same way down', async () => {
+    const transcript = sandbox.write('claude/guard.jsonl', overAfterAuto().before);
+    expect((await prompt(transcript)).reason).toBe('monitor');
+    appendFileSync(transcript, overAfterAuto().after);
+    const warned = await guard(transcript);
+    expect(warned.reason).toBe('warn over-ceiling over-ceiling-after-compaction');
+    const output = JSON.parse(warned.stdout);
+    expect(output.hookSpecificOutput.additionalContext).toContain(
+      `until you have brought context back under the ceiling: save a checkpoint with /${SKILL}, then ask the person to run /clear (the new session resumes from it), since a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under.`,
+    );
+    expect(output.systemMessage).toContain('the model was told to save a checkpoint');
+    const blocked = await guard(transcript, { DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(blocked.reason).toBe('block over-ceiling-blocked over-ceiling-after-compaction');
+    expect(JSON.parse(blocked.stdout).hookSpecificOutput.permissionDecisionReason).toContain(
+      `To bring context back under the ceiling, save a checkpoint with /${SKILL}, then ask the person to run /clear`,
+    );
+    for (const run of [warned, blocked]) expect(run.stdout).not.toMatch(/run the \/|\(\/compact\)/);
+  });
+
+  it('the guard after a compaction that left the context under: the usual way out', async () => {
+    const parts = rewritten('auto-compact.jsonl', { before: 951_005, preTokens: 951_030, postTokens: 2_895, after: 450_005 });
+    const transcript = sandbox.write('claude/guard-under.jsonl', parts.before);
+    await prompt(transcript);
+    appendFileSync(transcript, parts.after);
+    const warned = await guard(transcript);
+    expect(warned.reason).toBe('warn over-ceiling');
+    expect(JSON.parse(warned.stdout).hookSpecificOutput.additionalContext).toContain(`run the /${SKILL} skill`);
   });
 });

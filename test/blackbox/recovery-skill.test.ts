@@ -1,5 +1,5 @@
 /** The recovery skill's save step (`hook.cjs save-checkpoint`), run as the skill runs it: no stdin, session from the environment. */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -116,5 +116,62 @@ describe('a skill checkpoint is no compaction', () => {
         .filter((name) => name.endsWith('.acknowledged'))
         .sort(),
     ).toEqual(['cx-001-checkpoint.acknowledged', 'cx-002-checkpoint.acknowledged']);
+  });
+});
+
+describe('after a compaction that left the context over the ceiling (issue 20: never ask for the step just taken)', () => {
+  const folder = () => sandbox.project.replace(/[^a-zA-Z0-9]/g, '-');
+  const transcriptPath = () => join(sandbox.home, '.claude', 'projects', folder(), `${SESSION}.jsonl`);
+  const WINDOW = { DEV_TEAM_CONTEXT_WINDOW: '1000000' };
+  const prompt = () =>
+    execa(process.execPath, [HOOK_BIN, 'user-prompt-submit'], {
+      input: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcriptPath(),
+        cwd: sandbox.project,
+        hook_event_name: 'UserPromptSubmit',
+        prompt: 'go on',
+      }),
+      env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project, ...WINDOW }),
+      extendEnv: false,
+      reject: false,
+    });
+
+  /** A prompt before the compaction (the monitor's mark), then the compaction and a turn, as Claude Code appends them. */
+  async function compactedTo(postTokens: number, after: number): Promise<void> {
+    sandbox.write(`home/.claude/projects/${folder()}/${SESSION}.jsonl`, aTranscript().assistant({ cacheRead: 950_000 }).toString());
+    expect((await prompt()).exitCode).toBe(0);
+    appendFileSync(
+      transcriptPath(),
+      aTranscript()
+        .compactBoundary({ trigger: 'auto', preTokens: 950_010, postTokens })
+        .assistant({ cacheRead: after - 5 })
+        .toString(),
+    );
+  }
+
+  it.each([
+    [
+      'attended',
+      '1',
+      'This session is attended: ask the person to run /clear now; the new session resumes from this checkpoint. Not /compact: a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under.',
+    ],
+    [
+      'unattended',
+      '0',
+      'nobody can run /clear. Continue the current task with what is already loaded and load no new agents or skills; a compaction already left 449,400 tokens',
+    ],
+  ])('%s: the save step asks for /clear, never /compact', async (_name, attended, line) => {
+    await compactedTo(449_400, 450_005);
+    const run = await save({ CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_CODE_SESSION_ATTENDED: attended, ...WINDOW });
+    expect(run.stdout).toContain('checkpoint cx-001 saved');
+    expect(run.stdout).toContain(line);
+    expect(run.stdout).not.toMatch(/run \/compact|compacts by itself/);
+  });
+
+  it('a compaction that left the context under the ceiling: the usual /compact', async () => {
+    await compactedTo(2_895, 450_005);
+    const run = await save({ CLAUDE_CODE_SESSION_ID: SESSION, CLAUDE_CODE_SESSION_ATTENDED: '1', ...WINDOW });
+    expect(run.stdout).toContain('This session is attended: ask the person to run /compact now (or /clear;');
   });
 });

@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compactionScanBytes } from '../../src/core/compaction-notice.js';
+import {
+  compactionScanBytes,
+  judgeStuckAfterCompaction,
+  markChanged,
+  newestKnownCompaction,
+  nextMonitorMark,
+} from '../../src/core/compaction-notice.js';
 import { readCompactionSince } from '../../src/io/transcript.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 
@@ -51,5 +57,55 @@ describe('readCompactionSince', () => {
     writeFileSync(side, before + boundary.replace('"isSidechain":false', '"isSidechain":true') + after);
     expect(boundary).toContain('"isSidechain":false');
     expect(readCompactionSince(side, () => CAP).compaction).toBeUndefined();
+  });
+});
+
+describe('the newest compaction the monitor remembers (monitor.json)', () => {
+  const over = { trigger: 'auto', preTokens: 951_030, postTokens: 449_400 };
+  const under = { trigger: 'manual', preTokens: 460_000, postTokens: 2_647 };
+  it.each([
+    ['a first look that finds one keeps it', undefined, over, 9_000, { scannedTo: 9_000, lastCompaction: over }],
+    ['a first look that finds none remembers none', undefined, undefined, 9_000, { scannedTo: 9_000 }],
+    [
+      'a later look that finds none keeps the one it had',
+      { scannedTo: 9_000, lastCompaction: over },
+      undefined,
+      12_000,
+      { scannedTo: 12_000, lastCompaction: over },
+    ],
+    [
+      'a newer compaction replaces it',
+      { scannedTo: 9_000, lastCompaction: over },
+      under,
+      12_000,
+      { scannedTo: 12_000, lastCompaction: under },
+    ],
+    ['a replaced (shorter) transcript forgets it', { scannedTo: 9_000, lastCompaction: over }, undefined, 5_000, { scannedTo: 5_000 }],
+  ] as const)('%s', (_name, prior, compaction, fileSize, next) => {
+    expect(nextMonitorMark(prior, { compaction, fileSize })).toEqual(next);
+  });
+
+  it('is rewritten only when the look went further or the compaction changed', () => {
+    expect(markChanged({ scannedTo: 9_000, lastCompaction: over }, { scannedTo: 9_000, lastCompaction: over })).toBe(false);
+    expect(markChanged({ scannedTo: 9_000 }, { scannedTo: 9_000, lastCompaction: over })).toBe(true);
+    expect(markChanged(undefined, { scannedTo: 0 })).toBe(true);
+    expect(newestKnownCompaction({ scannedTo: 9_000, lastCompaction: over }, 8_999)).toBeUndefined();
+    expect(newestKnownCompaction({ scannedTo: 9_000, lastCompaction: over }, 9_000)).toEqual(over);
+  });
+});
+
+describe('judgeStuckAfterCompaction (issue 20: never ask for the step just taken)', () => {
+  const left = (postTokens: number | undefined) => ({ trigger: 'auto', preTokens: 951_030, postTokens });
+  it.each([
+    ['left over the ceiling: stuck', left(449_400), 40, 1_000_000, { postTokens: 449_400 }],
+    ['left exactly at the ceiling (the tiers count it as over): stuck', left(400_000), 40, 1_000_000, { postTokens: 400_000 }],
+    ['left just under the ceiling: a compaction can help again', left(399_999), 40, 1_000_000, undefined],
+    ['left at 2,895 (the real auto-compaction): not stuck', left(2_895), 40, 1_000_000, undefined],
+    ['no postTokens (an older client): unknown, not stuck', left(undefined), 40, 1_000_000, undefined],
+    ['no compaction known', undefined, 40, 1_000_000, undefined],
+    ['a 200K window, 72,000 left at a 30% ceiling', left(72_000), 30, 200_000, { postTokens: 72_000 }],
+    ['no window to judge against', left(449_400), 40, 0, undefined],
+  ] as const)('%s', (_name, newest, ceilingPct, windowTokens, expected) => {
+    expect(judgeStuckAfterCompaction(newest, ceilingPct, windowTokens)).toEqual(expected);
   });
 });

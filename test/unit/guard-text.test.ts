@@ -72,6 +72,33 @@ describe('renderVerdict', () => {
     }
   });
 
+  it('after a compaction that left the context over the ceiling: a checkpoint and /clear, never /compact or the skill alone (issue 20)', () => {
+    const at = (strict: boolean) =>
+      judgeCeiling({
+        toolName: 'Skill',
+        toolInput: { skill: 'deep-dive' },
+        occupancy: { kind: 'measured', tokens: 450_005, source: 'usage' },
+        window: opus,
+        policy: policy(strict),
+      });
+    const stuck = { postTokens: 449_400 };
+    const warn = renderVerdict(at(false), { recoverySkill: 'context-ceiling:context-summarization', stuck })!;
+    expect(warn.model).toBe(
+      'Context ceiling warning: context is at 45% (450,005 of 1,000,000 tokens; window: model claude-opus-5-5), over the 40% ceiling. The Skill "deep-dive" call proceeds, but load no further agents, skills or workflows until you have brought context back under the ceiling: ' +
+        'save a checkpoint with /context-ceiling:context-summarization, then ask the person to run /clear (the new session resumes from it), since a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under.',
+    );
+    const block = renderVerdict(at(true), { recoverySkill: 'context-summarization', stuck })!;
+    expect(block.model).toContain(
+      'To bring context back under the ceiling, save a checkpoint with /context-summarization, then ask the person to run /clear (the new session resumes from it), since a compaction already left 449,400 tokens',
+    );
+    const none = renderVerdict(at(true), { stuck })!;
+    expect(none.model).toContain("ask the person to run /clear (the new session resumes from the compaction's checkpoint), since");
+    for (const texts of [warn, block, none])
+      for (const text of [texts.stderr, texts.model!, texts.user!]) {
+        expect(text).not.toMatch(/run the \/|have the conversation compacted/);
+      }
+  });
+
   it('no installed recovery skill: the way out is a compaction, and no skill is named', () => {
     const verdict = judgeCeiling({
       toolName: 'Skill',

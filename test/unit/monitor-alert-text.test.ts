@@ -240,6 +240,113 @@ describe('<context-monitor> at every tier', () => {
     );
   });
 
+  describe('on a later prompt, while the newest compaction left the context over the ceiling (issue 20)', () => {
+    const opus: ResolvedWindow = { tokens: 1_000_000, source: 'model', detail: 'claude-opus-5-5', verified: true };
+    const later = (tier: 'OVER_CEILING' | 'WARNING' | 'CRITICAL' | 'EMERGENCY', tokens: number, recoverySkill: string) =>
+      renderMonitor({
+        occupancy: measured(tokens),
+        percent: computePercent(tokens, opus.tokens),
+        tier,
+        window: opus,
+        ceilingPct: 40,
+        recoverySkill,
+        orchestrationFile: 'ORCHESTRATION.yaml',
+        compactAt: 967_000,
+        session: { compactions: 1, last: { id: 'cx-001', trigger: 'auto', ageSeconds: 50 } },
+        stuck: { postTokens: 449_400 },
+      });
+
+    it.each([
+      ['OVER_CEILING', 450_005],
+      ['WARNING', 760_000],
+      ['CRITICAL', 840_000],
+      ['EMERGENCY', 880_000],
+    ] as const)(
+      '%s: says the compaction left it over, and that the way down is a checkpoint and /clear, never /compact',
+      (tier, tokens) => {
+        for (const skill of ['context-ceiling:context-summarization', 'context-summarization']) {
+          const text = later(tier, tokens, skill);
+          expect(text).toContain(
+            `Tier ${tier}: a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under. ` +
+              `Way down: save a checkpoint with /${skill}, then ask the person to run /clear (the new session resumes from it). Load no new agents or skills`,
+          );
+          expect(text).not.toMatch(/run \/(compact|context-summarization|context-ceiling)|Recommended actions/i);
+          expect(estimateTokens(text)).toBeLessThanOrEqual(tier === 'OVER_CEILING' ? 100 : 200);
+          expect(text).not.toContain('…');
+        }
+      },
+    );
+
+    it("OVER_CEILING keeps the seeds' 100 tokens: the history, then the Left line give way before the advice", () => {
+      expect(later('OVER_CEILING', 450_005, 'context-summarization')).toBe(
+        [
+          '<context-monitor>',
+          'Context 45% (450,005 of 1,000,000 tokens, window: model). Tier OVER_CEILING: a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under. Way down: save a checkpoint with /context-summarization, then ask the person to run /clear (the new session resumes from it). Load no new agents or skills.',
+          '</context-monitor>',
+        ].join('\n'),
+      );
+      expect(later('WARNING', 760_000, 'context-summarization')).toContain(
+        "Left: 360,000 over the ceiling; 207,000 to Claude Code's compaction (~967,000).\nCompactions: 1. Last checkpoint: cx-001 (auto compaction, 50s ago).",
+      );
+    });
+
+    it("no recovery skill installed (the caller names /compact): /clear alone, from the compaction's checkpoint", () => {
+      const text = later('WARNING', 760_000, 'compact');
+      expect(text).toContain("Way down: ask the person to run /clear (the new session resumes from the compaction's checkpoint).");
+      expect(text).not.toMatch(/run \/compact/);
+    });
+
+    it('the first prompt after it, the report, adds the way down', () => {
+      const text = renderMonitor({
+        occupancy: measured(450_005),
+        percent: computePercent(450_005, opus.tokens),
+        tier: 'OVER_CEILING',
+        window: opus,
+        ceilingPct: 40,
+        recoverySkill: 'context-ceiling:context-summarization',
+        orchestrationFile: 'ORCHESTRATION.yaml',
+        compactAt: 967_000,
+        session: { compactions: 1, last: { id: 'cx-001', trigger: 'auto', ageSeconds: 50 } },
+        compacted: { trigger: 'auto', preTokens: 951_030, postTokens: 449_400 },
+        stuck: { postTokens: 449_400 },
+      });
+      expect(text).toContain(
+        'do not ask for /compact again, it was just done. Way down: save a checkpoint with /context-ceiling:context-summarization, then ask the person to run /clear (the new session resumes from it). Load no new agents or skills.',
+      );
+      expect(estimateTokens(text)).toBeLessThanOrEqual(200);
+    });
+
+    it('stays within budget for any occupancy, window, ceiling and skill name', () => {
+      fc.assert(
+        fc.property(
+          fc.nat({ max: 2_000_000_000 }),
+          fc.integer({ min: 1000, max: 100_000_000 }),
+          fc.integer({ min: 1, max: 100 }),
+          fc.string({ maxLength: 200 }),
+          (tokens, window, ceilingPct, skill) => {
+            const percent = computePercent(tokens, window);
+            const text = renderMonitor({
+              occupancy: measured(tokens),
+              percent,
+              tier: computeTier(percent, { ...thresholds, ceilingPct }),
+              window: { tokens: window, source: 'env', verified: true },
+              ceilingPct,
+              recoverySkill: skill,
+              orchestrationFile: 'ORCHESTRATION.yaml',
+              compactAt: compactionPointTokens({ pct: 80 }, window),
+              session: { compactions: 123_456, atLeast: true, last: { id: 'cx-123456789', trigger: 'skill', ageSeconds: 99_999_999 } },
+              autocompact: { pct: 80, windowTokens: 900_000 },
+              stuck: { postTokens: 2_000_000_000 },
+            });
+            const calm = percent === undefined || percent < thresholds.warningPct;
+            expect(estimateTokens(text)).toBeLessThanOrEqual(calm ? 100 : 200);
+            expect(text).toMatch(/^<context-monitor>\n[\s\S]*\n<\/context-monitor>$/);
+          },
+        ),
+      );
+    });
+  });
+
   it('never reports 0% when occupancy cannot be measured', () => {
     expect(monitorAt({ kind: 'unavailable', reason: 'no-usage' })).not.toMatch(/\b0%/);
     expect(monitorAt({ kind: 'unknown-since-compaction' })).toContain('unknown since compaction');
