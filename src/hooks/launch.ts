@@ -5,11 +5,11 @@
  * compiled on every hook run, and is the one part no cache covers.
  */
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { ENV } from '../core/env-names.js';
 import { entryBundleFile, isEntryName, unknownEntryMessage } from '../core/hook-table.js';
 import { loadBundle, type LoadedBundle } from '../io/code-cache.js';
+import { homeDirectory } from '../io/home.js';
 import { describeError, failureLine, packageVersion, writeLastErrorIn } from '../io/last-error.js';
 import { createStateDir, existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 import { writeAll } from '../runtime/hook-io.js';
@@ -96,7 +96,7 @@ export const CODE_CACHE_DIR = 'code-cache';
 export function privateStateDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   const stated = env[ENV.stateDir];
   return existingPrivateDir(
-    resolveStateDir({ policy: { stateDir: stated && isAbsolute(stated) ? stated : undefined }, env, home: env.HOME || homedir() }),
+    resolveStateDir({ policy: { stateDir: stated && isAbsolute(stated) ? stated : undefined }, env, home: homeDirectory(env) }),
   );
 }
 
@@ -157,5 +157,5 @@ function privateDirMade(dir: string | undefined): string | undefined {
 }
 
 function homeDir(): string {
-  return process.env.HOME || homedir();
+  return homeDirectory();
 }

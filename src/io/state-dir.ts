@@ -3,8 +3,8 @@
  * made: apart from state.ts so the hook launcher (hooks/launch.ts) loads only this.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, relative } from 'node:path';
+import { homeDirectory } from './home.js';
 
 export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
 
@@ -80,7 +80,7 @@ function isXdgDefault(dir: string): boolean {
 function insideHome(path: string): boolean {
   let home: string;
   try {
-    home = homedir();
+    home = homeDirectory();
   } catch {
     return false;
   }

@@ -1,7 +1,7 @@
 /** Runs one hook event end to end and never throws: any failure is exit 0 with no output. */
-import { homedir } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import { createEnvDebug, describeError } from '../io/debug.js';
+import { homeDirectory } from '../io/home.js';
 import { loadConfig } from '../io/config.js';
 import { hookEnvWithoutRepositoryPaths } from '../io/settings-env.js';
 import { failureLine, packageVersion } from '../io/last-error.js';
@@ -133,7 +133,7 @@ function runtimeDirOf(entry: string | undefined): string | undefined {
 
 function safeHome(): string {
   try {
-    return homedir();
+    return homeDirectory();
   } catch {
     return process.env.HOME ?? '/';
   }

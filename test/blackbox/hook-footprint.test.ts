@@ -1,0 +1,89 @@
+/**
+ * What a hook process loads of Node itself, path by path: every built-in module a hook loads is compiled in that
+ * process, on every prompt and tool call. node:crypto (with the stream stack it drags in) costs ~15 % of a Node
+ * start, worker_threads ~9 %: neither may load on the paths a session runs all the time (bench/RESULTS.md).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { runHook, useProjectSandbox } from '../helpers/sandbox.js';
+
+const { sandbox } = useProjectSandbox();
+
+/** Built-ins no common path needs: each is a measurable share of a Node start. */
+const HEAVY = ['crypto', 'worker_threads', 'stream', 'os', 'child_process', 'net', 'tty', 'zlib', 'http', 'readline'];
+
+/** The built-in modules the hook loaded beyond what Node had loaded when its first line ran. */
+async function builtinsLoaded(event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
+  const out = join(sandbox().root, `modules-${event}-${Math.random().toString(36).slice(2)}.txt`);
+  const preload = sandbox().write(
+    'footprint.cjs',
+    `const before = new Set(process.moduleLoadList);
+process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
+  );
+  const run = await runHook(sandbox(), input, { DEV_TEAM_CONTEXT_WINDOW: '200000', NODE_OPTIONS: `--require ${preload}`, ...env }, 'hook', event);
+  const modules = readFileSync(out, 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('NativeModule '))
+    .map((line) => line.slice('NativeModule '.length));
+  return { run, modules };
+}
+
+function setUp() {
+  // The private state directory a user has after the first run: the launcher compiles from its code cache.
+  mkdirSync(join(sandbox().home, '.local', 'state', 'context-ceiling'), { recursive: true, mode: 0o700 });
+  return sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: 60_000 }).toString());
+}
+
+const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.includes(m) || HEAVY.some((h) => m.startsWith(`internal/${h}/`)));
+
+describe('the Node built-ins a hook loads', () => {
+  it('the guard, allowing and warning: none of the heavy ones', async () => {
+    const transcript = setUp();
+    const input = { session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } };
+    const allow = await builtinsLoaded('pre-tool-use', input);
+    expect(allow.run.reason).toBe('allow below-ceiling');
+    expect(heavyIn(allow.modules)).toEqual([]);
+    const warn = await builtinsLoaded('pre-tool-use', input, { DEV_TEAM_CONTEXT_CEILING_PCT: '25' });
+    expect(warn.run.reason).toBe('warn over-ceiling');
+    expect(heavyIn(warn.modules)).toEqual([]);
+  });
+
+  it('the monitor on every prompt, SessionStart with nothing to resume, PostToolUse: none of the heavy ones', async () => {
+    const transcript = setUp();
+    const monitor = await builtinsLoaded('user-prompt-submit', { session_id: 's', transcript_path: transcript, prompt: 'go on' });
+    expect(monitor.run.reason).toBe('monitor');
+    expect(heavyIn(monitor.modules)).toEqual([]);
+    const start = await builtinsLoaded('session-start', { session_id: 's', transcript_path: transcript, source: 'startup' });
+    expect(start.run.reason).toBe('no-checkpoint-to-resume');
+    expect(heavyIn(start.modules)).toEqual([]);
+    const write = await builtinsLoaded('post-tool-use', {
+      session_id: 's',
+      transcript_path: transcript,
+      tool_name: 'Write',
+      tool_input: { file_path: join(sandbox().project, 'a.ts'), content: 'x' },
+    });
+    expect(write.run.reason).toBe('not-the-orchestration-file');
+    expect(heavyIn(write.modules)).toEqual([]);
+  });
+
+  it('PreCompact writing a checkpoint of a few KB hashes it without node:crypto', async () => {
+    const transcript = setUp();
+    const run = await builtinsLoaded('pre-compact', { session_id: 's', transcript_path: transcript, trigger: 'auto' });
+    expect(run.run.reason).toBe('checkpoint cx-001');
+    expect(heavyIn(run.modules)).toEqual([]);
+  });
+
+  it('the check itself sees a heavy module when one loads (a preload that requires node:crypto)', async () => {
+    const transcript = setUp();
+    const extra = sandbox().write('loads-crypto.cjs', "require('node:crypto');");
+    const { run, modules } = await builtinsLoaded(
+      'pre-tool-use',
+      { session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } },
+      { NODE_OPTIONS: `--require ${join(sandbox().root, 'footprint.cjs')} --require ${extra}` },
+    );
+    expect(run.reason).toBe('allow below-ceiling');
+    expect(heavyIn(modules)).toContain('crypto');
+  });
+});
