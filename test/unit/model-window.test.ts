@@ -126,7 +126,7 @@ describe('resolveModelWindow', () => {
     expect(resolveModelWindow(raw, options)).toEqual(expected);
   });
 
-  // What `claude -p --model <id>` reported as the result's contextWindow on 2.1.331 (scripted API, no other settings).
+  // What `claude -p --model <id>` reported as the result's contextWindow on 2.1.331 and 2.1.332 (scripted API, no other settings).
   it.each([
     ['sonnet', 1_000_000],
     ['opus[1m]', 1_000_000],
