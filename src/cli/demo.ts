@@ -127,7 +127,7 @@ function scenarios(): Scenario[] {
   ];
 }
 
-/** The model a session runs on when nothing is configured (Claude Code 2.1.331). */
+/** The model a session runs on when nothing is configured (Claude Code 2.1.331 and 2.1.332). */
 const DEFAULT_MODEL = 'claude-opus-5-5';
 
 function runScenario(root: string, scenario: Scenario, index: number): Run {

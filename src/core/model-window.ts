@@ -1,6 +1,6 @@
 /**
  * A model id → the context window Claude Code gives it, from the client's own catalog (model-registry.generated.ts),
- * with the id normalised the way the client does it. Names like `vc`, `bB` are the client's (2.1.331's minified JS).
+ * normalised as the client does it. Names like `vc`, `bB` are 2.1.331's minified JS (2.1.332: same code, other names).
  */
 import { DEFAULT_WINDOW } from './limits.js';
 import { REGISTRY_ALIASES, REGISTRY_BEST, REGISTRY_MODELS, REGISTRY_PROVIDER_IDS } from './model-registry.generated.js';

@@ -97,18 +97,24 @@ describe('statusline', () => {
     expect(run.stdout).toBe('ctx 1% ▕░░░░│░░░░░░▏ 18,912/1,000,000 · since compaction · 381,088 to the 40% ceiling');
   });
 
-  // The pair as Claude Code 2.1.331 leaves it after an interactive /compact with no turn since: its status line input
-  // (current_usage null) and its transcript (ends with the boundary, postTokens 2,647, and the summary). PostCompact
-  // ran before Claude Code counted postTokens (read in the client), so only the boundary can say what it shows.
-  it('right after /compact, no turn yet, on Claude Code 2.1.331’s own input and transcript: the compacted size it recorded', async () => {
-    const real = join(ROOT, 'test', 'fixtures', 'claude-code-2.1.331');
-    const transcript = sandbox.write('claude/compacted.jsonl', readFileSync(join(real, 'skill-then-manual-compact.jsonl'), 'utf8'));
-    const input = { ...JSON.parse(readFileSync(join(real, 'statusline-after-compact.json'), 'utf8')), transcript_path: transcript };
-    expect(input.context_window).toMatchObject({ current_usage: null, used_percentage: null, total_input_tokens: 0 });
-    const run = await statusline(JSON.stringify(input));
-    expect(run.stdout).toBe('ctx <1% ▕░░░░│░░░░░░▏ 2,647/1,000,000 · since compaction · 397,353 to the 40% ceiling');
-    expect(JSON.parse(readFileSync(reportFile(input.session_id), 'utf8'))).toMatchObject({ windowTokens: 1_000_000, usageTokens: null });
-  });
+  // The pair as Claude Code 2.1.331 and 2.1.332 leave it after an interactive /compact with no turn since: its status
+  // line input (current_usage null) and its transcript (ends with the boundary and the summary). PostCompact ran
+  // before Claude Code counted postTokens (read in the client), so only the boundary can say what it shows.
+  it.each([
+    ['2.1.331', '2,647', '397,353'],
+    ['2.1.332', '2,634', '397,366'],
+  ])(
+    'right after /compact, no turn yet, on Claude Code %s’s own input and transcript: the compacted size it recorded (%s)',
+    async (version, size, left) => {
+      const real = join(ROOT, 'test', 'fixtures', `claude-code-${version}`);
+      const transcript = sandbox.write('claude/compacted.jsonl', readFileSync(join(real, 'skill-then-manual-compact.jsonl'), 'utf8'));
+      const input = { ...JSON.parse(readFileSync(join(real, 'statusline-after-compact.json'), 'utf8')), transcript_path: transcript };
+      expect(input.context_window).toMatchObject({ current_usage: null, used_percentage: null, total_input_tokens: 0 });
+      const run = await statusline(JSON.stringify(input));
+      expect(run.stdout).toBe(`ctx <1% ▕░░░░│░░░░░░▏ ${size}/1,000,000 · since compaction · ${left} to the 40% ceiling`);
+      expect(JSON.parse(readFileSync(reportFile(input.session_id), 'utf8'))).toMatchObject({ windowTokens: 1_000_000, usageTokens: null });
+    },
+  );
 
   it('right after a compaction whose size was not recorded it says so, never "no turn yet"', async () => {
     const transcript = sandbox.write(

@@ -45,6 +45,19 @@ export const REAL_CLIENTS: RealClient[] = [
       line: 'ctx 5% ▕█░░░│░░░░░░▏ 50,005/1,000,000 · 349,995 to the 40% ceiling',
     },
   },
+  {
+    // the same runs as 2.1.331, without other hooks: a Skill turn at 49,005, a Read turn at 951,005, a mid-run auto
+    // compact_boundary (preTokens 951,015, postTokens 2,874), then a fresh turn at 3,505; /compact leaves postTokens 2,634
+    version: '2.1.332',
+    dir: join(ROOT, 'test', 'fixtures', 'claude-code-2.1.332'),
+    autoCompact: { tokens: 3_505, source: 'usage' },
+    manualCompact: { tokens: 2_634, source: 'compaction' },
+    statusAfterTurn: {
+      sessionId: 'c5c4fa24-91d6-4b6c-82db-d3e1fa479724',
+      usageTokens: 50_005,
+      line: 'ctx 5% ▕█░░░│░░░░░░▏ 50,005/1,000,000 · 349,995 to the 40% ceiling',
+    },
+  },
 ];
 
 /** For describe.each / it.each with the version in the title: `describe.each(EACH_CLIENT)('… %s …', (_version, client) => …)`. */

@@ -44,8 +44,8 @@ describe('normalizeModelId: the client’s canonical id', () => {
     ['best', {}, id('claude-opus-5-5')],
     ['opusplan', {}, id('claude-sonnet-5-5')],
     ['sonnet', { provider: 'bedrock' }, id('claude-sonnet-4-5')],
-    ['sonnet[1m]', { provider: 'vertex' }, id('claude-sonnet-4-5', true)],
-    ['opus', { provider: 'foundry' }, id('claude-opus-4-6')],
+    ['sonnet[1m]', { provider: 'anthropic_aws' }, id('claude-sonnet-4-6', true)],
+    ['opus', { provider: 'gateway' }, id('claude-opus-4-7')],
     ['haiku', { provider: 'no-such-provider' }, id('claude-haiku-5-5')],
     ['sonnet', { aliasTargets: { sonnet: 'claude-sonnet-4-6[1m]' } }, id('claude-sonnet-4-6', true)],
     ['sonnet[1m]', { aliasTargets: { sonnet: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' } }, id('claude-sonnet-4-5', true)],
@@ -126,7 +126,7 @@ describe('resolveModelWindow', () => {
     expect(resolveModelWindow(raw, options)).toEqual(expected);
   });
 
-  // What `claude -p --model <id>` reported as the result's contextWindow on 2.1.331 (scripted API, no other settings).
+  // What `claude -p --model <id>` reported as the result's contextWindow on 2.1.331 and 2.1.332 (scripted API, no other settings).
   it.each([
     ['sonnet', 1_000_000],
     ['opus[1m]', 1_000_000],

@@ -26,10 +26,11 @@ describe.each(EACH_CLIENT)('status line input (recorded from Claude Code %s)', (
   });
 });
 
-describe('status line input around /compact (recorded from Claude Code 2.1.331)', () => {
-  const dir = REAL_CLIENTS.find((client) => client.version === '2.1.331')!.dir;
+// 2.1.328 sent all-zero current_usage right after /compact; 2.1.331 and 2.1.332 send null, as before a first turn.
+const NULL_AFTER_COMPACT = REAL_CLIENTS.filter((client) => client.version !== '2.1.328').map((client) => [client.version, client] as const);
 
-  // 2.1.328 sent all-zero current_usage here; 2.1.331 sends null, as before a first turn. The window stays known.
+describe.each(NULL_AFTER_COMPACT)('status line input around /compact (recorded from Claude Code %s)', (_version, { dir }) => {
+  // The window stays known.
   it('right after /compact: the window is known, the usage is not (current_usage null), never a zero reading', () => {
     expect(parseStatusInput(fixture(dir, 'statusline-after-compact.json'))).toMatchObject({
       windowTokens: 1_000_000,
