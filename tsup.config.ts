@@ -33,21 +33,22 @@ const ENTRY_BUNDLES = Object.fromEntries(
 );
 
 /** Bundles loaded on demand from beside the running one, never bundled into it. */
-const ON_DEMAND = ['policy-parse', 'yaml-parse', 'guard-voice'];
+const ON_DEMAND = ['policy-parse', 'yaml-parse', 'guard-voice', 'launch-failed'];
 
 export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...shared,
     outDir: PAYLOAD,
-    // hook.cjs is a launcher of a few KB that loads the event's own bundle (hook-<name>.cjs), after turning on
-    // V8's compile cache where Node has it. guard-voice.cjs holds what only a speaking guard verdict needs;
+    // hook.cjs is a launcher of about a KB that loads the event's own bundle (hook-<name>.cjs) from V8's code
+    // cache; launch-failed.cjs holds what it does when that fails, loaded only then. guard-voice.cjs holds what only a speaking guard verdict needs;
     // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
     // parser, run in a worker thread with a deadline (io/yaml-bounded.ts), never in the hook's own thread.
     entry: {
       hook: 'src/hook.ts',
       ...ENTRY_BUNDLES,
       'guard-voice': 'src/hooks/guard-voice.ts',
+      'launch-failed': 'src/hooks/launch-failed.ts',
       'policy-parse': 'src/io/policy-parse.ts',
       'yaml-parse': 'src/io/yaml-parse.ts',
       statusline: 'src/statusline.ts',

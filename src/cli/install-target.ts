@@ -13,6 +13,7 @@ export const RUNTIME_FILES: readonly string[] = [
   'hook.cjs',
   ...ENTRY_NAMES.map(entryBundleFile),
   'guard-voice.cjs',
+  'launch-failed.cjs',
   'policy-parse.cjs',
   'yaml-parse.cjs',
   'statusline.cjs',

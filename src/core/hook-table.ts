@@ -85,13 +85,7 @@ export function isEntryName(name: string | undefined): name is EntryName {
   return name !== undefined && ((HOOK_NAMES as readonly string[]).includes(name) || (SKILL_COMMANDS as readonly string[]).includes(name));
 }
 
-/**
- * The bundle that holds one entry, beside hook.cjs: `node hook.cjs <name>` loads only that one (a hook's
- * start-up is its cost: no event compiles another's code); the tsup config builds one per entry.
- */
-export function entryBundleFile(name: EntryName): string {
-  return `hook-${name}.cjs`;
-}
+export { entryBundleFile } from './entry-bundle.js';
 
 /** Every entry's name: the hooks, then the skill's commands. */
 export const ENTRY_NAMES: readonly EntryName[] = [...HOOK_NAMES, ...SKILL_COMMANDS];

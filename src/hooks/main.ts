@@ -1,17 +1,23 @@
 /**
  * One entry bundle's run (hook-<name>.cjs, loaded by hook.cjs through launch.ts): the services from the
- * bundles beside it, the runtime around the handler, and its outcome written. Fails open.
+ * bundles beside it, the runtime around the handler, and its outcome written; then the code cache the launcher
+ * could not use, written once the run is over (the functions it compiled are in it). Fails open.
  */
 import type { EntryName } from '../core/hook-table.js';
+import { writeCodeCache } from '../io/code-cache.js';
 import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
+import type { Launch } from './launch.js';
 import type { HookServices } from './linked-services.js';
+import { enableCompileCache } from './node-compile-cache.js';
 
 /** Run entry `name` with the handler `handlerOf` makes from the services (the guard takes its voice from them). */
-export function runEntry(name: EntryName, handlerOf: (services: HookServices) => HookHandler, bundleDir: string): void {
+export function runEntry(name: EntryName, handlerOf: (services: HookServices) => HookHandler, bundleDir: string, launch: Launch): void {
   try {
-    const services = bundledServices(bundleDir);
+    if (launch.stateDir) enableCompileCache(launch.stateDir);
+    const services = bundledServices(bundleDir, launch.stateDir);
     emitOutcome(runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name)));
+    writeCodeCache(launch.uncached);
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }

@@ -27,7 +27,7 @@ export function statusLineMain(args: readonly string[], bundleDir: string): void
   try {
     const wrapAt = args.indexOf('--wrap');
     const wrap = wrapAt === -1 ? undefined : args[wrapAt + 1];
-    const host = processHookHost(bundledServices(bundleDir));
+    const host = processHookHost(bundledServices(bundleDir, undefined));
     // --no-color is said as NO_COLOR, which the status line reads (to a wrapped command too), as the CLI's statusline does.
     if (args.some((arg, i) => arg === '--no-color' && (wrapAt === -1 || i !== wrapAt + 1))) host.env = { ...host.env, NO_COLOR: '1' };
     const output = runStatusLine(readStdin(), host, { wrap });

@@ -17,10 +17,21 @@ export type LoadedBundle = {
   saveCache: () => void;
 };
 
+/** A bundle compiled without a usable cache: what writing one for it takes, once its run is over. */
+export type UncachedBundle = { dir: string; identity: string; data: () => Buffer };
+
 type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, file: string, dir: string) => void;
 
-/** `cacheDir`: a private directory (or undefined: no cache). Throws what loading the bundle throws. */
-export function loadBundle(file: string, cacheDir: string | undefined, req: NodeJS.Require): LoadedBundle {
+/**
+ * The bundle's exports, compiled from the cache in `cacheDir` (a private directory; undefined: no cache), and,
+ * when there was none to use, what `writeCodeCache` needs after the run. Only reads: the hook launcher links
+ * this alone, and the entry bundle writes the cache. Throws what loading the bundle throws.
+ */
+export function readBundle(
+  file: string,
+  cacheDir: string | undefined,
+  req: NodeJS.Require,
+): { exports: unknown; uncached?: UncachedBundle } {
   const fd = openSync(file, 'r');
   let source: string;
   let identity: string;
@@ -32,8 +43,7 @@ export function loadBundle(file: string, cacheDir: string | undefined, req: Node
   } finally {
     closeSync(fd);
   }
-  const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, identity);
-  const cachedData = cacheFile === undefined ? undefined : readCache(cacheFile);
+  const cachedData = cacheDir === undefined ? undefined : readCache(join(cacheDir, identity));
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,
@@ -41,18 +51,24 @@ export function loadBundle(file: string, cacheDir: string | undefined, req: Node
   const module = { exports: {} as unknown };
   (script.runInThisContext() as CommonJsWrapper)(module.exports, req, module, file, dirname(file));
   const fromCache = cachedData !== undefined && script.cachedDataRejected !== true;
-  return {
-    exports: module.exports,
-    fromCache,
-    saveCache: () => {
-      if (cacheDir === undefined || fromCache) return;
-      try {
-        writeCache(cacheDir, identity, script.createCachedData());
-      } catch {
-        // no cache this time: the next run compiles again
-      }
-    },
-  };
+  if (fromCache || cacheDir === undefined) return { exports: module.exports };
+  return { exports: module.exports, uncached: { dir: cacheDir, identity, data: () => script.createCachedData() } };
+}
+
+/** `cacheDir`: a private directory (or undefined: no cache). Throws what loading the bundle throws. */
+export function loadBundle(file: string, cacheDir: string | undefined, req: NodeJS.Require): LoadedBundle {
+  const { exports, uncached } = readBundle(file, cacheDir, req);
+  return { exports, fromCache: cacheDir !== undefined && uncached === undefined, saveCache: () => writeCodeCache(uncached) };
+}
+
+/** Keep the cache of a bundle that ran without one; never throws (no cache this time: the next run compiles again). */
+export function writeCodeCache(uncached: UncachedBundle | undefined): void {
+  if (uncached === undefined) return;
+  try {
+    writeCache(uncached.dir, uncached.identity, uncached.data());
+  } catch {
+    // the next run compiles again
+  }
 }
 
 function readCache(path: string): Buffer | undefined {

@@ -22,7 +22,13 @@ async function builtinsLoaded(event: string, input: Record<string, unknown>, env
     `const before = new Set(process.moduleLoadList);
 process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
   );
-  const run = await runHook(sandbox(), input, { DEV_TEAM_CONTEXT_WINDOW: '200000', NODE_OPTIONS: `--require ${preload}`, ...env }, 'hook', event);
+  const run = await runHook(
+    sandbox(),
+    input,
+    { DEV_TEAM_CONTEXT_WINDOW: '200000', NODE_OPTIONS: `--require ${preload}`, ...env },
+    'hook',
+    event,
+  );
   const modules = readFileSync(out, 'utf8')
     .split('\n')
     .filter((line) => line.startsWith('NativeModule '))

@@ -77,6 +77,18 @@ describe('a half-updated runtime copy', () => {
     expect((await doctor()).checks.find((c) => c.name === 'errors')!.detail).toMatch(/^the session-start hook failed at /);
   });
 
+  it('launch-failed.cjs missing too: the launcher itself still says, in one line, that the hook let everything through', async () => {
+    await cliOk(['install']);
+    rmSync(join(runtime(), 'hook-user-prompt-submit.cjs'));
+    rmSync(join(runtime(), 'launch-failed.cjs'));
+    const run = await installedHook('user-prompt-submit', { transcript_path: transcriptAt(100_000), prompt: 'go' });
+    expect(run).toMatchObject({ exitCode: 0, stdout: '' });
+    expect(run.stderr).toMatch(
+      /^context-ceiling: the user-prompt-submit hook could not load and let everything through \(Error: Cannot find module '.*hook-user-prompt-submit\.cjs'\n?.*\)\n$/,
+    );
+    expect((await doctor()).checks.find((c) => c.name === 'hooks')!.detail).toContain('launch-failed.cjs missing');
+  });
+
   it('policy-parse.cjs missing with a policy file present: the guard over the ceiling says why it fails instead of nothing', async () => {
     await cliOk(['install']);
     rmSync(join(runtime(), 'policy-parse.cjs'));

@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CompileCacheModule, enableCompileCache, privateStateDir } from '../../src/hooks/launch.js';
+import { privateStateDir } from '../../src/hooks/launch.js';
+import { type CompileCacheModule, enableCompileCache } from '../../src/hooks/node-compile-cache.js';
 import { loadBundle } from '../../src/io/code-cache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-launch-'));

@@ -1,0 +1,74 @@
+/**
+ * What the hook launcher does when it cannot run an entry (plugin/dist/launch-failed.cjs, loaded only then): a
+ * name that is no entry is a wiring mistake (exit 1, one line); a known entry whose bundle did not load (a
+ * half-updated runtime copy) lets everything through but says so, and leaves the last-error record.
+ */
+import { readFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { ENV } from '../core/env-names.js';
+import { isEntryName, unknownEntryMessage } from '../core/hook-table.js';
+import { homeDirectory } from '../io/home.js';
+import { describeError, failureLine, packageVersion, writeLastErrorIn } from '../io/last-error.js';
+import { createStateDir, existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
+import { writeAll } from '../runtime/hook-io.js';
+
+/** Never throws. */
+export function launchFailed(name: string | undefined, error: unknown): void {
+  try {
+    if (!isEntryName(name)) {
+      // Claude Code shows exit 1 as a non-blocking hook error.
+      writeAll(2, unknownEntryMessage(name));
+      process.exitCode = 1;
+      return;
+    }
+    failedToLoad(name, error);
+  } catch {
+    process.exitCode = 0;
+  }
+}
+
+/** The entry's bundle could not be loaded: one stderr line, and the last-error record where state is kept. */
+function failedToLoad(name: string, error: unknown): void {
+  const line = failureLine(name, describeError(error));
+  try {
+    const dir = privateDirMade(userPolicyStateDir() ?? defaultStateDir());
+    if (dir) writeLastErrorIn(dir, { at: new Date().toISOString(), event: name, error: line.error, version: packageVersion() });
+  } catch {
+    // nowhere private to keep it: the stderr line still says it
+  }
+  writeAll(2, line.stderr);
+  process.exitCode = 0;
+}
+
+/**
+ * The state directory the user's own policy names (~/.claude/context-ceiling.json `stateDir`), when it exists
+ * and is private: where `status` and `doctor` will look. Read as plain JSON: the policy parser may be what is
+ * missing.
+ */
+function userPolicyStateDir(): string | undefined {
+  try {
+    const raw = readFileSync(join(homeDirectory(), '.claude', 'context-ceiling.json'), 'utf8').slice(0, 1024 * 1024);
+    const stated = (JSON.parse(raw) as { stateDir?: unknown }).stateDir;
+    return typeof stated === 'string' && isAbsolute(stated) ? stated : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The default state directory, when no path variable (perhaps the repository's) names another. */
+function defaultStateDir(): string | undefined {
+  const env = process.env;
+  if (env[ENV.stateDir]) return undefined;
+  return resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDirectory() });
+}
+
+/** `dir`, made 0700 when missing (as the hooks make it: io/state-dir.ts), when it is private and ours. */
+function privateDirMade(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  try {
+    createStateDir(dir);
+  } catch {
+    return undefined; // a parent missing outside the home: not ours to create
+  }
+  return existingPrivateDir(dir);
+}
