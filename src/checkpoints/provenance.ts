@@ -34,15 +34,24 @@ export function digestOf(bytes: string | Uint8Array): string {
 
 /**
  * A folder as the records key it: its realpath where it exists, so a project reached through a symlinked
- * path (or from its real path) is one project; `path.resolve` of it where it does not.
+ * path (or from its real path) is one project; `path.resolve` of it where it does not. The system's
+ * realpath(3) (one call, where Node's own walks every component in JavaScript), asked once per folder and
+ * process: a hook asks for the project's key several times.
  */
 export function canonicalDir(dir: string): string {
+  const known = canonicalDirs.get(dir);
+  if (known !== undefined) return known;
+  let canonical: string;
   try {
-    return realpathSync(dir);
+    canonical = realpathSync.native(dir);
   } catch {
-    return resolve(dir);
+    canonical = resolve(dir);
   }
+  canonicalDirs.set(dir, canonical);
+  return canonical;
 }
+
+const canonicalDirs = new Map<string, string>();
 
 /**
  * A file as the records name it: its folder's realpath and its own name. The name itself is never
