@@ -66,7 +66,10 @@ describe('docs/reliability.md', () => {
     expect(rows.length).toBeGreaterThanOrEqual(20); // every path, at 1 KB and 1 GB
     for (const row of rows) {
       const cells = row.split('|').map((cell) => cell.trim());
-      const [size, path, , , , nodeRatio, , bunRatio, nodeMem, bunMem] = cells.slice(1);
+      // transcript | path | verdict | bare ms | node ms | node × bare | node instr × bare | bun ms | bun × bare | node MB | bun MB
+      const [size, path, , , , nodeRatio, , , bunRatio, nodeMem, bunMem] = cells.slice(1);
+      expect(nodeRatio, row).toMatch(/×\*\* [✓✗]$/);
+      expect(bunRatio, row).toMatch(/^(\*\*[\d.]+×\*\* [✓✗]|–)$/);
       for (const mem of [nodeMem, bunMem]) expect(mem, row).toMatch(/✓$/);
       for (const [runtime, ratio] of [
         ['node', nodeRatio],
