@@ -10,13 +10,18 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
 export function readStdin(maxBytes = MAX_STDIN_BYTES): string | undefined {
   // Not process.stdin or node:tty: either pulls in the net/stream stack, ~4 ms of a hook's start-up.
   if (isCharacterDevice(0)) return undefined; // a terminal (or /dev/null): no hook input
-  const chunks: Buffer[] = [];
+  // One buffer, grown when full: no chunk copies and no concat (each Buffer helper a hook first uses is compiled then).
+  let buffer = Buffer.allocUnsafe(16 * 1024); // hook inputs are a few KB; a larger fresh buffer costs page faults
   let total = 0;
-  const buffer = Buffer.allocUnsafe(16 * 1024); // hook inputs are a few KB; a larger fresh buffer costs page faults
   for (;;) {
+    if (total === buffer.length) {
+      const bigger = Buffer.allocUnsafe(Math.min(buffer.length * 2, maxBytes + 1));
+      buffer.copy(bigger, 0, 0, total);
+      buffer = bigger;
+    }
     let read: number;
     try {
-      read = readSync(0, buffer, 0, buffer.length, null);
+      read = readSync(0, buffer, total, buffer.length - total, null);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
@@ -29,9 +34,8 @@ export function readStdin(maxBytes = MAX_STDIN_BYTES): string | undefined {
     if (read === 0) break;
     total += read;
     if (total > maxBytes) return undefined;
-    chunks.push(Buffer.from(buffer.subarray(0, read)));
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return buffer.toString('utf8', 0, total);
 }
 
 /**

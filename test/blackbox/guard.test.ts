@@ -11,6 +11,18 @@ import { preToolUse, ROOT } from '../helpers/sandbox.js';
 describeEachEntry((h) => {
   const { guard, transcriptAt } = h;
 
+  describe('hook input of any size Claude Code may send', () => {
+    const withArgs = (bytes: number) => preToolUse(transcriptAt(450_000), 'Skill', { skill: 'deep-dive', args: 'a'.repeat(bytes) });
+
+    it('an input of a few MB (a large tool_input) is read whole: the verdict is the one its fields call for', async () => {
+      expectBlocked(await guard(withArgs(3 * 1024 * 1024), STRICT));
+    });
+
+    it('past 8 MiB it is no hook input (read no further): silence, for that reason', async () => {
+      expectSilent(await guard(withArgs(9 * 1024 * 1024), STRICT), 'allow not-a-pre-tool-use-input');
+    });
+  });
+
   describe('the recovery skill a message names is one that is installed, under the name it is invoked by', () => {
     const blocked = async (env: Record<string, string> = {}) =>
       expectBlocked(await guard(preToolUse(transcriptAt(450_000), 'Skill', { skill: 'deep-dive' }), { ...STRICT, ...env })).model;
