@@ -4,7 +4,7 @@
  * They are never read for their content and never resumed; the person is told once per set found that they are
  * there (SessionStart), by a count and our folder's path. The scan is bounded: a repository can commit any number.
  */
-import { opendirSync, type Dir } from 'node:fs';
+import { lstatSync, opendirSync, type Dir } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sequenceOf } from '../core/checkpoint.js';
 import { renderFoundNotOurs } from '../core/guard-text.js';
@@ -80,6 +80,8 @@ export function findNotOurs(projectDir: string, records: readonly WrittenRecord[
 
 function openQuietly(dir: string): Dir | undefined {
   try {
+    // Usually there is no such folder: asked without an exception first (a thrown fs error costs a hook).
+    if (!lstatSync(dir, { throwIfNoEntry: false })) return undefined;
     return opendirSync(dir, { bufferSize: 256 });
   } catch {
     return undefined;

@@ -235,13 +235,17 @@ export function ensureRealDir(dir: string): void {
     return;
   }
   for (const path of folders) {
-    try {
-      // `.claude` and `.claude/context-ceiling` may hold what a team commits; checkpoints/ and below are private.
-      mkdirSync(path, { mode: isPrivateFolder(path) ? 0o700 : 0o755 });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    // Asked first, so that the usual case (it exists) throws nothing: a thrown fs error costs a hook its construction.
+    let stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat) {
+      try {
+        // `.claude` and `.claude/context-ceiling` may hold what a team commits; checkpoints/ and below are private.
+        mkdirSync(path, { mode: isPrivateFolder(path) ? 0o700 : 0o755 });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      stat = lstatSync(path);
     }
-    const stat = lstatSync(path);
     if (stat.isSymbolicLink() || !stat.isDirectory())
       throw new Error(`${path} is not a plain directory; refusing to write checkpoints through it`);
     if (path.endsWith(`${MARKER}/checkpoints`)) ignoreInGit(path);
@@ -260,8 +264,10 @@ function isPrivateFolder(path: string): boolean {
  * `.claude/context-ceiling/`, where `install --project` puts the runtime a team may commit.
  */
 function ignoreInGit(dir: string): void {
+  const path = join(dir, '.gitignore');
+  if (lstatSync(path, { throwIfNoEntry: false })) return; // there already (ours, or the team's)
   try {
-    createExclusive(join(dir, '.gitignore'), '*\n', 0o644);
+    createExclusive(path, '*\n', 0o644);
   } catch {
     // a checkpoint matters more than the ignore file
   }

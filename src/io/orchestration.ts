@@ -1,5 +1,5 @@
 /** Reads the orchestration file's `resumption:` (and `header:`) sections for checkpoints and staleness checks. */
-import { realpathSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { OrchestrationRecord } from '../core/checkpoint.js';
 import { readRegularText, UnsafeFileError } from './read-safe.js';
@@ -27,6 +27,8 @@ export type OrchestrationRead = OrchestrationRecord & { document: unknown; yamlE
 export function outsideProject(path: string, projectDir: string): string | undefined {
   let real: string;
   try {
+    // Most projects have no such file: asked without an exception first (a thrown fs error costs a hook its construction).
+    if (!lstatSync(path, { throwIfNoEntry: false })) return undefined;
     real = realpathSync(path);
   } catch {
     return undefined; // missing (or unreachable): reading it finds nothing either

@@ -95,7 +95,8 @@ function runsFromPlugin(facts: RecoverySkillFacts): boolean {
 
 function hasSkill(root: string, name: string): boolean {
   try {
-    return statSync(join(root, name, 'SKILL.md')).isFile();
+    // No exception for the usual answer (no such skill): a thrown fs error costs a hook its construction.
+    return statSync(join(root, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;
   }

@@ -175,11 +175,7 @@ export function pruneEpochs(dir: string, keep: string): void {
   }
 }
 
+/** Missing is undefined without an exception (a thrown fs error costs a hook its construction); other errors throw. */
 function lstatOrUndefined(path: string) {
-  try {
-    return lstatSync(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  return lstatSync(path, { throwIfNoEntry: false });
 }
