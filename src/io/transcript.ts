@@ -57,6 +57,8 @@ export type Seeker<T> = {
 const OCCUPANCY_MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
 const EMPTY = Buffer.alloc(0);
 const DEFAULT_CHUNK = 64 * 1024;
+/** The largest read of a backwards scan: a few reads step over a tool result of several MB. */
+const MAX_CHUNK = 1024 * 1024;
 const DEFAULT_MAX_PARSE = 1024 * 1024;
 /** JSON.parse of a deeply nested line costs ~0.4 s and 120 MB per MiB; lines this long are depth-checked first. */
 const DEPTH_CHECK_FROM = 64 * 1024;
@@ -194,7 +196,10 @@ type SeekOptions = Pick<ScanOptions, 'maxScanBytes' | 'chunkBytes' | 'maxParseBy
 
 /** Read `fd` backwards in chunks until `seeker` settles on a line, the cap or the time budget is hit, or the file starts. */
 export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOptions): ScanResult<T> {
-  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
+  // The first read is small (the newest turn is usually in it); each further one doubles, up to MAX_CHUNK, so a
+  // multi-MB tool result is stepped over in a few reads. A stated chunkBytes stays fixed (tests of the seams).
+  let chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
+  const maxChunk = options.chunkBytes ?? MAX_CHUNK;
   const fileSize = fstatSync(fd).size;
   // The newest chunk is always read and settled: it costs milliseconds, and a hook that starts late on a
   // loaded machine must still measure rather than fail open. The budget bounds only the scan beyond it.
@@ -224,7 +229,8 @@ export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOpt
   });
 
   // One read buffer for the whole scan: a fresh allocation per chunk costs page faults (~3x slower cold).
-  const buffer = Buffer.allocUnsafeSlow(Math.min(chunkBytes, Math.max(fileSize, 1)));
+  // Untouched pages of it cost nothing: only what a read fills is faulted in.
+  const buffer = Buffer.allocUnsafeSlow(Math.min(maxChunk, Math.max(fileSize, 1)));
   while (pos > 0) {
     if (scanned >= options.maxScanBytes) return finish(undefined, true);
     if (line.timeUp()) return finish(undefined, true, true);
@@ -243,6 +249,7 @@ export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOpt
       line.candidate ||= hasMark(line, part) || spansMark(line, part, line.seam);
       line.seam = Buffer.concat([part.subarray(0, line.seamBytes), line.seam.subarray(0, Math.max(0, line.seamBytes - part.length))]);
     }
+    chunkBytes = Math.min(chunkBytes * 2, maxChunk);
   }
   return finish(undefined, false);
 }

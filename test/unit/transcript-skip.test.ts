@@ -56,3 +56,34 @@ describe('skipping unmarked lines', () => {
     );
   });
 });
+
+describe('reads that grow from 64 KiB to 1 MiB (no chunk size stated, as the hooks read)', () => {
+  /** A tool result of up to 1.5 MB, with the marks inside its text wherever a read may cut it. */
+  const bigLine = fc
+    .tuple(
+      fc.integer({ min: 10_000, max: 1_500_000 }),
+      fc.array(fc.constantFrom('"assistant"', 'compact_boundary', '\\n'), { maxLength: 6 }),
+    )
+    .map(([length, marks]) => {
+      const filler = 'x'.repeat(length);
+      let text = filler;
+      for (const [i, mark] of marks.entries()) {
+        const at = Math.floor((length * (i + 1)) / (marks.length + 1));
+        text = `${text.slice(0, at)}${mark}${text.slice(at)}`;
+      }
+      return `${JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: text }] } })}\n`;
+    });
+
+  it('settle on the same record as a naive reader across tool results of several MB', () => {
+    let n = 0;
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, bigLine), { maxLength: 8 }), (pieces) => {
+        const content = pieces.join('');
+        const path = join(dir, `g${++n}.jsonl`);
+        writeFileSync(path, content);
+        expect(readOccupancy(path, { maxScanBytes: 64 * 1024 * 1024 }).occupancy).toEqual(naive(content));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
