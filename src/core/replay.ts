@@ -167,20 +167,22 @@ type Sweep = {
 };
 
 function judgeSweep(calls: readonly TimelineCall[], windows: readonly ResolvedWindow[], rules: ReplayRules): Sweep {
-  const policies = [rules.policy, ...rules.ceilings.map((ceiling) => ({ ...rules.policy, ceilingPct: ceiling }))];
+  // The candidate that is the configured ceiling is the policy as configured: its verdict is the first one, not judged twice.
+  const policies = [
+    rules.policy,
+    ...rules.ceilings.map((ceiling) => (ceiling === rules.policy.ceilingPct ? rules.policy : { ...rules.policy, ceilingPct: ceiling })),
+  ];
   const verdicts = rules.ceilings.map(() => new Array<Verdict | undefined>(calls.length));
   const callNumbers = new Array<number>(calls.length).fill(0);
   let judged = 0;
   for (let i = 0; i < calls.length; i++) {
     const call = calls[i]!;
-    for (let p = 0; p < policies.length; p++) {
-      const verdict = judgeTimelineCall(call, policies[p]!, windows[i]!);
-      if (p === 0) {
-        if (!isJudgedCall(verdict)) break;
-        judged += 1;
-        callNumbers[i] = judged;
-      } else verdicts[p - 1]![i] = verdict;
-    }
+    const first = judgeTimelineCall(call, rules.policy, windows[i]!);
+    if (!isJudgedCall(first)) continue;
+    judged += 1;
+    callNumbers[i] = judged;
+    for (let p = 1; p < policies.length; p++)
+      verdicts[p - 1]![i] = policies[p] === rules.policy ? first : judgeTimelineCall(call, policies[p]!, windows[i]!);
   }
   return { calls, judged, verdicts, callNumbers };
 }

@@ -417,7 +417,8 @@ describe('analyzeSession is its plain definition', () => {
     .record({
       enabled: fc.boolean(),
       strict: fc.boolean(),
-      ceilingPct: fc.integer({ min: 5, max: 95 }),
+      // Often one of the candidates below: the sweep takes the configured ceiling's verdicts from the first judgement.
+      ceilingPct: fc.oneof(fc.constantFrom(20, 30, 40, 50, 60), fc.integer({ min: 5, max: 95 })),
       tools: fc.dictionary(
         fc.constantFrom('Skill', 'Agent', 'Task', 'WebFetch', 'Workflow'),
         fc.constantFrom('auto', 'warn', 'block', 'off'),
@@ -437,7 +438,7 @@ describe('analyzeSession is its plain definition', () => {
         fc.array(event, { maxLength: 60 }),
         policy,
         windowFor,
-        fc.uniqueArray(fc.integer({ min: 1, max: 100 }), { maxLength: 6 }),
+        fc.uniqueArray(fc.oneof(fc.constantFrom(20, 30, 40, 50, 60), fc.integer({ min: 1, max: 100 })), { maxLength: 6 }),
         (events, p, window, ceilings) => {
           const r = { window, ceilings, policy: p };
           expect(analyzeSession(events, r)).toEqual(analyzeSessionPlainly(events, r));
