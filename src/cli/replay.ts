@@ -159,7 +159,9 @@ function discover(roots: string[]): Found[] {
     } catch {
       return;
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    // By code unit, not localeCompare: the same order under every locale, and localeCompare's first call builds
+    // ICU's collator (69 M instructions, about 4 % of a replay of 400 MiB).
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) visit(path, depth + 1);
       else if (entry.name.endsWith('.jsonl')) add(path);

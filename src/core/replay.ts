@@ -112,47 +112,86 @@ export type SessionAnalysis = {
 export type ReplayRules = { window: (heldTokens: number) => ResolvedWindow; ceilings: readonly number[]; policy: Policy };
 
 export function analyzeSession(events: readonly TimelineEvent[], rules: ReplayRules): SessionAnalysis {
-  const turns = events.filter((e) => e.kind === 'turn').length;
-  const windows = windowsAtEvents(events, rules.window);
-  const calls = events.filter(
-    (e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, rules.policy, windows.get(e)!)),
-  );
-  const peakTokens = events.reduce((peak, e) => (e.kind === 'turn' ? Math.max(peak, e.tokens) : peak), -1);
+  const { calls, windows, turns, compactions, peakTokens } = collectCalls(events, rules.window);
+  const sweep = judgeSweep(calls, windows, rules);
   const window = rules.window(Math.max(0, peakTokens));
   const peak = peakTokens < 0 ? undefined : (peakTokens / window.tokens) * 100;
   const byCeiling: Record<number, CeilingOutcome> = {};
-  for (const ceiling of rules.ceilings)
-    byCeiling[ceiling] = outcomeAt(events, new Set<TimelineEvent>(calls), { ...rules.policy, ceilingPct: ceiling }, windows);
-  return {
-    turns,
-    calls: calls.length,
-    compactions: events.filter((e) => e.kind === 'compaction').length,
-    peakPercent: peak,
-    window,
-    byCeiling,
-  };
+  rules.ceilings.forEach((ceiling, c) => {
+    byCeiling[ceiling] = outcomeAt(events, sweep, c);
+  });
+  return { turns, calls: sweep.judged, compactions, peakPercent: peak, window, byCeiling };
 }
 
-/** The window at each call, from what the session had held by then. */
-function windowsAtEvents(events: readonly TimelineEvent[], windowFor: ReplayRules['window']): Map<TimelineEvent, ResolvedWindow> {
-  const windows = new Map<TimelineEvent, ResolvedWindow>();
+/**
+ * One walk over the timeline: its calls in order, the window at each (from what the session had held by then;
+ * resolved again only when that changed, since windowFor is pure), and the counts analyzeSession reports.
+ */
+function collectCalls(events: readonly TimelineEvent[], windowFor: ReplayRules['window']) {
+  const calls: TimelineCall[] = [];
+  const windows: ResolvedWindow[] = [];
+  let turns = 0;
+  let compactions = 0;
+  let peakTokens = -1;
   let held = 0;
+  let heldWindow: { held: number; window: ResolvedWindow } | undefined;
   for (const e of events) {
-    if (e.kind !== 'compaction') held = Math.max(held, e.tokens);
-    if (e.kind === 'call') windows.set(e, windowFor(held));
+    if (e.kind === 'compaction') {
+      compactions += 1;
+      continue;
+    }
+    held = Math.max(held, e.tokens);
+    if (e.kind === 'turn') {
+      turns += 1;
+      peakTokens = Math.max(peakTokens, e.tokens);
+      continue;
+    }
+    if (heldWindow?.held !== held) heldWindow = { held, window: windowFor(held) };
+    calls.push(e);
+    windows.push(heldWindow.window);
   }
-  return windows;
+  return { calls, windows, turns, compactions, peakTokens };
 }
 
-function outcomeAt(
-  events: readonly TimelineEvent[],
-  counted: ReadonlySet<TimelineEvent>,
-  policy: Policy,
-  windows: ReadonlyMap<TimelineEvent, ResolvedWindow>,
-): CeilingOutcome {
+/**
+ * The guard's verdicts the sweep needs, from its one call site here: for each call, whether the guard judges it at
+ * all (at the policy as configured), and for each judged call its verdict at every candidate ceiling (the policy's
+ * `ceilingPct` replaced). `verdicts[c][i]` is call i's verdict at ceiling c, undefined for a call not judged.
+ */
+type Sweep = {
+  calls: readonly TimelineCall[];
+  judged: number;
+  verdicts: ReadonlyArray<ReadonlyArray<Verdict | undefined>>;
+  /** The call's position among the judged calls (1-based), 0 for one not judged. */
+  callNumbers: readonly number[];
+};
+
+function judgeSweep(calls: readonly TimelineCall[], windows: readonly ResolvedWindow[], rules: ReplayRules): Sweep {
+  // The candidate that is the configured ceiling is the policy as configured: its verdict is the first one, not judged twice.
+  const policies = [
+    rules.policy,
+    ...rules.ceilings.map((ceiling) => (ceiling === rules.policy.ceilingPct ? rules.policy : { ...rules.policy, ceilingPct: ceiling })),
+  ];
+  const verdicts = rules.ceilings.map(() => new Array<Verdict | undefined>(calls.length));
+  const callNumbers = new Array<number>(calls.length).fill(0);
+  let judged = 0;
+  for (let i = 0; i < calls.length; i++) {
+    const call = calls[i]!;
+    const first = judgeTimelineCall(call, rules.policy, windows[i]!);
+    if (!isJudgedCall(first)) continue;
+    judged += 1;
+    callNumbers[i] = judged;
+    for (let p = 1; p < policies.length; p++)
+      verdicts[p - 1]![i] = policies[p] === rules.policy ? first : judgeTimelineCall(call, policies[p]!, windows[i]!);
+  }
+  return { calls, judged, verdicts, callNumbers };
+}
+
+function outcomeAt(events: readonly TimelineEvent[], sweep: Sweep, c: number): CeilingOutcome {
   const outcome: CeilingOutcome = { first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 };
+  const verdicts = sweep.verdicts[c]!;
   let turn = 0;
-  let callNumber = 0;
+  let i = 0; // the index of the next call in sweep.calls: events holds them in the same order
   for (const e of events) {
     if (e.kind === 'turn') {
       turn += 1;
@@ -160,14 +199,16 @@ function outcomeAt(
         outcome.turnsAfterFirst += 1;
         outcome.tokensAfterFirst += e.tokens + e.output;
       }
-    } else if (e.kind === 'call' && counted.has(e)) {
-      callNumber += 1;
-      const verdict = judgeTimelineCall(e, policy, windows.get(e)!);
-      if (verdict.kind === 'allow') continue;
-      outcome.gatedByTool[e.tool] = (outcome.gatedByTool[e.tool] ?? 0) + 1;
-      if (verdict.kind === 'block') outcome.blockedByTool[e.tool] = (outcome.blockedByTool[e.tool] ?? 0) + 1;
-      outcome.first ??= { callNumber, tool: e.tool, percent: verdict.data.percent!, turn };
+      continue;
     }
+    if (e.kind !== 'call') continue;
+    const verdict = verdicts[i];
+    const callNumber = sweep.callNumbers[i]!;
+    i += 1;
+    if (verdict === undefined || verdict.kind === 'allow') continue;
+    outcome.gatedByTool[e.tool] = (outcome.gatedByTool[e.tool] ?? 0) + 1;
+    if (verdict.kind === 'block') outcome.blockedByTool[e.tool] = (outcome.blockedByTool[e.tool] ?? 0) + 1;
+    outcome.first ??= { callNumber, tool: e.tool, percent: verdict.data.percent!, turn };
   }
   return outcome;
 }

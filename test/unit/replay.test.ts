@@ -6,14 +6,19 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolvePolicy } from '../../src/core/policy.js';
 import {
   analyzeSession,
+  type CeilingOutcome,
   type CeilingSummary,
+  isJudgedCall,
+  judgeTimelineCall,
   type ReplaySummary,
   recommendCeiling,
   recordedTools,
   summarize,
   TimelineBuilder,
+  type TimelineCall,
   type TimelineEvent,
 } from '../../src/core/replay.js';
+import type { ResolvedWindow } from '../../src/core/window.js';
 import { scanRecords } from '../../src/io/replay-scan.js';
 import { describeRecommendation } from '../../src/cli/replay-recommendation.js';
 import { aTranscript, type TranscriptBuilder } from '../../src/samples/transcript-builder.js';
@@ -341,6 +346,106 @@ describe("replay judges each call against the window the session had then, as th
     expect(a.byCeiling[40]).toMatchObject({ gatedByTool: { Skill: 2 }, blockedByTool: { Skill: 1 } });
     expect(a.peakPercent).toBeCloseTo(45);
     expect(a.window).toMatchObject({ tokens: 1_000_000, source: 'evidence' });
+  });
+});
+
+/**
+ * analyzeSession's definition, written the plain way (as it was before it was made to judge from one place, resolve a
+ * window only when the held tokens change, and keep no sets or maps): every call judged by the guard at the policy
+ * as configured, and each judged call again at each candidate ceiling, against the window the session had then.
+ */
+function analyzeSessionPlainly(events: readonly TimelineEvent[], r: Parameters<typeof analyzeSession>[1]) {
+  let held = 0;
+  const windows = new Map<TimelineEvent, ResolvedWindow>();
+  for (const e of events) {
+    if (e.kind !== 'compaction') held = Math.max(held, e.tokens);
+    if (e.kind === 'call') windows.set(e, r.window(held));
+  }
+  const judged = events.filter(
+    (e): e is TimelineCall => e.kind === 'call' && isJudgedCall(judgeTimelineCall(e, r.policy, windows.get(e)!)),
+  );
+  const peakTokens = events.reduce((peak, e) => (e.kind === 'turn' ? Math.max(peak, e.tokens) : peak), -1);
+  const window = r.window(Math.max(0, peakTokens));
+  const byCeiling: Record<number, CeilingOutcome> = {};
+  for (const ceiling of r.ceilings) {
+    const outcome: CeilingOutcome = { first: undefined, gatedByTool: {}, blockedByTool: {}, turnsAfterFirst: 0, tokensAfterFirst: 0 };
+    let turn = 0;
+    let callNumber = 0;
+    for (const e of events) {
+      if (e.kind === 'turn') {
+        turn += 1;
+        if (outcome.first && turn > outcome.first.turn) {
+          outcome.turnsAfterFirst += 1;
+          outcome.tokensAfterFirst += e.tokens + e.output;
+        }
+      } else if (e.kind === 'call' && judged.includes(e)) {
+        callNumber += 1;
+        const verdict = judgeTimelineCall(e, { ...r.policy, ceilingPct: ceiling }, windows.get(e)!);
+        if (verdict.kind === 'allow') continue;
+        outcome.gatedByTool[e.tool] = (outcome.gatedByTool[e.tool] ?? 0) + 1;
+        if (verdict.kind === 'block') outcome.blockedByTool[e.tool] = (outcome.blockedByTool[e.tool] ?? 0) + 1;
+        outcome.first ??= { callNumber, tool: e.tool, percent: verdict.data.percent!, turn };
+      }
+    }
+    byCeiling[ceiling] = outcome;
+  }
+  return {
+    turns: events.filter((e) => e.kind === 'turn').length,
+    calls: judged.length,
+    compactions: events.filter((e) => e.kind === 'compaction').length,
+    peakPercent: peakTokens < 0 ? undefined : (peakTokens / window.tokens) * 100,
+    window,
+    byCeiling,
+  };
+}
+
+describe('analyzeSession is its plain definition', () => {
+  const tokens = fc.integer({ min: 0, max: 1_200_000 });
+  const event: fc.Arbitrary<TimelineEvent> = fc.oneof(
+    fc.record({ kind: fc.constant('turn' as const), tokens, output: fc.integer({ min: 0, max: 5_000 }) }),
+    fc.record({
+      kind: fc.constant('call' as const),
+      tool: fc.constantFrom('Skill', 'Agent', 'Task', 'Read', 'WebFetch', 'Workflow'),
+      target: fc.option(fc.constantFrom('deep-dive', 'continue', '/continue', 'plugin:context-summarization', 'Explore'), {
+        nil: undefined,
+      }),
+      tokens,
+    }),
+    fc.record({ kind: fc.constant('compaction' as const), postTokens: fc.option(tokens, { nil: undefined }) }),
+  );
+  const policy = fc
+    .record({
+      enabled: fc.boolean(),
+      strict: fc.boolean(),
+      // Often one of the candidates below: the sweep takes the configured ceiling's verdicts from the first judgement.
+      ceilingPct: fc.oneof(fc.constantFrom(20, 30, 40, 50, 60), fc.integer({ min: 5, max: 95 })),
+      tools: fc.dictionary(
+        fc.constantFrom('Skill', 'Agent', 'Task', 'WebFetch', 'Workflow'),
+        fc.constantFrom('auto', 'warn', 'block', 'off'),
+      ),
+    })
+    .map((values) => resolvePolicy([{ source: { layer: 'env' }, values }]).policy);
+  // Windows that change with what was held (a model's smaller window outgrown), one assumed, one stated.
+  const windowFor = fc.constantFrom(
+    (held: number): ResolvedWindow =>
+      held > 200_000 ? { tokens: 1_000_000, source: 'evidence', verified: true } : { tokens: 200_000, source: 'model', verified: false },
+    (): ResolvedWindow => ({ tokens: 200_000, source: 'env', verified: true }),
+    (held: number): ResolvedWindow => ({ tokens: Math.max(held, 1), source: 'evidence', verified: false }),
+  );
+  it('on generated timelines, policies, windows and ceilings', () => {
+    fc.assert(
+      fc.property(
+        fc.array(event, { maxLength: 60 }),
+        policy,
+        windowFor,
+        fc.uniqueArray(fc.oneof(fc.constantFrom(20, 30, 40, 50, 60), fc.integer({ min: 1, max: 100 })), { maxLength: 6 }),
+        (events, p, window, ceilings) => {
+          const r = { window, ceilings, policy: p };
+          expect(analyzeSession(events, r)).toEqual(analyzeSessionPlainly(events, r));
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
