@@ -17,7 +17,7 @@ import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { parseYamlText } from '../../src/io/yaml-parse.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { recordAsOurs } from '../helpers/own-checkpoints.js';
-import { expectWellBehaved } from './invariants.js';
+import { expectWellBehaved, quotedValues } from './invariants.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-fuzz-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -192,7 +192,7 @@ describe.each(Object.keys(HANDLERS) as EntryName[])('%s survives anything', (eve
             const started = Date.now();
             // Called directly, not through runHookEvent's catch-all: every failure must be handled where it happens.
             const outcome = HANDLERS[event]!(stdin, context(dir, envValues));
-            expectWellBehaved(event, outcome);
+            expectWellBehaved(event, outcome, quotedValues(envValues));
             if (outcome.stdout.includes('"permissionDecision":"deny"')) seen.blocked += 1;
             else if (outcome.stdout) seen.output += 1;
             else seen.silent += 1;
@@ -273,4 +273,17 @@ describe.each(Object.keys(HANDLERS) as EntryName[])('%s survives anything', (eve
       { numRuns: 150 },
     );
   }, 120_000);
+});
+
+describe("an operator's file name that reads like a number", () => {
+  it('is quoted back as given (no -0% in the project), and the check for numbers computed wrong still sees the rest', () => {
+    const { dir, transcriptPath } = world('{}', undefined, '');
+    const env = { [ENV.orchestrationFile]: '-0%', [ENV.strict]: 'on', [ENV.ceilingPct]: '5' };
+    const outcome = HANDLERS['pre-compact']!(JSON.stringify({ session_id: ' ', transcript_path: transcriptPath }), context(dir, env));
+    expect(outcome.stdout).toContain('no -0% in the project');
+    expectWellBehaved('pre-compact', outcome, quotedValues(env));
+    expect(() =>
+      expectWellBehaved('pre-compact', { ...outcome, stdout: `${outcome.stdout}-5% of the window\n` }, quotedValues(env)),
+    ).toThrow();
+  });
 });

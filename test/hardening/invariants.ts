@@ -3,6 +3,17 @@ import { expect } from 'vitest';
 
 export type Outcome = { exitCode: number; stdout: string; stderr: string };
 
+/** The variables whose values a hook may quote back as given: names of files and folders, not numbers it computes. */
+const QUOTED_VARIABLES = [
+  'DEV_TEAM_CONTEXT_ORCHESTRATION',
+  'DEV_TEAM_CONTEXT_POLICY',
+  'DEV_TEAM_CONTEXT_STATE_DIR',
+  'DEV_TEAM_CONTEXT_DEBUG',
+];
+
+/** What of `env` a hook may quote back (for expectWellBehaved's `operatorValues`). */
+export const quotedValues = (env: Readonly<Record<string, string | undefined>>) => QUOTED_VARIABLES.map((name) => env[name]);
+
 const EVENT_NAMES: Record<string, string> = {
   'pre-tool-use': 'PreToolUse',
   'user-prompt-submit': 'UserPromptSubmit',
@@ -13,10 +24,16 @@ const EVENT_NAMES: Record<string, string> = {
 /** PreCompact's plain text goes to Claude Code's summariser, which cuts it at this many characters. */
 const PRECOMPACT_OUTPUT_LIMIT = 10_000;
 
-/** Exit 0; stdout empty or one JSON object of the documented shape (a guard's block is a `deny`); no stack trace, undefined or NaN. */
-export function expectWellBehaved(event: string, outcome: Outcome): void {
+/**
+ * Exit 0; stdout empty or one JSON object of the documented shape (a guard's block is a `deny`); no stack trace, undefined or NaN.
+ * `operatorValues`: what the run's environment said (a file name the operator chose, e.g. an orchestration file named
+ * `-0%`, is quoted back as given): taken out of the text before it is searched for numbers we computed wrong.
+ */
+export function expectWellBehaved(event: string, outcome: Outcome, operatorValues: readonly (string | undefined)[] = []): void {
   expect(outcome.exitCode).toBe(0);
-  for (const text of [outcome.stdout, outcome.stderr]) {
+  const quoted = operatorValues.filter((value): value is string => typeof value === 'string' && value.trim().length > 0);
+  const withoutQuoted = (text: string) => quoted.reduce((rest, value) => rest.split(value).join('\u00ab\u00bb'), text);
+  for (const text of [outcome.stdout, outcome.stderr].map(withoutQuoted)) {
     expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)|undefined|NaN|Infinity|\[object Object\]/);
     expect(text).not.toMatch(/-\d[\d,]*(%| of | tokens)/); // a negative fill or token count
     expect(text).not.toMatch(/\b(10[1-9]|1[1-9]\d|[2-9]\d\d|\d{4,})%/); // a fill over 100 %

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { HOOK_BIN, makeSandbox, type Sandbox } from '../helpers/sandbox.js';
-import { expectWellBehaved } from './invariants.js';
+import { expectWellBehaved, quotedValues } from './invariants.js';
 
 const EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'post-compact', 'session-start', 'post-tool-use'];
 let sandbox: Sandbox;
@@ -126,7 +126,7 @@ describe.each(EVENTS)('%s as a process', (event) => {
           });
           const { outcome, timedOut } = await run(event, stdin, env);
           expect(timedOut).toBe(false);
-          expectWellBehaved(event, outcome);
+          expectWellBehaved(event, outcome, quotedValues(env));
         },
       ),
       { numRuns: 12 },
