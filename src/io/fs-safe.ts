@@ -48,6 +48,10 @@ export function createExclusive(path: string, content = '', mode = 0o600): boole
   return true;
 }
 
+/** How long an append waits for a concurrent creator's header (the first writer writes it right after O_EXCL). */
+const HEADER_WAIT_MS = 50;
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 /**
  * Append `text` to a file this package created: one that starts with `header`, is a regular file of ours
  * with one link, reached without following a symlink. A missing file is created exclusively (0600) with the
@@ -75,7 +79,12 @@ export function appendToOwnFile(path: string, header: string, text: string): voi
     if (!stat.isFile() || stat.nlink !== 1 || (uid !== undefined && stat.uid !== uid))
       throw new Error(`${path} is not a file this package created; not appended to`);
     const head = Buffer.alloc(Buffer.byteLength(header));
-    const read = readSync(fd, head, 0, head.length, 0);
+    let read = readSync(fd, head, 0, head.length, 0);
+    // Another process may have just created it (O_EXCL) and not yet written the header: wait for it, briefly.
+    for (let waited = 0; read < head.length && waited < HEADER_WAIT_MS && header.startsWith(head.toString('utf8', 0, read)); waited++) {
+      Atomics.wait(PAUSE, 0, 0, 1);
+      read = readSync(fd, head, 0, head.length, 0);
+    }
     if (read !== head.length || head.toString('utf8') !== header)
       throw new Error(`${path} was not created by this package; not appended to`);
     writeFully(fd, text);
