@@ -8,8 +8,8 @@ import type * as PolicyParse from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
 import type * as GuardVoice from './guard-voice.js';
-import { loadBundle, type LoadedBundle } from '../io/code-cache.js';
-import { CODE_CACHE_DIR } from './launch.js';
+import { writeCodeCache } from '../io/code-cache.js';
+import { readCachedBundle } from './launch.js';
 import type { HookServices } from './linked-services.js';
 
 /** `stateDir`: the private state directory the launcher found (undefined: no code cache). */
@@ -19,20 +19,9 @@ export function bundledServices(dir: string, stateDir: string | undefined): Hook
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
     voice: () => {
       // From the code cache too, written when the process ends (the voice's functions have run by then).
-      const bundle = loadCached(join(dir, 'guard-voice.cjs'), stateDir);
-      process.once('exit', bundle.saveCache);
-      return (bundle.exports as typeof GuardVoice).GUARD_VOICE;
+      const { exports, uncached } = readCachedBundle(join(dir, 'guard-voice.cjs'), stateDir);
+      process.once('exit', () => writeCodeCache(uncached));
+      return (exports as typeof GuardVoice).GUARD_VOICE;
     },
   };
-}
-
-/** A bundle beside this one, from our code cache under `stateDir`; under Bun, or when vm fails, loaded as usual. */
-function loadCached(file: string, stateDir: string | undefined): Pick<LoadedBundle, 'exports' | 'saveCache'> {
-  if (!process.versions.bun)
-    try {
-      return loadBundle(file, stateDir && join(stateDir, CODE_CACHE_DIR), require);
-    } catch {
-      // loaded as usual below
-    }
-  return { exports: require(file), saveCache: () => {} };
 }

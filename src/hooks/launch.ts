@@ -36,7 +36,7 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
       if (name === undefined || !ENTRY_SHAPE.test(name)) throw new Error('not an entry name');
       stateDir = launcherStateDir(process.env);
       // A name that is no entry finds no bundle: launch-failed.cjs tells the two apart.
-      loaded = readEntry(join(bundleDir, entryBundleFile(name)), stateDir);
+      loaded = readCachedBundle(join(bundleDir, entryBundleFile(name)), stateDir);
     } catch (error) {
       launchFailed(name, error, bundleDir);
       return;
@@ -71,8 +71,11 @@ export function privateStateDir(env: Readonly<Record<string, string | undefined>
   );
 }
 
-/** The entry's bundle, from our code cache under `stateDir`; under Bun, or when vm fails, loaded as usual. */
-function readEntry(file: string, stateDir: string | undefined): ReturnType<typeof readBundle> {
+/**
+ * A bundle beside this one (the entry's, or the guard's voice), from our code cache under `stateDir`; under Bun,
+ * or when vm fails, loaded as usual: a cache never stops a hook.
+ */
+export function readCachedBundle(file: string, stateDir: string | undefined): ReturnType<typeof readBundle> {
   if (!process.versions.bun)
     try {
       return readBundle(file, stateDir && join(stateDir, CODE_CACHE_DIR), require);
