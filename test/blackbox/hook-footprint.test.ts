@@ -25,7 +25,8 @@ process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, pro
   const run = await runHook(
     sandbox(),
     input,
-    { DEV_TEAM_CONTEXT_WINDOW: '200000', NODE_OPTIONS: `--require ${preload}`, ...env },
+    // Nothing configured, as a user installs it: the window is the default model's (1,000,000), the ceiling 40 %.
+    { NODE_OPTIONS: `--require ${preload}`, ...env },
     'hook',
     event,
   );
@@ -36,10 +37,10 @@ process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, pro
   return { run, modules };
 }
 
-function setUp() {
+function setUp(tokens = 60_000) {
   // The private state directory a user has after the first run: the launcher compiles from its code cache.
   mkdirSync(join(sandbox().home, '.local', 'state', 'context-ceiling'), { recursive: true, mode: 0o700 });
-  return sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: 60_000 }).toString());
+  return sandbox().write('t.jsonl', aTranscript().assistant({ cacheRead: tokens }).toString());
 }
 
 const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.includes(m) || HEAVY.some((h) => m.startsWith(`internal/${h}/`)));
@@ -51,7 +52,8 @@ describe('the Node built-ins a hook loads', () => {
     const allow = await builtinsLoaded('pre-tool-use', input);
     expect(allow.run.reason).toBe('allow below-ceiling');
     expect(heavyIn(allow.modules)).toEqual([]);
-    const warn = await builtinsLoaded('pre-tool-use', input, { DEV_TEAM_CONTEXT_CEILING_PCT: '25' });
+    const over = setUp(450_000); // 45 % of the default model's window: over the 40 % ceiling
+    const warn = await builtinsLoaded('pre-tool-use', { ...input, transcript_path: over });
     expect(warn.run.reason).toBe('warn over-ceiling');
     expect(heavyIn(warn.modules)).toEqual([]);
   });
