@@ -41,15 +41,20 @@ export const DEFAULT_VALUES: PolicyValues = unflatten(
  * operator's own layers make the guard strict, a project layer may only tighten (core/policy-tighten.ts).
  */
 export function resolvePolicy(given: readonly Layer[]): ResolvedPolicy {
-  const operator = mergeLayers(given.filter((layer) => !isProjectSource(layer.source))).policy;
+  const operatorLayers = given.filter((layer) => !isProjectSource(layer.source));
+  const operatorMerge = mergeLayers(operatorLayers);
+  const operator = operatorMerge.policy;
   const { layers, relaxed } = tightenProjectLayers(given, operator);
   const strictFromOperator = operator.strict && operator.enabled;
-  const resolved = resolveMerged(layers);
+  // With no project layer (the usual case) the operator's merge is the whole merge: not done twice on every hook run.
+  const resolved = resolveMerged(layers, operatorLayers.length === given.length ? operatorMerge : mergeLayers(layers));
   return { ...resolved, strictFromOperator, relaxed, warnings: [...relaxed.map(describeRelaxed), ...resolved.warnings] };
 }
 
-function resolveMerged(layers: readonly Layer[]): Omit<ResolvedPolicy, 'strictFromOperator' | 'relaxed'> {
-  const merged = mergeLayers(layers);
+function resolveMerged(
+  layers: readonly Layer[],
+  merged: Pick<ResolvedPolicy, 'policy' | 'sources'>,
+): Omit<ResolvedPolicy, 'strictFromOperator' | 'relaxed'> {
   const problems = judgePolicy(merged.policy);
   if (problems.length === 0) return { ...merged, warnings: [] };
   // A broken combination falls back to the defaults for that key or group, whole, and says so.

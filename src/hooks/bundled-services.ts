@@ -8,7 +8,7 @@ import type * as PolicyParse from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
 import type * as GuardVoice from './guard-voice.js';
-import { writeCodeCache } from '../io/code-cache.js';
+import { writeCodeCache } from '../io/code-cache-write.js';
 import { readCachedBundle } from './launch.js';
 import type { HookServices } from './linked-services.js';
 
@@ -19,7 +19,7 @@ export function bundledServices(dir: string, stateDir: string | undefined): Hook
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
     voice: () => {
       // From the code cache too, written when the process ends (the voice's functions have run by then).
-      const { exports, uncached } = readCachedBundle(join(dir, 'guard-voice.cjs'), stateDir);
+      const { exports, uncached } = readCachedBundle(dir, 'guard-voice.cjs', stateDir);
       process.once('exit', () => writeCodeCache(uncached));
       return (exports as typeof GuardVoice).GUARD_VOICE;
     },

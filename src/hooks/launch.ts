@@ -6,7 +6,7 @@
  * that fails is handled by launch-failed.cjs, loaded only then.
  */
 import { writeSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { ENV } from '../core/env-names.js';
 import { entryBundleFile } from '../core/entry-bundle.js';
 import { readBundle, type UncachedBundle } from '../io/code-cache.js';
@@ -36,7 +36,7 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
       if (name === undefined || !ENTRY_SHAPE.test(name)) throw new Error('not an entry name');
       stateDir = launcherStateDir(process.env);
       // A name that is no entry finds no bundle: launch-failed.cjs tells the two apart.
-      loaded = readCachedBundle(join(bundleDir, entryBundleFile(name)), stateDir);
+      loaded = readCachedBundle(bundleDir, entryBundleFile(name), stateDir);
     } catch (error) {
       launchFailed(name, error, bundleDir);
       return;
@@ -53,36 +53,26 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
  * the project's settings supplied it (DESIGN.md, "Trust boundaries"); the hook itself checks that before it
  * writes state there. HOME and XDG_STATE_HOME are the user's: Claude Code never takes them from a project's
  * settings env (docs/configuration.md, "What locates your home is yours"; test/e2e/settings-env.test.ts).
+ * Only when it can hold code: it exists, is ours and closed to others, as the hooks demand before writing there.
+ * Nothing is created or changed.
  */
-function launcherStateDir(env: NodeJS.ProcessEnv): string | undefined {
+export function launcherStateDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (env[ENV.stateDir]) return undefined;
-  return privateStateDir(env);
+  return existingPrivateDir(resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDirectory(env) }));
 }
 
 /**
- * The private state directory as the environment names it, when it can hold code: it exists, is ours and
- * closed to others, as the hooks demand before writing there (a policy file's stateDir is read only later,
- * by the hook). Nothing is created or changed.
+ * The bundle `name` in `dir` (the entry's, or the guard's voice), from our code cache under `stateDir`; under
+ * Bun, or when vm fails, loaded as usual: a cache never stops a hook.
  */
-export function privateStateDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  const stated = env[ENV.stateDir];
-  return existingPrivateDir(
-    resolveStateDir({ policy: { stateDir: stated && isAbsolute(stated) ? stated : undefined }, env, home: homeDirectory(env) }),
-  );
-}
-
-/**
- * A bundle beside this one (the entry's, or the guard's voice), from our code cache under `stateDir`; under Bun,
- * or when vm fails, loaded as usual: a cache never stops a hook.
- */
-export function readCachedBundle(file: string, stateDir: string | undefined): ReturnType<typeof readBundle> {
+export function readCachedBundle(dir: string, name: string, stateDir: string | undefined): ReturnType<typeof readBundle> {
   if (!process.versions.bun)
     try {
-      return readBundle(file, stateDir && join(stateDir, CODE_CACHE_DIR), require);
+      return readBundle(dir, name, stateDir && join(stateDir, CODE_CACHE_DIR), require);
     } catch {
       // loaded as usual below (a missing bundle then fails as require() says it)
     }
-  return { exports: require(file) };
+  return { exports: require(join(dir, name)) };
 }
 
 /** Our code cache of the entry bundles (io/code-cache.ts), in the private state directory. */

@@ -4,7 +4,7 @@
  * could not use, written once the run is over (the functions it compiled are in it). Fails open.
  */
 import type { EntryName } from '../core/hook-table.js';
-import { writeCodeCache } from '../io/code-cache.js';
+import { writeCodeCache } from '../io/code-cache-write.js';
 import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
 import type { Launch } from './launch.js';

@@ -28,7 +28,8 @@ export function resolveStateDir({ policy, env, home }: StateDirContext): string 
 export function privateDirForRead(dir: string): string | undefined {
   try {
     const stat = lstatSync(dir, { throwIfNoEntry: false });
-    if (!stat || stat.isSymbolicLink() || !stat.isDirectory()) return undefined;
+    // lstat: a link is no directory (each Stats method a hook calls first is compiled on that run).
+    if (!stat?.isDirectory()) return undefined;
     const uid = process.getuid?.();
     if (uid !== undefined && stat.uid !== uid) return undefined;
     return (stat.mode & 0o022) === 0 ? dir : undefined;
@@ -44,7 +45,8 @@ export function privateDirForRead(dir: string): string | undefined {
 export function existingPrivateDir(dir: string): string | undefined {
   try {
     const stat = lstatSync(dir, { throwIfNoEntry: false });
-    if (!stat || stat.isSymbolicLink() || !stat.isDirectory()) return undefined;
+    // lstat: a link is no directory (each Stats method a hook calls first is compiled on that run).
+    if (!stat?.isDirectory()) return undefined;
     const uid = process.getuid?.();
     if (uid !== undefined && stat.uid !== uid) return undefined;
     return (stat.mode & 0o077) === 0 ? dir : undefined;

@@ -4,9 +4,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { privateStateDir } from '../../src/hooks/launch.js';
+import { launcherStateDir } from '../../src/hooks/launch.js';
 import { type CompileCacheModule, enableCompileCache } from '../../src/hooks/node-compile-cache.js';
-import { loadBundle } from '../../src/io/code-cache.js';
+import { loadBundle } from '../../src/io/code-cache-write.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-launch-'));
 
@@ -17,24 +17,35 @@ function dirWithMode(parent: string, name: string, mode = 0o700): string {
   return dir;
 }
 
-describe('privateStateDir: where the launcher may keep code', () => {
-  it('the state directory the environment names, else $XDG_STATE_HOME/context-ceiling, else ~/.local/state/context-ceiling', () => {
-    const state = dirWithMode(root, 'state-env');
-    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: state, HOME: root })).toBe(state);
+describe('launcherStateDir: where the launcher may keep code', () => {
+  it('$XDG_STATE_HOME/context-ceiling, else ~/.local/state/context-ceiling', () => {
     const xdg = join(root, 'xdg');
     const fromXdg = dirWithMode(xdg, 'context-ceiling');
-    expect(privateStateDir({ XDG_STATE_HOME: xdg, HOME: root })).toBe(fromXdg);
+    expect(launcherStateDir({ XDG_STATE_HOME: xdg, HOME: root })).toBe(fromXdg);
     const home = join(root, 'home');
     const fromHome = dirWithMode(join(home, '.local', 'state'), 'context-ceiling');
-    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: 'relative/state', HOME: home })).toBe(fromHome);
+    expect(launcherStateDir({ HOME: home })).toBe(fromHome);
+    expect(launcherStateDir({ XDG_STATE_HOME: 'relative/xdg', HOME: home })).toBe(fromHome);
+  });
+
+  it("never one DEV_TEAM_CONTEXT_STATE_DIR names: a project's settings may have supplied it", () => {
+    const state = dirWithMode(root, 'state-env');
+    const home = join(root, 'home-stated');
+    dirWithMode(join(home, '.local', 'state'), 'context-ceiling');
+    expect(launcherStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: state, HOME: home })).toBeUndefined();
+    expect(launcherStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: 'relative/state', HOME: home })).toBeUndefined();
   });
 
   it('none where the folder cannot be trusted: missing, open to others (even only to read), or a symlink', () => {
-    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'missing') })).toBeUndefined();
-    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: dirWithMode(root, 'state-open', 0o777) })).toBeUndefined();
-    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: dirWithMode(root, 'state-readable', 0o755) })).toBeUndefined();
-    symlinkSync(dirWithMode(root, 'state-target'), join(root, 'state-link'));
-    expect(privateStateDir({ DEV_TEAM_CONTEXT_STATE_DIR: join(root, 'state-link') })).toBeUndefined();
+    const at = (name: string) => ({ XDG_STATE_HOME: join(root, name), HOME: root });
+    expect(launcherStateDir(at('missing'))).toBeUndefined();
+    dirWithMode(join(root, 'xdg-open'), 'context-ceiling', 0o777);
+    expect(launcherStateDir(at('xdg-open'))).toBeUndefined();
+    dirWithMode(join(root, 'xdg-readable'), 'context-ceiling', 0o755);
+    expect(launcherStateDir(at('xdg-readable'))).toBeUndefined();
+    mkdirSync(join(root, 'xdg-link'));
+    symlinkSync(dirWithMode(root, 'state-target'), join(root, 'xdg-link', 'context-ceiling'));
+    expect(launcherStateDir(at('xdg-link'))).toBeUndefined();
   });
 });
 
@@ -59,17 +70,17 @@ describe("enableCompileCache: Node's own cache, for what the hook require()s", (
 
 describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
   const req = createRequire(import.meta.url);
+  const bundles = dirWithMode(root, 'bundles', 0o755);
   const bundle = (name: string, body: string) => {
-    const path = join(dirWithMode(root, 'bundles', 0o755), name);
-    writeFileSync(path, body);
-    return path;
+    writeFileSync(join(bundles, name), body);
+    return name;
   };
   const SOURCE = "const { join } = require('node:path'); exports.answer = (x) => join('a', String(x * 2)); exports.dir = __dirname;";
 
   it('runs the bundle, writes its cache (0600) after the run, and compiles from it the next time', () => {
     const file = bundle('one.cjs', SOURCE);
     const cache = join(dirWithMode(root, 'state-cache'), 'code-cache');
-    const first = loadBundle(file, cache, req);
+    const first = loadBundle(bundles, file, cache, req);
     expect((first.exports as { answer: (x: number) => string }).answer(21)).toBe(join('a', '42'));
     expect((first.exports as { dir: string }).dir).toBe(join(root, 'bundles'));
     expect(first.fromCache).toBe(false);
@@ -78,7 +89,7 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
     expect(written).toMatch(/^one\.cjs\.\d+\.\d+\.\d+\.v8$/);
     expect(statSync(join(cache, written!)).mode & 0o777).toBe(0o600);
     expect(statSync(cache).mode & 0o777).toBe(0o700);
-    const second = loadBundle(file, cache, req);
+    const second = loadBundle(bundles, file, cache, req);
     expect(second.fromCache).toBe(true);
     expect((second.exports as { answer: (x: number) => string }).answer(1)).toBe(join('a', '2'));
   });
@@ -86,12 +97,12 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
   it('a changed bundle of the same length is compiled afresh and replaces the old cache', () => {
     const file = bundle('two.cjs', SOURCE);
     const cache = join(dirWithMode(root, 'state-change'), 'code-cache');
-    loadBundle(file, cache, req).saveCache();
+    loadBundle(bundles, file, cache, req).saveCache();
     const before = readdirSync(cache);
-    writeFileSync(`${file}.new`, SOURCE.replace('x * 2', 'x * 3'));
+    writeFileSync(join(bundles, `${file}.new`), SOURCE.replace('x * 2', 'x * 3'));
     // a new file (a rebuild or a reinstall writes one): same length, new identity
-    renameSync(`${file}.new`, file);
-    const changed = loadBundle(file, cache, req);
+    renameSync(join(bundles, `${file}.new`), join(bundles, file));
+    const changed = loadBundle(bundles, file, cache, req);
     expect(changed.fromCache).toBe(false);
     expect((changed.exports as { answer: (x: number) => string }).answer(1)).toBe(join('a', '3'));
     changed.saveCache();
@@ -102,10 +113,10 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
   it('no cache is written into a folder open to others, and without a folder nothing is cached', () => {
     const file = bundle('four.cjs', SOURCE);
     const open = dirWithMode(join(root, 'state-open-cache'), 'code-cache', 0o777);
-    const run = loadBundle(file, open, req);
+    const run = loadBundle(bundles, file, open, req);
     run.saveCache();
     expect(readdirSync(open)).toEqual([]);
-    const none = loadBundle(file, undefined, req);
+    const none = loadBundle(bundles, file, undefined, req);
     none.saveCache();
     expect(none.fromCache).toBe(false);
     expect(existsSync(join(root, 'code-cache'))).toBe(false);
