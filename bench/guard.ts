@@ -44,12 +44,11 @@ const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
 const chosenSizes = (process.env.BENCH_SIZES ?? '1KB,1GB').split(',');
 /** Bump when the generated shape changes, so stale files are rebuilt. */
-const SHAPE = 'v3';
+const SHAPE = 'v4';
 /** The issue's targets: every path within 1.15 × `node -e 0`, and within bare Node + 30 MB. */
 const TARGET_RATIO = 1.15;
 const TARGET_MB = 30;
 const CALL_ID = 'toolu_bench_call';
-const WINDOW = 200_000;
 
 // ---------------------------------------------------------------- transcripts
 
@@ -64,22 +63,22 @@ function turn(index: number, bigAllowed: boolean): string {
     .user(`step ${index}`)
     .attachment(13_000)
     .assistant({
-      cacheRead: 20_000 + (index % 50) * 1_000,
-      cacheCreation: 1_000,
+      cacheRead: 100_000 + (index % 50) * 5_000,
+      cacheCreation: 5_000,
       toolUse: { name: 'Read', input: { file_path: `src/f${index}.ts` } },
     })
     .toolResult(result)
-    .progress({ cacheRead: 150_000 })
+    .progress({ cacheRead: 750_000 })
     .noise()
     .toString();
 }
 
-/** The end every large file shares: the newest usage (60,005 tokens) sits behind a 4 MiB tool result, the worst common case. */
+/** The end every large file shares: the newest usage (300,005 tokens) sits behind a 4 MiB tool result, the worst common case. */
 function largeTail(): string {
   // The newest turn makes the call being judged (its tool_use id is the hook input's), so the guard never waits.
   return aTranscript()
     .user('last step')
-    .assistant({ cacheRead: 59_000, cacheCreation: 1_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
+    .assistant({ cacheRead: 299_000, cacheCreation: 1_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
     .toolResult(4 * MiB)
     .attachment(13_000)
     .noise()
@@ -89,7 +88,7 @@ function largeTail(): string {
 function smallTranscript(): string {
   return aTranscript()
     .user('hi')
-    .assistant({ cacheRead: 60_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
+    .assistant({ cacheRead: 300_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
     .toString();
 }
 
@@ -474,7 +473,8 @@ function main(): void {
     PATH: process.env.PATH ?? '',
     HOME: join(DATA, 'home'),
     TMPDIR: DATA,
-    DEV_TEAM_CONTEXT_WINDOW: String(WINDOW),
+    // No window stated, as a user with nothing configured: it comes from the transcript's model (the builder's
+    // claude-opus-5-5, 1,000,000 tokens in the client's model registry), which is the path users run.
   };
   const rows: Row[] = [];
   for (const size of chosenSizes) {
@@ -512,8 +512,9 @@ and the same bundle under \`bun\`), with the input and settings that produce tha
 column is what the debug channel must state (\`verdict <event>: <reason>\`), checked before timing, and
 every timed run's exit code and stdout are checked too (a row whose verdict was wrong says so instead of
 a time). The 1 KB transcript is one turn; the 1 GB one is realistic turns (13 KB attachments, tool results
-of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 60,005 tokens of a 200,000
-window (30%), **behind a 4 MiB tool result**; "unknown occupancy" ends the same tail with a
+of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 300,005 tokens of the
+1,000,000 window of the transcript's model (30%; no window is stated, as with nothing configured),
+**behind a 4 MiB tool result**; "unknown occupancy" ends the same tail with a
 \`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "warn" and PreCompact
 start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one. The
 private state directory exists, as after a user's first warning, so Node runs compile from the code cache
