@@ -103,6 +103,9 @@ function judgeModelWindow(model: RegistryModel, suffix1m: boolean, disabled: boo
  * the transcript already names the model that ran.
  */
 export function normalizeModelId(raw: unknown, options: ModelLookupOptions = {}): NormalizedModelId | undefined {
+  // The usual case, a catalog id as transcripts record it (one the provider table keeps as it is): what the steps
+  // below give it, without their regular expressions, each compiled by V8 on a hook's first use.
+  if (typeof raw === 'string' && MODELS_BY_ID.has(raw) && providerModelOf(raw) === raw) return { id: raw, suffix1m: false };
   const text = readIdText(raw);
   if (text === undefined) return undefined;
   const target = aliasTarget(stripTags(text), options);
