@@ -35,11 +35,14 @@ describe('normalizeModelId: the client’s canonical id', () => {
     expect(normalizeModelId(raw)).toEqual(expected);
   });
 
-  it.each(REGISTRY_MODELS.map((model) => [model.id]))('catalog id %s: the short way in (exact id) gives what the whole reading does', (catalogId) => {
-    // Padding and upper case send the id through every step (trim, lowercase, tags, aliases, provider spellings).
-    expect(normalizeModelId(catalogId)).toEqual(normalizeModelId(`  ${catalogId.toUpperCase()} `));
-    expect(resolveModelWindow(catalogId)).toEqual(resolveModelWindow(` ${catalogId} `));
-  });
+  it.each(REGISTRY_MODELS.map((model) => [model.id]))(
+    'catalog id %s: the short way in (exact id) gives what the whole reading does',
+    (catalogId) => {
+      // Padding and upper case send the id through every step (trim, lowercase, tags, aliases, provider spellings).
+      expect(normalizeModelId(catalogId)).toEqual(normalizeModelId(`  ${catalogId.toUpperCase()} `));
+      expect(resolveModelWindow(catalogId)).toEqual(resolveModelWindow(` ${catalogId} `));
+    },
+  );
 
   it.each([
     ['sonnet', {}, id('claude-sonnet-5-5')],
