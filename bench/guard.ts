@@ -29,6 +29,7 @@ import {
 } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { writeSection } from './results.js';
 
@@ -279,7 +280,11 @@ const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : 
 
 // ---------------------------------------------------------------- running
 
-type Runtime = { name: 'node' | 'bun'; command: string };
+/** `flags`: what the hook command gives that runtime before the script (hooks.json's, from core/hook-table.ts). */
+type Runtime = { name: 'node' | 'bun'; command: string; flags: string[] };
+
+/** Node's flags in the hook command every install route writes (NODE_HOOK: `node <flags>`). */
+const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
 
 /** Bun: BENCH_BUN, else the devDependency's binary, else one on the PATH; `BENCH_BUN=off` leaves the column out. */
 function findBun(): string | undefined {
@@ -357,7 +362,7 @@ const median = (values: number[]) => {
 function statedReason(runtime: Runtime, event: string, input: string, env: NodeJS.ProcessEnv): { reason: string; run: Run } {
   const log = join(DATA, `debug-${process.pid}.log`);
   rmSync(log, { force: true });
-  const run = runOnce(runtime.command, [HOOK, event], input, { ...env, DEV_TEAM_CONTEXT_DEBUG: log });
+  const run = runOnce(runtime.command, [...runtime.flags, HOOK, event], input, { ...env, DEV_TEAM_CONTEXT_DEBUG: log });
   const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
   rmSync(log, { force: true });
   const lines = [...text.matchAll(/verdict ([a-z-]+): (.*)$/gm)];
@@ -383,10 +388,10 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   const project = join(DATA, 'projects', slug);
   mkdirSync(join(project, 'src'), { recursive: true });
   const env: NodeJS.ProcessEnv = { ...baseEnv, CLAUDE_PROJECT_DIR: project, ...path.env };
-  const args = [HOOK, path.event];
+  const args = (runtime: Runtime) => [...runtime.flags, HOOK, path.event];
   const wrong: Partial<Record<Runtime['name'], string>> = {};
   for (const runtime of runtimes) {
-    path.prepare?.((event, input) => void runOnce(runtime.command, [HOOK, event], input, env), t, project);
+    path.prepare?.((event, input) => void runOnce(runtime.command, [...runtime.flags, HOOK, event], input, env), t, project);
     // The check run is not timed: it has the debug channel on, and names the verdict this path must produce.
     const { reason, run } = statedReason(runtime, path.event, path.input(t, project), env);
     if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout))
@@ -404,7 +409,7 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
     const b = runOnce(process.execPath, ['-e', '0'], undefined, env).ms;
     bare.push(b);
     for (const runtime of runtimes) {
-      const run = runOnce(runtime.command, args, path.input(t, project), env);
+      const run = runOnce(runtime.command, args(runtime), path.input(t, project), env);
       if ((run.status !== 0 || !path.stdout.test(run.stdout)) && !wrong[runtime.name])
         wrong[runtime.name] = `a timed run exited ${run.status} with stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
       times[runtime.name]!.push(run.ms);
@@ -416,13 +421,13 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   for (const runtime of runtimes) peaks[runtime.name] = [];
   for (let i = 0; i < PEAK_RUNS; i++) {
     barePeaks.push(peakKiB(process.execPath, ['-e', '0'], undefined, env));
-    for (const runtime of runtimes) peaks[runtime.name]!.push(peakKiB(runtime.command, args, path.input(t, project), env));
+    for (const runtime of runtimes) peaks[runtime.name]!.push(peakKiB(runtime.command, args(runtime), path.input(t, project), env));
   }
   const bareMB = median(barePeaks) / 1024;
   let instructionRatio: number | undefined;
   if (countInstructions) {
     const bareCount = instructions(process.execPath, ['-e', '0'], () => undefined, env);
-    const hookCount = instructions(process.execPath, args, () => path.input(t, project), env);
+    const hookCount = instructions(process.execPath, [...NODE_FLAGS, HOOK, path.event], () => path.input(t, project), env);
     if (bareCount && hookCount) instructionRatio = hookCount / bareCount;
   }
   const cells: Row['cells'] = {};
@@ -461,7 +466,10 @@ function rowText(row: Row): string {
 function main(): void {
   if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
   const bun = findBun();
-  const runtimes: Runtime[] = [{ name: 'node', command: process.execPath }, ...(bun ? [{ name: 'bun' as const, command: bun }] : [])];
+  const runtimes: Runtime[] = [
+    { name: 'node', command: process.execPath, flags: NODE_FLAGS },
+    ...(bun ? [{ name: 'bun' as const, command: bun, flags: [] }] : []),
+  ];
   const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
   // Fresh state and projects each bench run: first warnings and checkpoints must really be first.
   for (const dir of ['state', 'projects', 'home']) rmSync(join(DATA, dir), { recursive: true, force: true });
@@ -507,8 +515,8 @@ function main(): void {
 Generated by \`npm run bench\` (bench/guard.ts) on ${date}.
 Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}${bunVersion ? `, Bun ${bunVersion}` : ', no Bun found'}, ${process.platform}.
 
-Each row times one path a session runs, as a whole process (\`node plugin/dist/hook.cjs <event>\`,
-and the same bundle under \`bun\`), with the input and settings that produce that verdict; the verdict
+Each row times one path a session runs, as a whole process, by the command hooks.json gives it
+(\`${NODE_HOOK} plugin/dist/hook.cjs <event>\`, and the same bundle under \`bun\`), with the input and settings that produce that verdict; the verdict
 column is what the debug channel must state (\`verdict <event>: <reason>\`), checked before timing, and
 every timed run's exit code and stdout are checked too (a row whose verdict was wrong says so instead of
 a time). The 1 KB transcript is one turn; the 1 GB one is realistic turns (13 KB attachments, tool results

@@ -95,6 +95,15 @@ export function matcherTools(matcher: string): readonly string[] {
   return matcher.split('|');
 }
 
+/**
+ * How Node runs the hook launcher, on every install route. `--preserve-symlinks-main` spares each hook Node's
+ * realpath walk of the main script (an lstat per folder of its path: ~1 M instructions of a ~95 M hook at a
+ * plugin cache's depth, bench/RESULTS.md); the launcher finds its bundles beside the path it was run by, which
+ * holds them on every route (the folder is copied whole; a linked folder resolves as before). Every supported Node
+ * has the flag.
+ */
+export const NODE_HOOK = 'node --preserve-symlinks-main';
+
 /** plugin/hooks/hooks.json as Claude Code reads it, each command run through the plugin root. */
 export function renderPluginHooks(description: string): string {
   const hooks = Object.fromEntries(
@@ -103,7 +112,7 @@ export function renderPluginHooks(description: string): string {
       [
         {
           ...(spec.matcher ? { matcher: spec.matcher } : {}),
-          hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }],
+          hooks: [{ type: 'command', command: `${NODE_HOOK} "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }],
         },
       ],
     ]),

@@ -3,7 +3,7 @@
  * functions: the hooks we add (one table, also the source of plugin/hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
-import { HOOK_TABLE, type HookSpec } from './hook-table.js';
+import { HOOK_TABLE, type HookSpec, NODE_HOOK } from './hook-table.js';
 import { isObject } from './json-shape.js';
 
 /** The hooks install writes: the one table (core/hook-table.ts). */
@@ -13,14 +13,14 @@ const HOOK_SPECS: readonly HookSpec[] = HOOK_TABLE;
 export type HookRuntime = 'node' | 'bun';
 
 /**
- * `node "<runtime>/hook.cjs" <name>`; the runtime folder may start with $CLAUDE_PROJECT_DIR. With Bun the
+ * `node --preserve-symlinks-main "<runtime>/hook.cjs" <name>` (NODE_HOOK); the runtime folder may start with $CLAUDE_PROJECT_DIR. With Bun the
  * command asks the shell Claude Code runs it in whether `bun` is there each time (a shell builtin, no
  * extra process) and runs Node otherwise, so removing Bun later never breaks the hooks.
  */
 export function hookCommand(runtimeDir: string, name: string, runtime: HookRuntime = 'node'): string {
   const script = `"${runtimeDir}/hook.cjs" ${name}`;
-  if (runtime === 'node') return `node ${script}`;
-  return `if command -v bun >/dev/null 2>&1; then bun ${script}; else node ${script}; fi`;
+  if (runtime === 'node') return `${NODE_HOOK} ${script}`;
+  return `if command -v bun >/dev/null 2>&1; then bun ${script}; else ${NODE_HOOK} ${script}; fi`;
 }
 
 /** `node "<runtime>/statusline.cjs"`, wrapping the user's own status line command when there was one. */

@@ -102,7 +102,7 @@ describe('install', () => {
     expect((await cliOk(['install', '--user'])).exitCode).toBe(0);
     const settings = JSON.parse(read(join(sandbox().home, '.claude', 'settings.json')));
     expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(
-      `node "${join(sandbox().home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`,
+      `node --preserve-symlinks-main "${join(sandbox().home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`,
     );
     expect(existsSync(join(sandbox().home, '.claude', 'context-ceiling', 'runtime', 'hook.cjs'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);

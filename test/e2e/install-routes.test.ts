@@ -47,7 +47,7 @@ describe.each([
     expect(hooks.PreToolUse).toEqual([
       {
         matcher: 'Agent|Task|Skill|Workflow',
-        hooks: [expect.objectContaining({ command: `node "${command(world)}/hook.cjs" pre-tool-use` })],
+        hooks: [expect.objectContaining({ command: `node --preserve-symlinks-main "${command(world)}/hook.cjs" pre-tool-use` })],
       },
     ]);
     rmSync(prefix, { recursive: true, force: true }); // npm uninstall -g, or a cleaned npx cache

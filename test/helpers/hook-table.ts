@@ -5,8 +5,8 @@
 export function expectedHooks(runtimeDir: string, runtime: 'node' | 'bun' = 'node'): Record<string, unknown> {
   const command = (name: string) =>
     runtime === 'node'
-      ? `node "${runtimeDir}/hook.cjs" ${name}`
-      : `if command -v bun >/dev/null 2>&1; then bun "${runtimeDir}/hook.cjs" ${name}; else node "${runtimeDir}/hook.cjs" ${name}; fi`;
+      ? `node --preserve-symlinks-main "${runtimeDir}/hook.cjs" ${name}`
+      : `if command -v bun >/dev/null 2>&1; then bun "${runtimeDir}/hook.cjs" ${name}; else node --preserve-symlinks-main "${runtimeDir}/hook.cjs" ${name}; fi`;
   const entry = (name: string, timeout: number, matcher?: string) => [
     { ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command: command(name), timeout }] },
   ];

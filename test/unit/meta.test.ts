@@ -55,7 +55,13 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
       expect(hooks[spec.event]).toEqual([
         {
           ...(spec.matcher ? { matcher: spec.matcher } : {}),
-          hooks: [{ type: 'command', command: `node "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }],
+          hooks: [
+            {
+              type: 'command',
+              command: `node --preserve-symlinks-main "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`,
+              timeout: spec.timeout,
+            },
+          ],
         },
       ]);
     }
