@@ -33,7 +33,18 @@ const CLOSERS = /[\u02c3\u203a\u232a\u27e9\u276d\u276f\u3009\u300b\ufe65\uff1e]/
 /** Our own tag names right after a bracket lose their hyphen, so `‹/resumption-context›` reads as no tag at all. */
 const OUR_TAGS = /\u2039(\s*\/?\s*)(context|compaction|resumption)-(monitor|alert|context)/gi;
 
+/**
+ * Printable ASCII but `<`: nothing above applies to such a text, only the spacing. Most of what a hook shows is this
+ * (paths, ids, skill names), and one small pattern costs a hook less than compiling the seven above on first use.
+ */
+const PLAIN = /^[\x20-\x3b\x3d-\x7e]*$/;
+
 export function sanitizeText(text: string, options: SanitizeOptions = {}): string {
+  if (PLAIN.test(text)) {
+    // The only whitespace in it is the space: runs of it become one, and the ends are trimmed as below.
+    const spaced = text.includes('  ') ? text.replace(/ {2,}/g, ' ') : text;
+    return options.multiline ? spaced.trimEnd() : spaced.trim();
+  }
   const clean = text
     .replace(LONE_SURROGATE, '\ufffd')
     .replace(/\r\n?/g, '\n')

@@ -2,7 +2,7 @@
  * PreCompact: write a checkpoint of the state at compaction, atomically, under
  * a fresh number, and tell the summariser (plain stdout) what must survive.
  */
-import { basename, relative } from 'node:path';
+import { basename, resolve, sep } from 'node:path';
 import { renderSummariserBrief } from '../core/compaction-text.js';
 import { describeFill } from '../core/text-budget.js';
 import { describeError } from '../io/debug.js';
@@ -47,6 +47,9 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
 
 /** The id of the session's checkpoint just before `sequence` when the recovery skill saved it (the /compact it asked for is this one). */
 function recoverySaveBefore(config: HookConfig, sessionId: string, sequence: number): string | undefined {
+  // Numbers start at 1 (store.ts nextSequence) and only ours are recorded: a session's first checkpoint has none
+  // before it, and its PreCompact (the usual one) reads no records.
+  if (sequence <= 1) return undefined;
   const before = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir), sanitizeId(sessionId))
     .filter((entry) => entry.sequence < sequence)
     .at(-1);
@@ -57,6 +60,10 @@ function recoverySaveBefore(config: HookConfig, sessionId: string, sequence: num
 
 /** Project-relative when the checkpoint is in the project; absolute when it went to the private state directory. */
 function shownPath(projectDir: string, path: string): string {
-  const inside = relative(projectDir, path);
+  // path.relative's answer for a path under the project, without path.relative (compiled on its first use: ~0.4 M instructions).
+  const root = resolve(projectDir);
+  const full = resolve(path);
+  const prefix = root.endsWith(sep) ? root : `${root}${sep}`;
+  const inside = full.startsWith(prefix) ? full.slice(prefix.length) : '';
   return inside && !inside.startsWith('..') ? inside : path;
 }

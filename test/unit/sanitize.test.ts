@@ -62,4 +62,17 @@ describe('sanitizeText', () => {
       { numRuns: 500 },
     );
   });
+
+  it('a text of printable ASCII (its own short path) comes out as the full pipeline makes it: spaces collapsed, ends trimmed', () => {
+    const ascii = fc.string({ unit: fc.constantFrom(' ', ' ', 'a', 'Z', '0', '/', '-', '.', '>', '~', '&'), maxLength: 40 });
+    fc.assert(
+      fc.property(ascii, fc.boolean(), (text, multiline) => {
+        // A zero-width space sends the same text through every replacement (and is removed by them).
+        expect(sanitizeText(text, { multiline })).toBe(sanitizeText(`${text}\u200b`, { multiline }));
+      }),
+      { numRuns: 500 },
+    );
+    expect(sanitizeText('  a   b  ')).toBe('a b');
+    expect(sanitizeText('  a   b  ', { multiline: true })).toBe(' a b');
+  });
 });
