@@ -155,8 +155,11 @@ type PathCase = {
   event: string;
   /** Extra environment for this path (on top of a fixed, explicit one). */
   env?: Record<string, string>;
-  /** The hook input of one run (a path that must start fresh, e.g. a first warning, gets a new session each run). */
-  input: (t: Transcripts, project: string) => string;
+  /**
+   * The hook input of one run (a path that must start fresh, e.g. a first warning, gets a new session each run);
+   * `untimed` runs a hook before it, outside the timing (e.g. the compaction a resumed session follows).
+   */
+  input: (t: Transcripts, project: string, untimed: (event: string, input: string) => void) => string;
   /** Done once per runtime before the path is checked and timed (e.g. the checkpoint PostCompact keeps a summary beside). */
   prepare?: (run: (event: string, input: string) => void, t: Transcripts, project: string) => void;
   /** The reason the debug channel must state (`verdict <event>: <reason>`). */
@@ -260,6 +263,18 @@ const PATHS: PathCase[] = [
     input: (t, project) => sessionInput('SessionStart', t.turns, 'bench-sessionstart', project, { source: 'startup' }),
     reason: 'no-checkpoint-to-resume',
     stdout: /^$/,
+  },
+  {
+    // After every compaction: the new context opens with the alert the PreCompact of the same session left.
+    path: 'SessionStart after compaction',
+    event: 'session-start',
+    input: (t, project, untimed) => {
+      const session = fresh('resumed');
+      untimed('pre-compact', sessionInput('PreCompact', t.turns, session, project, { trigger: 'auto', custom_instructions: null }));
+      return sessionInput('SessionStart', t.turns, session, project, { source: 'compact' });
+    },
+    reason: 'compaction-alert',
+    stdout: /cx-001/,
   },
   {
     path: 'PostToolUse',
@@ -389,11 +404,12 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   mkdirSync(join(project, 'src'), { recursive: true });
   const env: NodeJS.ProcessEnv = { ...baseEnv, CLAUDE_PROJECT_DIR: project, ...path.env };
   const args = (runtime: Runtime) => [...runtime.flags, HOOK, path.event];
+  const untimed = (event: string, input: string) => void runOnce(process.execPath, [...NODE_FLAGS, HOOK, event], input, env);
   const wrong: Partial<Record<Runtime['name'], string>> = {};
   for (const runtime of runtimes) {
     path.prepare?.((event, input) => void runOnce(runtime.command, [...runtime.flags, HOOK, event], input, env), t, project);
     // The check run is not timed: it has the debug channel on, and names the verdict this path must produce.
-    const { reason, run } = statedReason(runtime, path.event, path.input(t, project), env);
+    const { reason, run } = statedReason(runtime, path.event, path.input(t, project, untimed), env);
     if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout))
       wrong[runtime.name] = `stated "${reason}", exit ${run.status}, stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
   }
@@ -409,7 +425,7 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
     const b = runOnce(process.execPath, ['-e', '0'], undefined, env).ms;
     bare.push(b);
     for (const runtime of runtimes) {
-      const run = runOnce(runtime.command, args(runtime), path.input(t, project), env);
+      const run = runOnce(runtime.command, args(runtime), path.input(t, project, untimed), env);
       if ((run.status !== 0 || !path.stdout.test(run.stdout)) && !wrong[runtime.name])
         wrong[runtime.name] = `a timed run exited ${run.status} with stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
       times[runtime.name]!.push(run.ms);
@@ -421,13 +437,14 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   for (const runtime of runtimes) peaks[runtime.name] = [];
   for (let i = 0; i < PEAK_RUNS; i++) {
     barePeaks.push(peakKiB(process.execPath, ['-e', '0'], undefined, env));
-    for (const runtime of runtimes) peaks[runtime.name]!.push(peakKiB(runtime.command, args(runtime), path.input(t, project), env));
+    for (const runtime of runtimes)
+      peaks[runtime.name]!.push(peakKiB(runtime.command, args(runtime), path.input(t, project, untimed), env));
   }
   const bareMB = median(barePeaks) / 1024;
   let instructionRatio: number | undefined;
   if (countInstructions) {
     const bareCount = instructions(process.execPath, ['-e', '0'], () => undefined, env);
-    const hookCount = instructions(process.execPath, [...NODE_FLAGS, HOOK, path.event], () => path.input(t, project), env);
+    const hookCount = instructions(process.execPath, [...NODE_FLAGS, HOOK, path.event], () => path.input(t, project, untimed), env);
     if (bareCount && hookCount) instructionRatio = hookCount / bareCount;
   }
   const cells: Row['cells'] = {};
@@ -524,7 +541,9 @@ of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 300
 1,000,000 window of the transcript's model (30%; no window is stated, as with nothing configured),
 **behind a 4 MiB tool result**; "unknown occupancy" ends the same tail with a
 \`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "warn" and PreCompact
-start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one. The
+start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one;
+"SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
+before it, untimed), as after every compaction (the alert it left). The
 private state directory exists, as after a user's first warning, so Node runs compile from the code cache
 the (untimed) check run wrote; Bun keeps no cache.
 Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to the \`node -e 0\` run
