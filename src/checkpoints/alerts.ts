@@ -53,8 +53,9 @@ export function ownCheckpoints(records: readonly WrittenRecord[], session?: stri
 
 type Own = { records: readonly WrittenRecord[] };
 
-function loadOwn(config: HookConfig): Own {
-  return { records: readWrittenRecords(config.stateDir, config.projectDir) };
+/** `session`: only that session's records (its checkpoints and kept summaries are recorded under it). */
+function loadOwn(config: HookConfig, session?: string): Own {
+  return { records: readWrittenRecords(config.stateDir, config.projectDir, session) };
 }
 
 /**
@@ -77,8 +78,10 @@ const ownSummary = (own: Own) => (path: string, text: string) => isOwnFile(own.r
  * `compact` runs before PostCompact), what it dropped follows once on its own.
  */
 export function takeCompactionAlert(config: HookConfig, sessionId: string): string | undefined {
-  const own = loadOwn(config);
-  const entries = ownCheckpoints(own.records, sanitizeId(sessionId));
+  const session = sanitizeId(sessionId);
+  // Every prompt runs this: the records of this session only, not the project's whole history.
+  const own = loadOwn(config, session);
+  const entries = ownCheckpoints(own.records, session);
   const newest = chooseCompactionAlert(unacknowledged(own, entries, config));
   if (!newest) return takeDroppedNotice(own, entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);

@@ -104,8 +104,11 @@ export function recordWritten(stateDir: string, projectDir: string, written: Wri
   }
 }
 
-/** This project's records, oldest first; none when the private state is missing, not ours, or unreadable. */
-export function readWrittenRecords(stateDir: string, projectDir: string): WrittenRecord[] {
+/**
+ * This project's records, oldest first (only `session`'s when given); none when the private state is missing, not
+ * ours, or unreadable.
+ */
+export function readWrittenRecords(stateDir: string, projectDir: string, session?: string): WrittenRecord[] {
   try {
     const dir = privateDirForRead(privateCheckpointsDir(stateDir));
     if (!dir || !privateDirForRead(stateDir)) return [];
@@ -113,13 +116,24 @@ export function readWrittenRecords(stateDir: string, projectDir: string): Writte
       noFollow: true,
       ownedBy: process.getuid?.(),
     });
-    return (text ?? '')
-      .split('\n')
-      .map(parseRecord)
-      .filter((r): r is WrittenRecord => r !== undefined);
+    if (session === undefined) return parseRecords((text ?? '').split('\n'));
+    // One session's records (the monitor's every prompt): only the lines that hold its id as recordWritten wrote
+    // it are visited and parsed (the file holds every session of the project, up to ~4,000 lines).
+    const mark = `"session":${JSON.stringify(session)}`;
+    const lines: string[] = [];
+    for (let at = text?.indexOf(mark) ?? -1, end = 0; text !== undefined && at !== -1; at = text.indexOf(mark, end)) {
+      end = text.indexOf('\n', at);
+      if (end === -1) end = text.length;
+      lines.push(text.slice(text.lastIndexOf('\n', at) + 1, end));
+    }
+    return parseRecords(lines).filter((record) => record.session === session);
   } catch {
     return [];
   }
+}
+
+function parseRecords(lines: readonly string[]): WrittenRecord[] {
+  return lines.map(parseRecord).filter((r): r is WrittenRecord => r !== undefined);
 }
 
 function parseRecord(line: string): WrittenRecord | undefined {

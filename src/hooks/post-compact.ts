@@ -22,8 +22,8 @@ export function runPostCompact(stdin: string | undefined, host: HookHost): HookO
   const summary = input.raw.compact_summary;
   if (typeof summary !== 'string' || summary.trim() === '') return silent('no-summary');
   // Only beside a checkpoint this session wrote (provenance.ts): the newest one we recorded, wherever it went.
-  const records = readWrittenRecords(config.stateDir, config.projectDir);
   const session = sanitizeId(input.session_id);
+  const records = readWrittenRecords(config.stateDir, config.projectDir, session);
   const entries = ownCheckpoints(records, session);
   const newest = entries[entries.length - 1];
   const read = newest && readCheckpointText(newest.path);

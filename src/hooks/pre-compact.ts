@@ -50,7 +50,8 @@ function recoverySaveBefore(config: HookConfig, sessionId: string, sequence: num
   // Numbers start at 1 (store.ts nextSequence) and only ours are recorded: a session's first checkpoint has none
   // before it, and its PreCompact (the usual one) reads no records.
   if (sequence <= 1) return undefined;
-  const before = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir), sanitizeId(sessionId))
+  const session = sanitizeId(sessionId);
+  const before = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir, session), session)
     .filter((entry) => entry.sequence < sequence)
     .at(-1);
   if (!before) return undefined;

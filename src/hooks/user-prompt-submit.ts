@@ -112,7 +112,8 @@ function takeCompactionNotice(
 /** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */
 function readMonitorSession(config: HookConfig, sessionId: string, now: Date): MonitorSession {
   // Ours only, wherever they went (the private fallback too): a file in the tree under this session's name is not ours to count.
-  const entries = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir), sanitizeId(sessionId));
+  const session = sanitizeId(sessionId);
+  const entries = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir, session), session);
   const { facts, unread } = readSessionHistory(entries, config.timeUp);
   const last = facts.at(-1);
   const written = last?.timestamp === undefined ? Number.NaN : Date.parse(last.timestamp);

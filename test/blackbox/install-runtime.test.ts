@@ -81,7 +81,7 @@ describe('install --runtime', () => {
     await cliOk(['install', '--runtime', 'auto'], { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` });
     expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'bun'));
     const again = await cliOk(['install', '--runtime', 'auto'], { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
-    expect(again.stdout).toContain('~ PreToolUse [Agent|Task|Skill|Workflow]: node "');
+    expect(again.stdout).toContain('~ PreToolUse [Agent|Task|Skill|Workflow]: node --preserve-symlinks-main "');
     expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'node'));
   });
 

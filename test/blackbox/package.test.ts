@@ -89,6 +89,8 @@ describe('npm pack', () => {
     expect(guard.stderr).toContain('context-ceiling: blocked Skill "deep-dive"');
     // As a project dependency, install points the hooks at node_modules instead of copying the runtime.
     const install = await run(bin, ['install'], app, { CLAUDE_PROJECT_DIR: app });
-    expect(install.stdout).toContain('node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" pre-tool-use');
+    expect(install.stdout).toContain(
+      'node --preserve-symlinks-main "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" pre-tool-use',
+    );
   }, 120_000);
 });

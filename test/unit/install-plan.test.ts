@@ -74,7 +74,10 @@ describe('our commands are recognised, nobody else’s', () => {
     ['node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/hook.cjs" pre-tool-use', 'pre-tool-use'],
     ['node "/home/u/.claude/context-ceiling/runtime/hook.cjs" session-start', 'session-start'],
     ['node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" post-tool-use', 'post-tool-use'],
+    // today's form (NODE_HOOK), and the one installs before it wrote: both are ours, so reinstalling updates in place
+    ['node --preserve-symlinks-main "/home/u/.claude/context-ceiling/runtime/hook.cjs" pre-compact', 'pre-compact'],
     ['node "/x/other-tool/hook.cjs" pre-tool-use', undefined],
+    ['node --preserve-symlinks-main "/x/other-tool/hook.cjs" pre-tool-use', undefined],
     ['./guard.sh', undefined],
     ['node "/x/context-ceiling/hook.cjs" pre-tool-use && rm -rf /', undefined],
     [42, undefined],

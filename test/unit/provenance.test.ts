@@ -93,3 +93,26 @@ describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
     expect(findNotOurs(join(root, 'nowhere'), [])).toEqual({ paths: [], more: false }); // no checkpoint folder there
   });
 });
+
+describe("one session's records (the monitor's every prompt reads only its own)", () => {
+  it('are exactly the records of that session among many, whatever else a line holds', () => {
+    const sessions = ['s1', 's2', 's1-x', 'x-s1'];
+    for (let i = 0; i < 40; i++) {
+      const session = sessions[i % sessions.length]!;
+      // A path that quotes another session's field must not make its record count for that session.
+      const path = join(real, 'cp', session, `cx-${String(i + 1).padStart(3, '0')}-checkpoint "session":"s1".json`);
+      recordWritten(state, real, {
+        kind: i % 5 === 0 ? 'summary' : 'checkpoint',
+        path,
+        session,
+        sequence: i + 1,
+        digest: digestOf(String(i)),
+      });
+    }
+    const all = readWrittenRecords(state, real);
+    expect(all).toHaveLength(40);
+    for (const session of [...sessions, 'none'])
+      expect(readWrittenRecords(state, real, session)).toEqual(all.filter((record) => record.session === session));
+    expect(readWrittenRecords(state, real, 's1')).toHaveLength(10);
+  });
+});
