@@ -112,19 +112,21 @@ export function readWrittenRecords(stateDir: string, projectDir: string, session
   try {
     const dir = privateDirForRead(privateCheckpointsDir(stateDir));
     if (!dir || !privateDirForRead(stateDir)) return [];
-    const text = readRegularText(join(dir, recordsFile(projectDir)), 2 * MAX_RECORDS_BYTES, {
-      noFollow: true,
-      ownedBy: process.getuid?.(),
-    });
-    if (session === undefined) return parseRecords((text ?? '').split('\n'));
+    const text =
+      readRegularText(join(dir, recordsFile(projectDir)), 2 * MAX_RECORDS_BYTES, {
+        noFollow: true,
+        ownedBy: process.getuid?.(),
+      }) ?? '';
+    if (session === undefined) return parseRecords(text.split('\n'));
     // One session's records (the monitor's every prompt): only the lines that hold its id as recordWritten wrote
     // it are visited and parsed (the file holds every session of the project, up to ~4,000 lines).
     const mark = `"session":${JSON.stringify(session)}`;
     const lines: string[] = [];
-    for (let at = text?.indexOf(mark) ?? -1, end = 0; text !== undefined && at !== -1; at = text.indexOf(mark, end)) {
-      end = text.indexOf('\n', at);
-      if (end === -1) end = text.length;
+    for (let at = text.indexOf(mark); at !== -1; ) {
+      const newline = text.indexOf('\n', at);
+      const end = newline === -1 ? text.length : newline;
       lines.push(text.slice(text.lastIndexOf('\n', at) + 1, end));
+      at = text.indexOf(mark, end);
     }
     return parseRecords(lines).filter((record) => record.session === session);
   } catch {
