@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, truncateSync,
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { type HookRun, makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
 import { expectWellBehaved } from './invariants.js';
 
 const isRoot = process.getuid?.() === 0;
@@ -43,6 +43,20 @@ const hook = (event: string, input: Record<string, unknown>, project = sandbox.p
     'hook',
     event,
   );
+
+/**
+ * Concurrent runs in batches of BATCH until `raced()` says the race a tolerance test is about happened, at most
+ * MAX_BATCHES: which run meets which change is the scheduler's, and a fast runtime (Bun) or a loaded machine can
+ * let a whole batch miss it. Every run is returned, for the test to judge; the test still asserts the race.
+ */
+const BATCH = 30;
+const MAX_BATCHES = 8;
+async function untilRaced(raced: () => boolean, run: (i: number) => Promise<HookRun>): Promise<HookRun[]> {
+  const runs: HookRun[] = [];
+  for (let batch = 0; batch < MAX_BATCHES && (batch === 0 || !raced()); batch++)
+    runs.push(...(await Promise.all(Array.from({ length: BATCH }, (_, i) => run(batch * BATCH + i)))));
+  return runs;
+}
 
 describe('faults', () => {
   it.skipIf(!isRoot)(
@@ -134,12 +148,13 @@ describe('faults', () => {
         await new Promise((resolve) => setTimeout(resolve, 2));
       }
     })();
-    const runs = await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
+    // Batches until the deleter has met the directory a hook made (a fast runtime or a busy machine can take more than one).
+    const runs = await untilRaced(
+      () => deletions > 0,
+      (i) =>
         hook('pre-tool-use', preToolUse(transcript, 'Agent', {}, { session_id: `${SESSION}-${i % 3}` }), sandbox.project, {
           DEV_TEAM_CONTEXT_STATE_DIR: state,
         }),
-      ),
     );
     deleting = false;
     await deleter;
@@ -162,16 +177,17 @@ describe('faults', () => {
         await new Promise((resolve) => setTimeout(resolve, 1));
       }
     })();
-    const runs = await Promise.all(
-      Array.from({ length: 30 }, () =>
+    const raced = /transcript-error="(ENOENT|transcript shrank while being read)/;
+    const runs = await untilRaced(
+      () => raced.test(readDebug()),
+      () =>
         hook('pre-tool-use', preToolUse(transcript, 'Skill', { skill: 'x' }, { session_id: SESSION }), sandbox.project, {
           DEV_TEAM_CONTEXT_STRICT: 'on',
         }),
-      ),
     );
     churning = false;
     await churn;
     for (const run of runs) expectWellBehaved('pre-tool-use', { ...run, stderr: run.stderr.replace(/^context-ceiling debug:.*\n/gm, '') });
-    expect(readDebug()).toMatch(/transcript-error="(ENOENT|transcript shrank while being read)/);
+    expect(readDebug()).toMatch(raced);
   });
 });

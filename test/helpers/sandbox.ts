@@ -74,7 +74,9 @@ export async function runHook(
 ): Promise<HookRun> {
   const [command, args] = withoutRootOverride(
     sandbox,
-    standingIn(event) ? ['/bin/sh', [STANDIN, event]] : [process.execPath, entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event]],
+    standingIn(event)
+      ? ['/bin/sh', [STANDIN, event]]
+      : [hookRuntime(event), entry === 'hook' ? [HOOK_BIN, event] : [CLI_BIN, 'hook', event]],
   );
   debugFiles += 1;
   const debugFile = env.DEV_TEAM_CONTEXT_DEBUG === undefined ? join(sandbox.root, `debug-${process.pid}-${debugFiles}.log`) : undefined;
@@ -115,6 +117,21 @@ function standingIn(event: string): boolean {
   const state = expect.getState();
   if (process.env.CC_STANDIN_LOG) appendFileSync(process.env.CC_STANDIN_LOG, `${event}\t${state.testPath}\t${state.currentTestName}\n`);
   return true;
+}
+
+/**
+ * The runtime a hook runs under: Node (this process's), or Bun when CC_HOOK_RUNTIME=bun, as
+ * `install --runtime bun` runs it. test/blackbox/bun-runtime.test.ts runs the hook suites so, logging each
+ * run (CC_HOOK_RUNTIME_LOG) with the test that made it.
+ */
+export const BUN_BIN = join(ROOT, 'node_modules', '.bin', 'bun');
+
+function hookRuntime(event: string): string {
+  if (process.env.CC_HOOK_RUNTIME !== 'bun') return process.execPath;
+  const state = expect.getState();
+  if (process.env.CC_HOOK_RUNTIME_LOG)
+    appendFileSync(process.env.CC_HOOK_RUNTIME_LOG, `${event}\t${state.testPath}\t${state.currentTestName}\n`);
+  return BUN_BIN;
 }
 
 /** Exit 0, nothing printed, and the verdict's stated reason is `reason` (a dead hook states none). */
