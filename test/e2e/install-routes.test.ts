@@ -6,10 +6,12 @@
  * where the package lives"). The clone route (`node plugin/dist/cli.cjs install`) is
  * how every other end-to-end World installs.
  */
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { BUN_BIN } from '../helpers/sandbox.js';
 import { blockedLoad, blockReason, installTarballGlobally, userEnv } from './routes.js';
 import { World, stopWorldsAfterEach } from './world.js';
 
@@ -55,5 +57,34 @@ describe.each([
     expect(world.api.conversation[0]!.text).toContain('<context-monitor>');
     expect(afterBlock).toContain(blockReason('context-summarization')); // a deny: the reason, no command line in front of it
     expect(afterBlock).not.toContain('hook.cjs');
+  }, 180_000);
+});
+
+describe('install --runtime bun', () => {
+  it('the real client runs every hook with Bun where it is on the PATH, and the block reaches the model', async () => {
+    // A `bun` first on the PATH that notes each run, then runs the pinned Bun: proof of which runtime ran.
+    const shim = mkdtempSync(join(tmpdir(), 'cc-bun-shim-'));
+    const log = join(shim, 'runs.log');
+    writeFileSync(join(shim, 'bun'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${BUN_BIN}' "$@"\n`, { mode: 0o755 });
+    try {
+      world = new World(undefined, { PATH: `${shim}:${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}` });
+      await world.start(['--runtime', 'bun']);
+      const hooks = JSON.parse(readFileSync(join(world.project, '.claude', 'settings.json'), 'utf8')).hooks;
+      const runtime = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
+      expect(hooks.PreToolUse[0].hooks[0].command).toBe(
+        `if command -v bun >/dev/null 2>&1; then bun "${runtime}/hook.cjs" pre-tool-use; else node --preserve-symlinks-main "${runtime}/hook.cjs" pre-tool-use; fi`,
+      );
+      const { afterBlock } = await blockedLoad(world);
+      expect(world.api.conversation[0]!.text).toContain('<context-monitor>');
+      expect(afterBlock).toContain(blockReason('context-summarization'));
+      const events = readFileSync(log, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' ').at(-1));
+      // No PostToolUse: the denied Skill call never ran.
+      expect(new Set(events)).toEqual(new Set(['session-start', 'user-prompt-submit', 'pre-tool-use']));
+    } finally {
+      rmSync(shim, { recursive: true, force: true });
+    }
   }, 180_000);
 });
