@@ -93,7 +93,8 @@ export class World {
   async start(installArgs: string[] | null = []): Promise<void> {
     this.url = await this.api.start();
     if (installArgs === null) return;
-    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs], {
+    const runtime = process.env.CC_HOOK_RUNTIME === 'bun' && !installArgs.includes('--runtime') ? ['--runtime', 'bun'] : [];
+    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs, ...runtime], {
       cwd: this.project,
       env: this.baseEnv(),
       extendEnv: false,

@@ -21,8 +21,17 @@ export function hookSuites(except: readonly string[]): string[] {
 export type AssertionResult = { ancestorTitles: string[]; title: string; status: string; failureMessages?: string[] };
 export type SuiteReport = { testResults: Array<{ name: string; assertionResults: AssertionResult[] }> };
 
-/** Run `suites` in a child vitest (the package project, no pack) with `env` added; its report, whether tests failed or not. */
-export function runSuites(suites: readonly string[], env: Record<string, string>, output: string): SuiteReport {
+/**
+ * Run `suites` in a child vitest with `env` added; its report, whether tests failed or not. The package
+ * project runs without the packed artifact (CC_SKIP_PACK: its hook suites never install it); the e2e
+ * project packs it as its own run does.
+ */
+export function runSuites(
+  suites: readonly string[],
+  env: Record<string, string>,
+  output: string,
+  project: 'package' | 'e2e' = 'package',
+): SuiteReport {
   try {
     execFileSync(
       process.execPath,
@@ -30,18 +39,27 @@ export function runSuites(suites: readonly string[], env: Record<string, string>
         join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
         'run',
         '--project',
-        'package',
+        project,
         '--reporter=json',
         `--outputFile=${output}`,
         ...suites,
       ],
-      { cwd: ROOT, env: { ...process.env, CC_SKIP_PACK: '1', ...env }, stdio: 'ignore' },
+      { cwd: ROOT, env: { ...process.env, ...(project === 'package' ? { CC_SKIP_PACK: '1' } : {}), ...env }, stdio: 'ignore' },
     );
   } catch {
     // a failing test makes vitest exit 1: the report says which
   }
   if (!existsSync(output)) throw new Error(`the child vitest wrote no report (${output})`);
   return JSON.parse(readFileSync(output, 'utf8')) as SuiteReport;
+}
+
+/** Each test of the report that did not pass, with the first line of its failure; a skipped one counts only where `skipsFail`. */
+export function notPassed(report: SuiteReport, skipsFail: boolean): string[] {
+  return report.testResults.flatMap((file) =>
+    file.assertionResults
+      .filter((test) => test.status !== 'passed' && (test.status !== 'skipped' || skipsFail))
+      .map((test) => `${file.name} > ${test.title}: ${test.status} ${test.failureMessages?.[0]?.split('\n')[0] ?? ''}`),
+  );
 }
 
 /** `file\ttitle > path` of each test in the report with that status. */
