@@ -1,0 +1,53 @@
+/**
+ * Which of Node's own functions a hook calls, path by path: Node compiles each of its JavaScript functions from
+ * source the first time a process calls it (~0.05-0.1 M instructions each, of a hook's ~95 M), so the paths a
+ * session runs all the time keep to one way of doing each thing (bench/RESULTS.md, issue 18).
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { runHook, useProjectSandbox } from '../helpers/sandbox.js';
+
+const { sandbox } = useProjectSandbox();
+
+/**
+ * A preload that notes each avoidable call a run makes (a name per kind; the calls Node itself makes while
+ * loading the launcher, before the hook's first line, included).
+ */
+const PRELOAD = `const fs = require('fs');
+const seen = new Set();
+const note = (obj, key, name, when = () => true) => {
+  const original = obj[key];
+  obj[key] = function (...args) {
+    if (when(...args)) seen.add(name);
+    return original.apply(this, args);
+  };
+};
+note(process, 'once', 'process.once');
+process.on('exit', () => fs.writeFileSync(process.env.CALLS_OUT, [...seen].sort().join('\\n')));`;
+
+async function avoidableCalls(event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
+  const out = join(sandbox().root, `calls-${Math.random().toString(36).slice(2)}.txt`);
+  const preload = sandbox().write('calls.cjs', PRELOAD);
+  const run = await runHook(sandbox(), input, { NODE_OPTIONS: `--require ${preload}`, CALLS_OUT: out, ...env }, 'hook', event);
+  return { run, calls: readFileSync(out, 'utf8').split('\n').filter(Boolean) };
+}
+
+function transcriptAt(tokens: number) {
+  // The private state directory a user has after the first run: the launcher compiles from its code cache.
+  mkdirSync(join(sandbox().home, '.local', 'state', 'context-ceiling'), { recursive: true, mode: 0o700 });
+  return sandbox().write(`t-${tokens}.jsonl`, aTranscript().assistant({ cacheRead: tokens }).toString());
+}
+
+describe("the avoidable Node calls of a hook's common paths", () => {
+  it('a warning whose voice comes from the code cache registers no exit listener (only a cache to write needs one)', async () => {
+    const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(450_000) };
+    const first = await avoidableCalls('pre-tool-use', { ...input, session_id: 's1' });
+    expect(first.run.reason).toBe('warn over-ceiling');
+    expect(first.calls).toContain('process.once'); // no cache yet: it is written when the run is over
+    const cached = await avoidableCalls('pre-tool-use', { ...input, session_id: 's2' });
+    expect(cached.run.reason).toBe('warn over-ceiling');
+    expect(cached.calls).toEqual([]);
+  });
+});
