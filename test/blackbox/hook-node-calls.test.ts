@@ -25,6 +25,7 @@ const note = (obj, key, name, when = () => true) => {
   };
 };
 note(process, 'once', 'process.once');
+note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
 process.on('exit', () => fs.writeFileSync(process.env.CALLS_OUT, [...seen].sort().join('\\n')));`;
 
 async function avoidableCalls(event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
@@ -41,7 +42,7 @@ function transcriptAt(tokens: number) {
 }
 
 describe("the avoidable Node calls of a hook's common paths", () => {
-  it('a warning whose voice comes from the code cache registers no exit listener (only a cache to write needs one)', async () => {
+  it('a warning whose voice comes from the code cache: no exit listener (only a cache to write needs one), no Dirent', async () => {
     const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(450_000) };
     const first = await avoidableCalls('pre-tool-use', { ...input, session_id: 's1' });
     expect(first.run.reason).toBe('warn over-ceiling');
