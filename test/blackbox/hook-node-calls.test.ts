@@ -25,6 +25,7 @@ const note = (obj, key, name, when = () => true) => {
   };
 };
 note(process, 'once', 'process.once');
+note(fs, 'readFileSync', 'readFileSync without an encoding', (file, options) => options === undefined);
 note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
 process.on('exit', () => fs.writeFileSync(process.env.CALLS_OUT, [...seen].sort().join('\\n')));`;
 
@@ -42,6 +43,15 @@ function transcriptAt(tokens: number) {
 }
 
 describe("the avoidable Node calls of a hook's common paths", () => {
+  it('the guard allowing, compiled from the code cache: none', async () => {
+    const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(60_000), session_id: 's' };
+    const first = await avoidableCalls('pre-tool-use', input);
+    expect(first.run.reason).toBe('allow below-ceiling');
+    const cached = await avoidableCalls('pre-tool-use', input);
+    expect(cached.run.reason).toBe('allow below-ceiling');
+    expect(cached.calls).toEqual([]);
+  });
+
   it('a warning whose voice comes from the code cache: no exit listener (only a cache to write needs one), no Dirent', async () => {
     const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(450_000) };
     const first = await avoidableCalls('pre-tool-use', { ...input, session_id: 's1' });
