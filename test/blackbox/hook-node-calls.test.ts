@@ -26,6 +26,7 @@ const note = (obj, key, name, when = () => true) => {
 };
 note(process, 'once', 'process.once');
 note(fs, 'readFileSync', 'readFileSync without an encoding', (file, options) => options === undefined);
+note(Buffer.prototype, 'toString', 'Buffer#toString naming an encoding', (encoding) => encoding !== undefined);
 note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
 process.on('exit', () => fs.writeFileSync(process.env.CALLS_OUT, [...seen].sort().join('\\n')));`;
 
@@ -50,6 +51,22 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     const cached = await avoidableCalls('pre-tool-use', input);
     expect(cached.run.reason).toBe('allow below-ceiling');
     expect(cached.calls).toEqual([]);
+  });
+
+  it('the monitor, SessionStart, PostCompact and PostToolUse, compiled from the code cache: none', async () => {
+    const transcript_path = transcriptAt(60_000);
+    const runs: Array<[string, Record<string, unknown>, string]> = [
+      ['user-prompt-submit', { prompt: 'go on' }, 'monitor'],
+      ['session-start', { source: 'startup' }, 'no-checkpoint-to-resume'],
+      ['post-compact', { trigger: 'auto', compact_summary: 'Summary.' }, 'no-checkpoint'],
+      ['post-tool-use', { tool_name: 'Write', tool_input: { file_path: join(sandbox().project, 'a.ts'), content: 'x' } }, 'not-the-orchestration-file'],
+    ];
+    for (const [event, fields, reason] of runs) {
+      const input = { session_id: 's', transcript_path, ...fields };
+      await avoidableCalls(event, input); // writes the code cache
+      const cached = await avoidableCalls(event, input);
+      expect([event, cached.run.reason, cached.calls]).toEqual([event, reason, []]);
+    }
   });
 
   it('a warning whose voice comes from the code cache: no exit listener (only a cache to write needs one), no Dirent', async () => {
