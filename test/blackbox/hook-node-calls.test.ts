@@ -59,7 +59,11 @@ describe("the avoidable Node calls of a hook's common paths", () => {
       ['user-prompt-submit', { prompt: 'go on' }, 'monitor'],
       ['session-start', { source: 'startup' }, 'no-checkpoint-to-resume'],
       ['post-compact', { trigger: 'auto', compact_summary: 'Summary.' }, 'no-checkpoint'],
-      ['post-tool-use', { tool_name: 'Write', tool_input: { file_path: join(sandbox().project, 'a.ts'), content: 'x' } }, 'not-the-orchestration-file'],
+      [
+        'post-tool-use',
+        { tool_name: 'Write', tool_input: { file_path: join(sandbox().project, 'a.ts'), content: 'x' } },
+        'not-the-orchestration-file',
+      ],
     ];
     for (const [event, fields, reason] of runs) {
       const input = { session_id: 's', transcript_path, ...fields };
