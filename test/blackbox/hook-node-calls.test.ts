@@ -3,11 +3,11 @@
  * source the first time a process calls it (~0.05-0.1 M instructions each, of a hook's ~95 M), so the paths a
  * session runs all the time keep to one way of doing each thing (bench/RESULTS.md, issue 18).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
 
@@ -44,6 +44,18 @@ function transcriptAt(tokens: number) {
 }
 
 describe("the avoidable Node calls of a hook's common paths", () => {
+  it('each bundle requires node:fs and node:path once, not once per module that imports them (tsup.config.ts)', () => {
+    const dist = join(ROOT, 'plugin', 'dist');
+    const requires = readdirSync(dist)
+      .filter((name) => name.endsWith('.cjs'))
+      .map((name) => {
+        const text = readFileSync(join(dist, name), 'utf8');
+        const count = (builtin: string) => text.split(`require("${builtin}")`).length + text.split(`require("node:${builtin}")`).length - 2;
+        return [name, count('fs') <= 1, count('path') <= 1];
+      });
+    expect(requires).toEqual(requires.map(([name]) => [name, true, true]));
+  });
+
   it('the guard allowing, compiled from the code cache: none', async () => {
     const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(60_000), session_id: 's' };
     const first = await avoidableCalls('pre-tool-use', input);
