@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { defineConfig, type Options } from 'tsup';
 import { ENTRY_NAMES, entryBundleFile, renderPluginHooks } from './src/core/hook-table.js';
 
@@ -17,6 +18,23 @@ const shared: Options = {
   // whole bundle's source as a two-byte string, decoded on every hook run.
   esbuildOptions: (options) => {
     options.charset = 'ascii';
+  },
+};
+
+/**
+ * One require() per Node built-in in a bundle: esbuild emits a `require("fs")` for every module that imports
+ * node:fs (30 in a hook bundle), each a trip through Node's module loader that made its functions hot enough
+ * for V8 to compile them again (~0.6 M instructions of every hook run, measured). Each module's import of
+ * node:fs or node:path resolves to one module of re-exports, so all of them share its one require().
+ */
+const ONE_REQUIRE_PER_BUILTIN: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'one-require-per-builtin',
+  setup(build) {
+    build.onResolve({ filter: /^node:(fs|path)$/ }, (args) => ({ path: args.path.slice('node:'.length), namespace: 'builtin' }));
+    build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      const names = Object.keys(createRequire(import.meta.url)(args.path) as object).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+      return { contents: `export { ${names.join(', ')} } from '${args.path}';`, loader: 'js' };
+    });
   },
 };
 
@@ -56,6 +74,8 @@ export default defineConfig([
     external: ON_DEMAND.map((name) => `./${name}.cjs`),
     noExternal: [new RegExp(`^(?!\\./(${ON_DEMAND.join('|')})\\.cjs$)`)],
     format: ['cjs'],
+    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
+    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
     outExtension: () => ({ js: '.cjs' }),
     minify: true,
     splitting: false,
@@ -69,6 +89,8 @@ export default defineConfig([
     outDir: PAYLOAD,
     entry: { cli: 'src/cli.ts' },
     format: ['cjs'],
+    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
+    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
     outExtension: () => ({ js: '.cjs' }),
     minify: true,
     splitting: false,
@@ -81,6 +103,8 @@ export default defineConfig([
     outDir: PAYLOAD,
     entry: { 'replay-worker': 'src/replay-worker.ts' },
     format: ['cjs'],
+    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
+    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
     outExtension: () => ({ js: '.cjs' }),
     minify: true,
     splitting: false,

@@ -34,6 +34,7 @@ export const REGISTRY_MODELS = [
 
 /** Every provider spelling of a model (Bedrock, Vertex, …), lowercased, and the model it names. */
 export const REGISTRY_PROVIDER_IDS = {
+  __proto__: null,
   'claude-3-5-haiku-20241022': 'claude-3-5-haiku',
   'us.anthropic.claude-3-5-haiku-20241022-v1:0': 'claude-3-5-haiku',
   'claude-3-5-haiku@20241022': 'claude-3-5-haiku',
@@ -108,7 +109,7 @@ export const REGISTRY_PROVIDER_IDS = {
   'claude-mythos-5': 'claude-mythos-5',
   'claude-mythos-5-1': 'claude-mythos-5-1',
   'claude-mythos-5-2': 'claude-mythos-5-2',
-} as const;
+} as unknown as Readonly<Record<string, string>>;
 
 /** Aliases: the model each names by default (first-party API) and per provider. */
 export const REGISTRY_ALIASES = {

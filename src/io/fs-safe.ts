@@ -81,12 +81,11 @@ export function appendToOwnFile(path: string, header: string, text: string): voi
     const head = Buffer.alloc(Buffer.byteLength(header));
     let read = readSync(fd, head, 0, head.length, 0);
     // Another process may have just created it (O_EXCL) and not yet written the header: wait for it, briefly.
-    for (let waited = 0; read < head.length && waited < HEADER_WAIT_MS && header.startsWith(head.toString('utf8', 0, read)); waited++) {
+    for (let waited = 0; read < head.length && waited < HEADER_WAIT_MS && header.startsWith(head.toString(undefined, 0, read)); waited++) {
       Atomics.wait(PAUSE, 0, 0, 1);
       read = readSync(fd, head, 0, head.length, 0);
     }
-    if (read !== head.length || head.toString('utf8') !== header)
-      throw new Error(`${path} was not created by this package; not appended to`);
+    if (read !== head.length || head.toString() !== header) throw new Error(`${path} was not created by this package; not appended to`);
     writeFully(fd, text);
   } finally {
     closeSync(fd);

@@ -64,9 +64,9 @@ export function readRegularFile(path: string, maxBytes: number, options: ReadOpt
   }
 }
 
-/** readRegularFile as UTF-8 text. */
+/** readRegularFile as UTF-8 text (toString's default: naming it compiles Node's encoding lookup). */
 export function readRegularText(path: string, maxBytes: number, options: ReadOptions = {}): string | undefined {
-  return readRegularFile(path, maxBytes, options)?.toString('utf8');
+  return readRegularFile(path, maxBytes, options)?.toString();
 }
 
 /**

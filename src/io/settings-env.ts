@@ -110,7 +110,7 @@ function readSettingsText(path: string): TextRead {
       if (n === 0) break;
       read += n;
     }
-    return { kind: 'ok', text: buffer.toString('utf8', 0, read) };
+    return { kind: 'ok', text: buffer.toString(undefined, 0, read) }; // UTF-8, the default: no encoding lookup to compile
   } catch (error) {
     return { kind: 'error', reason: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` };
   } finally {

@@ -283,7 +283,8 @@ function settleLine<T>(line: LineScan<T>, start: number, head: Buffer): T | unde
   if (length > DEPTH_CHECK_FROM && nestsDeeperThan(bytes, MAX_SKETCH_DEPTH)) return undefined;
   let evidence: T | undefined;
   try {
-    evidence = line.seeker.classify(JSON.parse(bytes.toString('utf8')));
+    // UTF-8 is toString's default: naming it compiles Node's encoding lookup on every hook run.
+    evidence = line.seeker.classify(JSON.parse(bytes.toString()));
   } catch {
     return undefined; // torn last line or garbage: skipped, never fatal
   }

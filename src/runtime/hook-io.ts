@@ -35,7 +35,8 @@ export function readStdin(maxBytes = MAX_STDIN_BYTES): string | undefined {
     total += read;
     if (total > maxBytes) return undefined;
   }
-  return buffer.toString('utf8', 0, total);
+  // UTF-8 is toString's default: naming it adds Node's encoding lookup, two functions compiled on every hook run.
+  return buffer.toString(undefined, 0, total);
 }
 
 /**

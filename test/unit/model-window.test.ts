@@ -96,6 +96,12 @@ describe('normalizeModelId: the client’s canonical id', () => {
     expect(normalizeModelId(spelling)).toEqual(id(model));
     expect(normalizeModelId(`${spelling}[1m]`)).toEqual(id(model, true));
   });
+
+  it('the provider table has no prototype (V8 builds it as a dictionary at once: issue 18), so no inherited name is a spelling', () => {
+    expect(Object.getPrototypeOf(REGISTRY_PROVIDER_IDS)).toBeNull();
+    expect(Object.keys(REGISTRY_PROVIDER_IDS)).not.toContain('__proto__');
+    for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(resolveModelWindow(name).kind).toBe('unknown');
+  });
 });
 
 describe('resolveModelWindow', () => {

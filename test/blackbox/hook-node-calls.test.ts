@@ -1,0 +1,97 @@
+/**
+ * Which of Node's own functions a hook calls, path by path: Node compiles each of its JavaScript functions from
+ * source the first time a process calls it (~0.05-0.1 M instructions each, of a hook's ~95 M), so the paths a
+ * session runs all the time keep to one way of doing each thing (bench/RESULTS.md, issue 18).
+ */
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+
+const { sandbox } = useProjectSandbox();
+
+/**
+ * A preload that notes each avoidable call a run makes (a name per kind; the calls Node itself makes while
+ * loading the launcher, before the hook's first line, included).
+ */
+const PRELOAD = `const fs = require('fs');
+const seen = new Set();
+const note = (obj, key, name, when = () => true) => {
+  const original = obj[key];
+  obj[key] = function (...args) {
+    if (when(...args)) seen.add(name);
+    return original.apply(this, args);
+  };
+};
+note(process, 'once', 'process.once');
+note(fs, 'readFileSync', 'readFileSync without an encoding', (file, options) => options === undefined);
+note(Buffer.prototype, 'toString', 'Buffer#toString naming an encoding', (encoding) => encoding !== undefined);
+note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
+process.on('exit', () => fs.writeFileSync(process.env.CALLS_OUT, [...seen].sort().join('\\n')));`;
+
+async function avoidableCalls(event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
+  const out = join(sandbox().root, `calls-${Math.random().toString(36).slice(2)}.txt`);
+  const preload = sandbox().write('calls.cjs', PRELOAD);
+  const run = await runHook(sandbox(), input, { NODE_OPTIONS: `--require ${preload}`, CALLS_OUT: out, ...env }, 'hook', event);
+  return { run, calls: readFileSync(out, 'utf8').split('\n').filter(Boolean) };
+}
+
+function transcriptAt(tokens: number) {
+  // The private state directory a user has after the first run: the launcher compiles from its code cache.
+  mkdirSync(join(sandbox().home, '.local', 'state', 'context-ceiling'), { recursive: true, mode: 0o700 });
+  return sandbox().write(`t-${tokens}.jsonl`, aTranscript().assistant({ cacheRead: tokens }).toString());
+}
+
+describe("the avoidable Node calls of a hook's common paths", () => {
+  it('each bundle requires node:fs and node:path once, not once per module that imports them (tsup.config.ts)', () => {
+    const dist = join(ROOT, 'plugin', 'dist');
+    const requires = readdirSync(dist)
+      .filter((name) => name.endsWith('.cjs'))
+      .map((name) => {
+        const text = readFileSync(join(dist, name), 'utf8');
+        const count = (builtin: string) => text.split(`require("${builtin}")`).length + text.split(`require("node:${builtin}")`).length - 2;
+        return [name, count('fs') <= 1, count('path') <= 1];
+      });
+    expect(requires).toEqual(requires.map(([name]) => [name, true, true]));
+  });
+
+  it('the guard allowing, compiled from the code cache: none', async () => {
+    const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(60_000), session_id: 's' };
+    const first = await avoidableCalls('pre-tool-use', input);
+    expect(first.run.reason).toBe('allow below-ceiling');
+    const cached = await avoidableCalls('pre-tool-use', input);
+    expect(cached.run.reason).toBe('allow below-ceiling');
+    expect(cached.calls).toEqual([]);
+  });
+
+  it('the monitor, SessionStart, PostCompact and PostToolUse, compiled from the code cache: none', async () => {
+    const transcript_path = transcriptAt(60_000);
+    const runs: Array<[string, Record<string, unknown>, string]> = [
+      ['user-prompt-submit', { prompt: 'go on' }, 'monitor'],
+      ['session-start', { source: 'startup' }, 'no-checkpoint-to-resume'],
+      ['post-compact', { trigger: 'auto', compact_summary: 'Summary.' }, 'no-checkpoint'],
+      [
+        'post-tool-use',
+        { tool_name: 'Write', tool_input: { file_path: join(sandbox().project, 'a.ts'), content: 'x' } },
+        'not-the-orchestration-file',
+      ],
+    ];
+    for (const [event, fields, reason] of runs) {
+      const input = { session_id: 's', transcript_path, ...fields };
+      await avoidableCalls(event, input); // writes the code cache
+      const cached = await avoidableCalls(event, input);
+      expect([event, cached.run.reason, cached.calls]).toEqual([event, reason, []]);
+    }
+  });
+
+  it('a warning whose voice comes from the code cache: no exit listener (only a cache to write needs one), no Dirent', async () => {
+    const input = { tool_name: 'Skill', tool_input: { skill: 'deep-dive' }, transcript_path: transcriptAt(450_000) };
+    const first = await avoidableCalls('pre-tool-use', { ...input, session_id: 's1' });
+    expect(first.run.reason).toBe('warn over-ceiling');
+    expect(first.calls).toContain('process.once'); // no cache yet: it is written when the run is over
+    const cached = await avoidableCalls('pre-tool-use', { ...input, session_id: 's2' });
+    expect(cached.run.reason).toBe('warn over-ceiling');
+    expect(cached.calls).toEqual([]);
+  });
+});
