@@ -1,7 +1,7 @@
 /**
  * Node stays the hooks' default runtime until the whole suite passes under both (issue 18). This runs the
  * hook suites again with every hook run by Bun, as `install --runtime bun` runs it (the pinned Bun of the
- * devDependencies), and requires every test to pass and every hook to have run under Bun. Two files test
+ * devDependencies), and requires every test to pass and every hook to have run under Bun. Three files test
  * Node itself and stay out (NODE_ONLY says why).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { hookSuites, notPassed, runSuites, testsPerHook, testsWith } from '../he
 const NODE_ONLY: Record<string, string> = {
   'code-cache.test.ts': "V8's code cache, which only the launcher's Node path keeps (under Bun it is never read or written)",
   'hook-footprint.test.ts': "which of Node's built-in modules a hook loads (Node's own module list)",
+  'hook-node-calls.test.ts': "which of Node's own functions a hook calls (a NODE_OPTIONS preload: Node's start-up cost)",
 };
 
 /** Fewer of a hook's tests than this under Bun means the log or the switch broke, not that Bun passed. */
