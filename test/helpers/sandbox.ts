@@ -114,9 +114,15 @@ const STANDIN = join(ROOT, 'test', 'helpers', 'standin.sh');
 function standingIn(event: string): boolean {
   const wanted = process.env.CC_STANDIN?.split(',');
   if (!wanted || !(wanted.includes('all') || wanted.includes(event))) return false;
-  const state = expect.getState();
-  if (process.env.CC_STANDIN_LOG) appendFileSync(process.env.CC_STANDIN_LOG, `${event}\t${state.testPath}\t${state.currentTestName}\n`);
+  logHookRun(process.env.CC_STANDIN_LOG, event);
   return true;
+}
+
+/** One line per hook run, `event\ttest file\ttest name`, for a suite run that counts them (hook-suites.ts, testsPerHook). */
+function logHookRun(log: string | undefined, event: string): void {
+  if (!log) return;
+  const state = expect.getState();
+  appendFileSync(log, `${event}\t${state.testPath}\t${state.currentTestName}\n`);
 }
 
 /**
@@ -128,9 +134,7 @@ export const BUN_BIN = join(ROOT, 'node_modules', '.bin', 'bun');
 
 function hookRuntime(event: string): string {
   if (process.env.CC_HOOK_RUNTIME !== 'bun') return process.execPath;
-  const state = expect.getState();
-  if (process.env.CC_HOOK_RUNTIME_LOG)
-    appendFileSync(process.env.CC_HOOK_RUNTIME_LOG, `${event}\t${state.testPath}\t${state.currentTestName}\n`);
+  logHookRun(process.env.CC_HOOK_RUNTIME_LOG, event);
   return BUN_BIN;
 }
 
