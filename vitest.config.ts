@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/helpers/pack-setup.ts', 'test/e2e/client-setup.ts'],
+          // No Bun on the PATH unless a Bun run puts one there: the hooks run as on a machine without it.
+          setupFiles: ['test/e2e/path-setup.ts'],
           testTimeout: 120_000,
         },
       },

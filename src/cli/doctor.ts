@@ -3,7 +3,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
 import { describeAssumption, describeWindowSource, formatTokens } from '../core/guard-text.js';
-import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
+import { BUN_PRESENT, HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
 import { ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
@@ -13,6 +13,7 @@ import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { locatePlugin } from '../io/plugin-install.js';
 import { LAST_ERROR_FILE, privateDirForRead, readLastError, resolveStateDir } from '../io/state.js';
+import { readRegularText } from '../io/read-safe.js';
 import { readOccupancy } from '../io/transcript.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './project.js';
 import type { CliIO, Command } from './command.js';
@@ -20,7 +21,7 @@ import { UsageError } from './errors.js';
 import { parseFlags } from './flags.js';
 import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
-import { checkRuntime } from './runtime-check.js';
+import { checkRuntime, hookRunner } from './runtime-check.js';
 
 const usage = 'context-ceiling doctor [--json]';
 
@@ -244,7 +245,8 @@ function checkPlugin(plugin: PluginInstall, io: CliIO): Check {
       detail: cliMessage('doctor.plugin-missing', { ...where, missing: location.missing }),
       fix: cliMessage(location.from === 'folder' ? 'doctor.plugin-folder-fix' : 'doctor.plugin-copy-fix', where),
     };
-  const problem = checkRuntime(join(location.folder, 'dist'), io.env);
+  const runner = hookRunner(pluginRunsAuto(location.folder), io.env);
+  const problem = checkRuntime(join(location.folder, 'dist'), io.env, runner);
   if (problem !== undefined)
     return {
       name: 'hooks',
@@ -253,7 +255,16 @@ function checkPlugin(plugin: PluginInstall, io: CliIO): Check {
       fix: cliMessage(location.from === 'folder' ? 'doctor.plugin-folder-fix' : 'doctor.plugin-copy-fix', where),
     };
   const detail = location.from === 'folder' ? 'doctor.plugin-folder' : 'doctor.plugin-copy';
-  return { name: 'hooks', status: 'ok', detail: cliMessage(detail, { ...where, folder: location.folder }) };
+  return { name: 'hooks', status: 'ok', detail: cliMessage(detail, { ...where, folder: location.folder, runner: runner.label }) };
+}
+
+/** The plugin's hooks.json runs Bun where installed (every version since that became the default). */
+function pluginRunsAuto(folder: string): boolean {
+  try {
+    return readRegularText(join(folder, 'hooks', 'hooks.json'), 1024 * 1024)?.includes(BUN_PRESENT) === true;
+  } catch {
+    return false; // not a regular file, or too large: not ours to trust
+  }
 }
 
 function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO['env']): Check | undefined {
@@ -274,7 +285,11 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO[
       detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }),
       fix: cliMessage('doctor.reinstall-fix', { flag }),
     };
-  const broken = runtimes.map((dir) => ({ dir, problem: checkRuntime(dir, env) })).find((r) => r.problem !== undefined);
+  const runner = hookRunner(
+    ours.some((command) => command.includes(BUN_PRESENT)),
+    env,
+  );
+  const broken = runtimes.map((dir) => ({ dir, problem: checkRuntime(dir, env, runner) })).find((r) => r.problem !== undefined);
   if (broken)
     return {
       name: 'hooks',
@@ -292,6 +307,6 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO[
   return {
     name: 'hooks',
     status: 'ok',
-    detail: cliMessage('doctor.hooks-ok', { ...where, count: HOOK_SPECS.length, dirs: runtimes.join(', ') }),
+    detail: cliMessage('doctor.hooks-ok', { ...where, count: HOOK_SPECS.length, dirs: runtimes.join(', '), runner: runner.label }),
   };
 }

@@ -41,7 +41,7 @@ export type InstallOptions = Options & {
   strict: boolean;
   window: number | undefined;
   statusLine: boolean;
-  /** What the hook commands run (`--runtime`; auto is resolved by then). */
+  /** What the hook commands run (`--runtime`). */
   hookRuntime: HookRuntime;
 };
 
@@ -205,7 +205,7 @@ function reportInstall(io: CliIO, options: Options, result: InstallResult): void
     io.out(
       `  ${cliMessage('install.runtime-copied', { dryRun: options.dryRun, files: result.runtime.updated.join(', '), dir: result.runtime.dir })}\n`,
     );
-  if (result.hookRuntime === 'bun') io.out(`  ${cliMessage('install.runtime-bun')}\n`);
+  io.out(`  ${cliMessage(result.hookRuntime === 'node' ? 'install.runtime-node' : 'install.runtime-auto')}\n`);
   if (result.skill.action === 'write')
     io.out(`  ${cliMessage('install.skill-written', { dryRun: options.dryRun, skill: OUR_SKILL, path: result.skill.path })}\n`);
   if (result.skill.action === 'foreign')

@@ -1,6 +1,5 @@
 /** `context-ceiling install` / `uninstall`: wire the hooks into a Claude Code settings.json, idempotently. */
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { BUN_FLOOR } from '../core/bun-floor.js';
 import { ENV } from '../core/env-names.js';
 import type { HookRuntime } from '../core/install-plan.js';
 import { HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
@@ -12,7 +11,7 @@ import { parseFlags, parseWindowFlag } from './flags.js';
 import { cliMessage } from './messages.js';
 
 const installUsage =
-  'context-ceiling install [--project | --local | --user] [--strict] [--window N] [--statusline] [--runtime node|bun|auto] [--dry-run] [--json]';
+  'context-ceiling install [--project | --local | --user] [--strict] [--window N] [--statusline] [--runtime auto|node] [--dry-run] [--json]';
 const uninstallUsage = 'context-ceiling uninstall [--project | --local | --user] [--dry-run] [--json]';
 
 const SCOPES_HELP = `Where:
@@ -54,10 +53,10 @@ Options:
                 fill and records the session's real window for the hooks; an
                 existing statusLine command keeps running, wrapped, and uninstall
                 restores it
-  --runtime R   what runs the hooks: node (the default), bun (Bun where \`bun\`
-                is on the PATH when a hook runs, else Node: about a fifth of
-                Node's start-up, see bench/RESULTS.md), or auto (bun when it
-                is on the PATH now, else node)
+  --runtime R   what runs the hooks: auto (the default: Bun where \`bun\`
+                ${BUN_FLOOR} or newer is on the PATH when a hook runs, else
+                Node; Bun starts in a fraction of Node's time, see
+                bench/RESULTS.md), or node (Node always); bun is auto
   --dry-run     show what would change, change nothing
   --json        machine-readable result
 `,
@@ -74,31 +73,18 @@ Options:
       strict: flags.strict === true,
       window,
       statusLine: flags.statusline === true,
-      hookRuntime: resolveRuntimeFlag(flags.runtime, io.env),
+      hookRuntime: resolveRuntimeFlag(flags.runtime),
       dryRun: flags['dry-run'] === true,
       json: flags.json === true,
     });
   },
 };
 
-/** `--runtime`: node unless asked; auto is bun when an executable `bun` is on the PATH now. */
-function resolveRuntimeFlag(raw: string | undefined, env: Readonly<Record<string, string | undefined>>): HookRuntime {
-  if (raw === undefined || raw === 'node') return 'node';
-  if (raw === 'bun') return 'bun';
-  if (raw === 'auto') return onPath('bun', env.PATH) ? 'bun' : 'node';
+/** `--runtime`: auto unless Node is asked for; `bun` (an earlier name) is auto, which runs Bun where it is installed. */
+function resolveRuntimeFlag(raw: string | undefined): HookRuntime {
+  if (raw === undefined || raw === 'auto' || raw === 'bun') return 'auto';
+  if (raw === 'node') return 'node';
   throw new UsageError(cliMessage('install.runtime-invalid', { got: raw }), installUsage);
-}
-
-function onPath(name: string, path: string | undefined): boolean {
-  return (path ?? '').split(delimiter).some((dir) => {
-    if (!isAbsolute(dir)) return false;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      return statSync(join(dir, name)).isFile();
-    } catch {
-      return false;
-    }
-  });
 }
 
 export const uninstallCommand: Command = {

@@ -4,6 +4,7 @@
  * Advice the guard also gives (stating the window) is reused from core/messages.ts, never rewritten.
  */
 import { AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
+import { BUN_FLOOR } from '../core/bun-floor.js';
 import { STATE_THE_WINDOW, STATE_THE_WINDOW_ADVICE, WINDOW_PROVEN_WRONG } from '../core/guard-text.js';
 import { CHECKPOINT_CLEAN_MESSAGES } from './messages-checkpoints.js';
 import { describeFailure } from '../io/last-error.js';
@@ -49,10 +50,13 @@ const CLI_MESSAGES = {
   'doctor.node-old': (d: { version: string }) => `Node ${d.version} is too old`,
   'doctor.node-fix': () => 'install Node.js 20 or newer',
   'doctor.settings-broken-fix': () => 'repair the file; Claude Code ignores it as it is',
-  'doctor.plugin-folder': (d: { id: string; label: string; folder: string }) =>
-    `plugin ${d.id} enabled in ${d.label}: its hooks run from ${d.folder}, in the folder its marketplace was added from (keep it there)`,
-  'doctor.plugin-copy': (d: { id: string; label: string; folder: string }) =>
-    `plugin ${d.id} enabled in ${d.label}: its hooks run from Claude Code's copy, ${d.folder}`,
+  'doctor.plugin-folder': (d: { id: string; label: string; folder: string; runner: string }) =>
+    `plugin ${d.id} enabled in ${d.label}: its hooks run from ${d.folder}, in the folder its marketplace was added from (keep it there), by ${d.runner}`,
+  'doctor.plugin-copy': (d: { id: string; label: string; folder: string; runner: string }) =>
+    `plugin ${d.id} enabled in ${d.label}: its hooks run from Claude Code's copy, ${d.folder}, by ${d.runner}`,
+  'doctor.runner-unknown-bun': (d: { bun: string }) => `${d.bun}, which did not tell its Bun version`,
+  'doctor.runner-old-bun': (d: { bun: string; version: string; floor: string }) =>
+    `Node (${d.bun} is Bun ${d.version}, older than ${d.floor}: each hook hands its run to Node)`,
   'doctor.plugin-missing': (d: { id: string; label: string; missing: string }) =>
     `plugin ${d.id} enabled in ${d.label}, but ${d.missing} is gone: Claude Code skips the plugin without a word`,
   'doctor.plugin-folder-fix': (d: { id: string; marketplace: string }) =>
@@ -82,8 +86,8 @@ const CLI_MESSAGES = {
   'doctor.reinstall-fix': (d: { flag: string }) => `run context-ceiling install${d.flag} again`,
   'doctor.hooks-missing': (d: { label: string; scope: string; events: string }) => `${d.label} (${d.scope}) lacks ${d.events}`,
   'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
-  'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string }) =>
-    `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}`,
+  'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string; runner: string }) =>
+    `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}, run by ${d.runner}`,
 
   // status
   'both-transcript-and-session': () => 'give --transcript or --session, not both',
@@ -133,8 +137,9 @@ const CLI_MESSAGES = {
     `${d.dryRun ? 'would write' : 'wrote'} the recovery skill /${d.skill}: ${d.path}`,
   'install.skill-foreign': (d: { path: string; skill: string }) =>
     `left alone: ${d.path} is a different skill named ${d.skill}; messages will name it as it is`,
-  'install.runtime-bun': () => 'the hooks run with Bun where `bun` is on the PATH, else with Node',
-  'install.runtime-invalid': (d: { got: string }) => `--runtime takes bun, node or auto (got ${JSON.stringify(d.got)})`,
+  'install.runtime-auto': () => `the hooks run with Bun where \`bun\` ${BUN_FLOOR} or newer is on the PATH, else with Node`,
+  'install.runtime-node': () => 'the hooks run with Node (--runtime node)',
+  'install.runtime-invalid': (d: { got: string }) => `--runtime takes auto or node (got ${JSON.stringify(d.got)})`,
   'install.backup': (d: { path: string }) => `backup of the previous file: ${d.path}`,
   'install.autocompact-kept': (d: { pct: number }) => `${d.pct}% (your own ${AUTOCOMPACT_PCT_ENV}, kept: it is lower)`,
   'install.autocompact-set': (d: { pct: number }) => `${AUTOCOMPACT_PCT_ENV}=${d.pct}`,

@@ -1,12 +1,14 @@
 /**
  * Does a runtime folder work, not only exist? Every bundle a hook may load is loaded in a child Node and
- * used once, and the hook entry is run on a canned input: a half-updated copy (an event's bundle or
- * policy-parse.cjs missing) makes every hook fail open, which from outside looks like a quiet session.
+ * used once, and the hook entry is run on a canned input by what runs the hooks here (Bun or Node, as the hook
+ * command picks): a half-updated copy (an event's bundle or policy-parse.cjs missing) makes every hook fail open,
+ * which from outside looks like a quiet session.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { BUN_FLOOR, bunTooOld } from '../core/bun-floor.js';
 import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
 import { RUNTIME_FILES } from './install-target.js';
 import { cliMessage } from './messages.js';
@@ -29,8 +31,50 @@ if (!yaml.ok) throw new Error('yaml-parse.cjs does not parse YAML: ' + yaml.erro
 /** Claude Code's PreToolUse and UserPromptSubmit need no more than this to state a verdict. */
 const CANNED_INPUT = JSON.stringify({ session_id: 'doctor-check', transcript_path: '/nonexistent/doctor-check.jsonl', prompt: 'check' });
 
-/** Undefined when the folder's hooks work; otherwise the first problem, as one line. */
-export function checkRuntime(dir: string, env: Readonly<Record<string, string | undefined>>): string | undefined {
+/** What runs a hook here: the executable the hook entry is run with, and how doctor names it. */
+export type HookRunner = { path: string; label: string };
+
+/**
+ * What the hook commands run on this PATH: where a command is the default form (Bun where installed), the `bun`
+ * the shell's `command -v` finds, when it is the floor's or newer; otherwise Node (this one, the Node doctor runs on).
+ */
+export function hookRunner(auto: boolean, env: Readonly<Record<string, string | undefined>>): HookRunner {
+  const node = { path: process.execPath, label: 'Node' };
+  const bun = auto ? onPath('bun', env.PATH) : undefined;
+  if (bun === undefined) return node;
+  // The version the launcher sees (process.versions.bun), asked of the runtime itself.
+  const asked = spawnSync(bun, ['-e', 'process.stdout.write(String(process.versions.bun))'], {
+    encoding: 'utf8',
+    timeout: 15_000,
+    env: { PATH: env.PATH ?? '' },
+  });
+  const version = asked.status === 0 ? asked.stdout.trim() : '';
+  // One that cannot say is still what the command runs: the hook check below shows whether it works.
+  if (version === '') return { path: bun, label: cliMessage('doctor.runner-unknown-bun', { bun }) };
+  if (!bunTooOld(version)) return { path: bun, label: `Bun ${version}` };
+  return { ...node, label: cliMessage('doctor.runner-old-bun', { bun, version, floor: BUN_FLOOR }) };
+}
+
+/** The first executable file `name` in the absolute folders of `path`, as the shell's `command -v` finds it. */
+function onPath(name: string, path: string | undefined): string | undefined {
+  for (const dir of (path ?? '').split(delimiter)) {
+    if (!isAbsolute(dir)) continue;
+    try {
+      accessSync(join(dir, name), constants.X_OK);
+      if (statSync(join(dir, name)).isFile()) return join(dir, name);
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** Undefined when the folder's hooks work, run by `runner`; otherwise the first problem, as one line. */
+export function checkRuntime(
+  dir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  runner: HookRunner = { path: process.execPath, label: 'Node' },
+): string | undefined {
   const missing = RUNTIME_FILES.filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) return cliMessage('doctor.runtime-missing', { files: missing.join(', ') });
   const childEnv = { PATH: env.PATH ?? '/usr/bin:/bin', HOME: env.HOME ?? '/', NO_COLOR: '1' };
@@ -40,12 +84,12 @@ export function checkRuntime(dir: string, env: Readonly<Record<string, string | 
     timeout: 15_000,
   });
   if (load.status !== 0) return cliMessage('doctor.runtime-unloadable', { line: firstErrorLine(load.stderr) });
-  // The entry itself, as Claude Code runs it: the launcher loads the monitor's bundle, which states its verdict. It runs
+  // The entry itself, as Claude Code runs it (by `runner`): the launcher loads the monitor's bundle, which states its verdict. It runs
   // in an empty project and home of its own, so it finds (and acknowledges) nothing of the user's.
   const scratch = mkdtempSync(join(tmpdir(), 'context-ceiling-doctor-'));
   const run = (() => {
     try {
-      return spawnSync(process.execPath, [join(dir, 'hook.cjs'), 'user-prompt-submit'], {
+      return spawnSync(runner.path, [join(dir, 'hook.cjs'), 'user-prompt-submit'], {
         input: CANNED_INPUT,
         cwd: scratch,
         env: { ...childEnv, HOME: scratch, CLAUDE_PROJECT_DIR: scratch, DEV_TEAM_CONTEXT_DEBUG: '1', DEV_TEAM_CONTEXT_MONITOR: 'off' },

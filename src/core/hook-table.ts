@@ -104,7 +104,29 @@ export function matcherTools(matcher: string): readonly string[] {
  */
 export const NODE_HOOK = 'node --preserve-symlinks-main';
 
-/** plugin/hooks/hooks.json as Claude Code reads it, each command run through the plugin root. */
+/**
+ * What runs the hook launcher: `auto` (the default, on every route) is Bun where it is installed, else Node;
+ * `node` is Node always (`install --runtime node`).
+ */
+export type HookRuntime = 'auto' | 'node';
+
+/**
+ * The command that runs `name` from the launcher in `runtimeDir` (which may start with $CLAUDE_PROJECT_DIR or
+ * ${CLAUDE_PLUGIN_ROOT}). `auto` asks the shell Claude Code runs it in whether `bun` is on the PATH each time (a
+ * builtin, no extra process) and runs the same bundle with Bun if so, with Node otherwise, so installing or
+ * removing Bun later never breaks a hook; `exec` spares the shell's fork either way. Under a Bun older than the
+ * one the suite passes with, the launcher hands the run to Node (core/bun-floor.ts).
+ */
+export function hookCommand(runtimeDir: string, name: string, runtime: HookRuntime = 'auto'): string {
+  const script = `"${runtimeDir}/hook.cjs" ${name}`;
+  if (runtime === 'node') return `${NODE_HOOK} ${script}`;
+  return `if ${BUN_PRESENT} >/dev/null 2>&1; then exec bun ${script}; else exec ${NODE_HOOK} ${script}; fi`;
+}
+
+/** The test an `auto` hook command (one that runs Bun where installed) opens with. */
+export const BUN_PRESENT = 'command -v bun';
+
+/** plugin/hooks/hooks.json as Claude Code reads it, each command run through the plugin root, Bun where installed. */
 export function renderPluginHooks(description: string): string {
   const hooks = Object.fromEntries(
     HOOK_TABLE.map((spec: HookSpec) => [
@@ -112,7 +134,7 @@ export function renderPluginHooks(description: string): string {
       [
         {
           ...(spec.matcher ? { matcher: spec.matcher } : {}),
-          hooks: [{ type: 'command', command: `${NODE_HOOK} "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`, timeout: spec.timeout }],
+          hooks: [{ type: 'command', command: hookCommand('${CLAUDE_PLUGIN_ROOT}/dist', spec.name), timeout: spec.timeout }],
         },
       ],
     ]),

@@ -3,25 +3,13 @@
  * functions: the hooks we add (one table, also the source of plugin/hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
-import { HOOK_TABLE, type HookSpec, NODE_HOOK } from './hook-table.js';
+import { HOOK_TABLE, type HookRuntime, type HookSpec, hookCommand } from './hook-table.js';
+
+export type { HookRuntime } from './hook-table.js';
 import { isObject } from './json-shape.js';
 
 /** The hooks install writes: the one table (core/hook-table.ts). */
 const HOOK_SPECS: readonly HookSpec[] = HOOK_TABLE;
-
-/** What runs the hook bundle: Node (the default), or Bun where it is installed (`install --runtime`). */
-export type HookRuntime = 'node' | 'bun';
-
-/**
- * `node --preserve-symlinks-main "<runtime>/hook.cjs" <name>` (NODE_HOOK); the runtime folder may start with $CLAUDE_PROJECT_DIR. With Bun the
- * command asks the shell Claude Code runs it in whether `bun` is there each time (a shell builtin, no
- * extra process) and runs Node otherwise, so removing Bun later never breaks the hooks.
- */
-export function hookCommand(runtimeDir: string, name: string, runtime: HookRuntime = 'node'): string {
-  const script = `"${runtimeDir}/hook.cjs" ${name}`;
-  if (runtime === 'node') return `${NODE_HOOK} ${script}`;
-  return `if command -v bun >/dev/null 2>&1; then bun ${script}; else ${NODE_HOOK} ${script}; fi`;
-}
 
 /** `node "<runtime>/statusline.cjs"`, wrapping the user's own status line command when there was one. */
 export function statusLineCommand(runtimeDir: string, wrap: string | undefined): string {
@@ -45,7 +33,7 @@ export function isOurStatusLine(value: unknown): boolean {
   return typeof value === 'object' && value !== null && OUR_STATUS_LINE.test(String((value as Record<string, unknown>).command ?? ''));
 }
 
-// The name ends the command (Node) or the first of its two runs (Bun, `...; else node ...; fi`).
+// The name ends the command (Node) or the first of its two runs (auto, `...; else exec node ...; fi`; before `exec`, without it).
 const OURS = new RegExp(`context-ceiling[^"]*/hook\\.cjs"?\\s+(${HOOK_SPECS.map((s) => s.name).join('|')})(?:\\s*$|;)`);
 
 /** The hook name of a command install wrote (any runtime location), or undefined for anyone else's command. */
@@ -80,7 +68,7 @@ type Hook = { type?: unknown; command?: unknown; timeout?: unknown; [key: string
  */
 export type InstallOptions = {
   statusLine?: boolean;
-  /** What runs the hooks (node unless asked). */
+  /** What runs the hooks (auto: Bun where installed, else Node, unless Node is asked for). */
   runtime?: HookRuntime;
   /** The env values an earlier install set (its record): kept, updated, or removed when no longer asked for. */
   owned?: readonly EnvChange[];

@@ -1,10 +1,14 @@
 /**
  * What the hook launcher does when it cannot run an entry (plugin/dist/launch-failed.cjs, loaded only then): a
  * name that is no entry is a wiring mistake (exit 1, one line); a known entry whose bundle did not load (a
- * half-updated runtime copy) lets everything through but says so, and leaves the last-error record.
+ * half-updated runtime copy) lets everything through but says so, and leaves the last-error record; under a Bun
+ * older than the one the suite passes with, Node runs the hook instead.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { BUN_FLOOR } from '../core/bun-floor.js';
+import { NODE_HOOK } from '../core/hook-table.js';
 import { ENV } from '../core/env-names.js';
 import { isEntryName, unknownEntryMessage } from '../core/hook-table.js';
 import { homeDirectory } from '../io/home.js';
@@ -24,6 +28,22 @@ export function launchFailed(name: string | undefined, error: unknown): void {
     failedToLoad(name, error);
   } catch {
     process.exitCode = 0;
+  }
+}
+
+/**
+ * The hook command found a Bun older than BUN_FLOOR: run the same launcher with Node, as the command does where
+ * Bun is absent, on the same stdin, stdout and stderr, and end as that run ends. A Node that cannot be run is a
+ * launch that failed: everything is let through, and said so.
+ */
+export function runUnderNode(name: string | undefined, bundleDir: string, bunVersion: string): void {
+  try {
+    const [node, ...flags] = NODE_HOOK.split(' ') as [string, ...string[]];
+    const run = spawnSync(node, [...flags, join(bundleDir, 'hook.cjs'), ...(name === undefined ? [] : [name])], { stdio: 'inherit' });
+    if (run.error) throw new Error(`Bun ${bunVersion} is older than ${BUN_FLOOR} and Node could not run the hook: ${run.error.message}`);
+    process.exitCode = run.status ?? 0; // killed by a signal: let everything through
+  } catch (error) {
+    launchFailed(name, error);
   }
 }
 

@@ -3,10 +3,11 @@
  * compiled from V8's code cache in the private state directory when there is one (io/code-cache.ts, any Node;
  * Bun loads it plainly), and run it. Kept to what every run needs: the launcher is the one part compiled from
  * source on every run (each KB of it costs every hook), so the entry bundle writes a missing cache and a launch
- * that fails is handled by launch-failed.cjs, loaded only then.
+ * that fails, or a Bun older than the suite's (core/bun-floor.ts), is handled by launch-failed.cjs, loaded only then.
  */
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { bunTooOld } from '../core/bun-floor.js';
 import { ENV } from '../core/env-names.js';
 import { entryBundleFile } from '../core/entry-bundle.js';
 import { readBundle, type UncachedBundle } from '../io/code-cache.js';
@@ -30,6 +31,11 @@ const ENTRY_SHAPE = /^[a-z]+(?:-[a-z]+)*$/;
 /** `bundleDir`: the folder of the running hook.cjs, where the entry bundles sit. Never throws; exits 0 on any failure but a wrong name. */
 export function launchHook(name: string | undefined, bundleDir: string): void {
   try {
+    const bun = process.versions.bun;
+    if (bun !== undefined && bunTooOld(bun)) {
+      launchFailedModule(bundleDir).runUnderNode(name, bundleDir, bun);
+      return;
+    }
     let loaded: ReturnType<typeof readBundle>;
     let stateDir: string | undefined;
     try {
@@ -81,9 +87,14 @@ export const CODE_CACHE_DIR = 'code-cache';
 /** The launch failed: launch-failed.cjs says why; when even that cannot load, one line says so. */
 function launchFailed(name: string | undefined, error: unknown, bundleDir: string): void {
   try {
-    (require(join(bundleDir, 'launch-failed.cjs')) as typeof import('./launch-failed.js')).launchFailed(name, error);
+    launchFailedModule(bundleDir).launchFailed(name, error);
   } catch {
     writeSync(2, `context-ceiling: the ${name} hook could not load and let everything through (${String(error).split('\n')[0]})\n`);
     process.exitCode = 0;
   }
+}
+
+/** launch-failed.cjs: what the launcher does when it cannot run the entry itself, loaded only then. */
+function launchFailedModule(bundleDir: string): typeof import('./launch-failed.js') {
+  return require(join(bundleDir, 'launch-failed.cjs'));
 }

@@ -1,7 +1,7 @@
 /** The CLI sees what the hooks see: the env blocks of Claude Code's settings files, a plugin install, the window in use. */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { folderMarketplace } from '../helpers/plugin-records.js';
@@ -198,7 +198,8 @@ describe('human output, byte for byte (explicit env, NO_COLOR=1, COLUMNS=80)', (
       enabledPlugins: { 'context-ceiling@context-ceiling': true },
       env: { DEV_TEAM_CONTEXT_STRICT: 'on', DEV_TEAM_CONTEXT_WINDOW: '1000000', CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: '42' },
     });
-    const env = { COLUMNS: '80' };
+    // A PATH without Bun: doctor names Node as what runs the plugin's hooks.
+    const env = { COLUMNS: '80', PATH: `${dirname(process.execPath)}:/usr/bin:/bin` };
     for (const [name, args] of [
       ['status', ['status', '--transcript', transcriptAt(450_000)]],
       ['config-show', ['config', 'show']],

@@ -1,8 +1,9 @@
 /** doctor and a plugin install: where Claude Code runs the plugin from, and a folder that is gone. */
-import { renameSync } from 'node:fs';
+import { renameSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { folderMarketplace, gitMarketplace } from '../helpers/plugin-records.js';
-import { useProjectSandbox } from '../helpers/sandbox.js';
+import { BUN_BIN, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox, cli } = useProjectSandbox();
 type Check = { name: string; status: string; detail: string; fix?: string };
@@ -12,8 +13,9 @@ const enable = (extra: Record<string, unknown> = {}) =>
     'home/.claude/settings.json',
     JSON.stringify({ enabledPlugins: { 'context-ceiling@context-ceiling': true }, env: { DEV_TEAM_CONTEXT_WINDOW: '1000000' }, ...extra }),
   );
-const hooksChecks = async () => {
-  const run = await cli(['doctor', '--json']);
+/** doctor on a PATH without Bun (the plugin's hooks then run with Node), or with `bin` first on it. */
+const hooksChecks = async (bin?: string) => {
+  const run = await cli(['doctor', '--json'], { PATH: `${bin ? `${bin}:` : ''}${dirname(process.execPath)}:/usr/bin:/bin` });
   expect(run.stderr).toBe('');
   return { exitCode: run.exitCode, hooks: (JSON.parse(run.stdout).checks as Check[]).filter((check) => check.name === 'hooks') };
 };
@@ -28,10 +30,20 @@ describe('doctor: the plugin route', () => {
         {
           name: 'hooks',
           status: 'ok',
-          detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from ${clone}/plugin, in the folder its marketplace was added from (keep it there)`,
+          detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from ${clone}/plugin, in the folder its marketplace was added from (keep it there), by Node`,
         },
       ],
     });
+  });
+
+  it('with Bun on the PATH the plugin’s hooks run with it: doctor names it, having run the hook with it', async () => {
+    const clone = folderMarketplace(sandbox());
+    enable();
+    const bin = dirname(sandbox().write('bin/.keep', ''));
+    symlinkSync(BUN_BIN, join(bin, 'bun'));
+    expect((await hooksChecks(bin)).hooks).toMatchObject([
+      { status: 'ok', detail: expect.stringMatching(new RegExp(`its hooks run from ${clone}/plugin, .*, by Bun 1\\.4\\.4$`)) },
+    ]);
   });
 
   it('the folder moved: a failure that names it and the way back (Claude Code itself says nothing)', async () => {
@@ -66,7 +78,7 @@ describe('doctor: the plugin route', () => {
       {
         name: 'hooks',
         status: 'ok',
-        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from Claude Code's copy, ${copy}`,
+        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from Claude Code's copy, ${copy}, by Node`,
       },
     ]);
     const clone = `${sandbox().home}/.claude/plugins/marketplaces/context-ceiling`;

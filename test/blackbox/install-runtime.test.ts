@@ -1,6 +1,6 @@
 /**
- * `install --runtime`: the hook command runs Bun where it is installed and Node otherwise, decided by the
- * shell each time the hook runs. The written command is run as Claude Code runs it (bash), with `bun` and
+ * What runs the hooks: by default the hook command runs Bun where it is installed and Node otherwise, decided by
+ * the shell each time the hook runs (a Bun older than the floor hands the run to Node); `--runtime node` is Node. The written command is run as Claude Code runs it (bash), with `bun` and
  * `node` stand-ins on the PATH that log their call and hand over to the real runtime.
  */
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -19,14 +19,18 @@ const RUNTIME = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
 /** The devDependency's Bun (package.json): the real runtime the bun stand-in hands over to. */
 const REAL_BUN = join(ROOT, 'node_modules', '.bin', 'bun');
 
-/** A folder holding stand-ins for the runtimes named: each logs its name, then runs the real one. */
-function standIns(names: ('bun' | 'node')[]): { bin: string; log: string } {
+/**
+ * A folder holding stand-ins for the runtimes named: each logs its name, then runs the real one. `old-bun` is the
+ * real Bun made to report a version below the floor (a preload sets process.versions.bun), as an old install would.
+ */
+function standIns(names: ('bun' | 'node' | 'old-bun')[]): { bin: string; log: string } {
   const log = join(sandbox().root, 'runtimes.log');
   const bin = dirname(sandbox().write('bin/.keep', ''));
+  const older = sandbox().write('old-bun.cjs', "process.versions.bun = '1.1.0';\n");
   for (const name of names) {
-    const real = name === 'bun' ? REAL_BUN : process.execPath;
-    const path = join(bin, name);
-    writeFileSync(path, `#!/bin/sh\necho ${name} >> "${log}"\nexec "${real}" "$@"\n`);
+    const real = name === 'node' ? `"${process.execPath}"` : name === 'bun' ? `"${REAL_BUN}"` : `"${REAL_BUN}" --preload "${older}"`;
+    const path = join(bin, name === 'old-bun' ? 'bun' : name);
+    writeFileSync(path, `#!/bin/sh\necho ${name} >> "${log}"\nexec ${real} "$@"\n`);
     chmodSync(path, 0o755);
   }
   return { bin, log };
@@ -53,43 +57,70 @@ async function runInstalledGuard(command: string, path: string) {
   return { ...run, reason };
 }
 
-describe('install --runtime', () => {
-  it('bun: every hook runs Bun when bun is on the PATH, and the verdict is the same', async () => {
-    const run = await cliOk(['install', '--runtime', 'bun']);
-    expect(run.stdout).toContain('the hooks run with Bun where `bun` is on the PATH, else with Node');
-    expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'bun'));
+const guardCommand = () => settings().hooks.PreToolUse[0].hooks[0].command as string;
+
+describe('what runs the hooks (install --runtime)', () => {
+  it('by default every hook runs Bun when bun is on the PATH, and the verdict is the same', async () => {
+    const run = await cliOk(['install']);
+    expect(run.stdout).toContain('the hooks run with Bun where `bun` 1.4.4 or newer is on the PATH, else with Node');
+    expect(settings().hooks).toEqual(expectedHooks(RUNTIME));
     const { bin, log } = standIns(['bun', 'node']);
-    const hook = await runInstalledGuard(settings().hooks.PreToolUse[0].hooks[0].command, `${bin}:/usr/bin:/bin`);
+    const hook = await runInstalledGuard(guardCommand(), `${bin}:/usr/bin:/bin`);
     expect(hook.exitCode, hook.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('bun\n');
     expect(hook.reason).toBe('block over-ceiling-blocked');
     expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('bun: where bun is not installed when the hook runs, Node runs it instead', async () => {
-    await cliOk(['install', '--runtime', 'bun']);
+  it('by default, where bun is not installed when the hook runs, Node runs it instead', async () => {
+    await cliOk(['install']);
     const { bin, log } = standIns(['node']);
-    const hook = await runInstalledGuard(settings().hooks.PreToolUse[0].hooks[0].command, `${bin}:/usr/bin:/bin`);
+    const hook = await runInstalledGuard(guardCommand(), `${bin}:/usr/bin:/bin`);
     expect(hook.exitCode, hook.stderr).toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('node\n');
     expect(hook.reason).toBe('block over-ceiling-blocked');
     expect(hook.stderr).toContain('blocked');
   });
 
-  it('auto: bun when bun is on the PATH at install time, else node', async () => {
-    const { bin } = standIns(['bun']);
-    await cliOk(['install', '--runtime', 'auto'], { PATH: `${bin}:${dirname(process.execPath)}:/usr/bin:/bin` });
-    expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'bun'));
-    const again = await cliOk(['install', '--runtime', 'auto'], { PATH: `${dirname(process.execPath)}:/usr/bin:/bin` });
-    expect(again.stdout).toContain('~ PreToolUse [Agent|Task|Skill|Workflow]: node --preserve-symlinks-main "');
-    expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'node'));
+  it('a Bun older than the floor starts, and hands the run to Node: the same verdict reaches the client', async () => {
+    await cliOk(['install']);
+    const { bin, log } = standIns(['old-bun', 'node']);
+    const hook = await runInstalledGuard(guardCommand(), `${bin}:/usr/bin:/bin`);
+    expect(hook.exitCode, hook.stderr).toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('old-bun\nnode\n');
+    expect(hook.reason).toBe('block over-ceiling-blocked');
+    expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
   });
 
-  it('node is the default; switching runtimes updates the hooks in place, and uninstall removes the Bun form too', async () => {
+  it('a Bun older than the floor with no Node to hand over to lets the call through, and says why', async () => {
     await cliOk(['install']);
+    const { bin, log } = standIns(['old-bun']);
+    const hook = await runInstalledGuard(guardCommand(), bin); // no system folder: no node anywhere on the PATH
+    expect(readFileSync(log, 'utf8')).toBe('old-bun\n');
+    expect(hook.exitCode).toBe(0);
+    expect(hook.stdout).toBe('');
+    expect(hook.stderr).toContain('Bun 1.1.0 is older than 1.4.4 and Node could not run the hook');
+  });
+
+  it('--runtime node runs Node even where bun is installed', async () => {
+    const run = await cliOk(['install', '--runtime', 'node']);
+    expect(run.stdout).toContain('the hooks run with Node (--runtime node)');
     expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'node'));
-    await cliOk(['install', '--runtime', 'bun']);
-    expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'bun'));
+    const { bin, log } = standIns(['bun', 'node']);
+    const hook = await runInstalledGuard(guardCommand(), `${bin}:/usr/bin:/bin`);
+    expect(readFileSync(log, 'utf8')).toBe('node\n');
+    expect(hook.reason).toBe('block over-ceiling-blocked');
+  });
+
+  it('auto and bun (an earlier name) are the default; switching updates the hooks in place; uninstall removes either form', async () => {
+    await cliOk(['install', '--runtime', 'node']);
+    expect(settings().hooks).toEqual(expectedHooks(RUNTIME, 'node'));
+    for (const flag of ['auto', 'bun']) {
+      await cliOk(['install', '--runtime', 'node']);
+      const run = await cliOk(['install', '--runtime', flag]);
+      expect(run.stdout).toContain('~ PreToolUse [Agent|Task|Skill|Workflow]: if command -v bun');
+      expect(settings().hooks).toEqual(expectedHooks(RUNTIME));
+    }
     const run = await cliOk(['uninstall']);
     expect(run.exitCode, run.stderr).toBe(0);
     expect(settings().hooks).toBeUndefined();
@@ -98,7 +129,40 @@ describe('install --runtime', () => {
   it('an unknown runtime is a usage error', async () => {
     const run = await cli(['install', '--runtime', 'deno']);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('--runtime takes bun, node or auto (got "deno")');
+    expect(run.stderr).toContain('--runtime takes auto or node (got "deno")');
+  });
+});
+
+describe('doctor names what runs the hooks, and proves it runs them', () => {
+  const hooksLine = (stdout: string) => stdout.split('\n').find((line) => / hooks /.test(line)) ?? '';
+
+  it('Bun where the shell finds it, Node where it does not, Node where only an old Bun is found', async () => {
+    await cliOk(['install']);
+    const withBun = standIns(['bun']).bin;
+    expect(hooksLine((await cliOk(['doctor'], { PATH: `${withBun}:/usr/bin:/bin` })).stdout)).toMatch(
+      /^✓ hooks .*all 6 events, .*, run by Bun 1\.4\.4$/,
+    );
+    expect(hooksLine((await cliOk(['doctor'], { PATH: '/usr/bin:/bin' })).stdout)).toMatch(/^✓ hooks .*, run by Node$/);
+    const withOld = standIns(['old-bun']).bin;
+    expect(hooksLine((await cliOk(['doctor'], { PATH: `${withOld}:/usr/bin:/bin` })).stdout)).toMatch(
+      /^✓ hooks .*, run by Node \(.*\/bun is Bun 1\.1\.0, older than 1\.4\.4: each hook hands its run to Node\)$/,
+    );
+  });
+
+  it('--runtime node: Node, whatever Bun is on the PATH', async () => {
+    await cliOk(['install', '--runtime', 'node']);
+    const { bin } = standIns(['bun']);
+    expect(hooksLine((await cliOk(['doctor'], { PATH: `${bin}:/usr/bin:/bin` })).stdout)).toMatch(/^✓ hooks .*, run by Node$/);
+  });
+
+  it('a Bun that cannot run the hooks fails the check: doctor ran the hook with it', async () => {
+    await cliOk(['install']);
+    const bin = dirname(sandbox().write('broken/.keep', ''));
+    writeFileSync(join(bin, 'bun'), `#!/bin/sh\n[ "$1" = -e ] && exec "${REAL_BUN}" "$@"\necho "bun: crashed" >&2; exit 3\n`);
+    chmodSync(join(bin, 'bun'), 0o755);
+    const run = await cli(['doctor'], { PATH: `${bin}:/usr/bin:/bin` });
+    expect(run.exitCode).toBe(1);
+    expect(hooksLine(run.stdout)).toMatch(/^✗ hooks .*which does not work \(hook\.cjs states no verdict: bun: crashed\)/);
   });
 });
 
@@ -112,7 +176,7 @@ describe('runtime files an earlier version wrote', () => {
     const record = JSON.parse(readFileSync(recordPath(), 'utf8'));
     record.runtimeHashes['hook-events.cjs'] = createHash('sha256').update(readFileSync(retired())).digest('hex');
     writeFileSync(recordPath(), JSON.stringify(record));
-    await cliOk(['install', '--runtime', 'bun']);
+    await cliOk(['install', '--runtime', 'node']);
     expect(existsSync(retired())).toBe(false);
     writeFileSync(retired(), 'someone else wrote this\n');
     await cliOk(['install']);

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { expectedHooks } from '../helpers/hook-table.js';
+import { expectedCommand, expectedHooks } from '../helpers/hook-table.js';
 import { useProjectSandbox } from '../helpers/sandbox.js';
 import { execa } from 'execa';
 
@@ -102,7 +102,7 @@ describe('install', () => {
     expect((await cliOk(['install', '--user'])).exitCode).toBe(0);
     const settings = JSON.parse(read(join(sandbox().home, '.claude', 'settings.json')));
     expect(settings.hooks.SessionStart[0].hooks[0].command).toBe(
-      `node --preserve-symlinks-main "${join(sandbox().home, '.claude', 'context-ceiling', 'runtime')}/hook.cjs" session-start`,
+      expectedCommand(join(sandbox().home, '.claude', 'context-ceiling', 'runtime'), 'session-start'),
     );
     expect(existsSync(join(sandbox().home, '.claude', 'context-ceiling', 'runtime', 'hook.cjs'))).toBe(true);
     expect(existsSync(settingsPath())).toBe(false);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { expectedCommand } from '../helpers/hook-table.js';
 import { PAYLOAD_FILES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 
@@ -89,8 +90,6 @@ describe('npm pack', () => {
     expect(guard.stderr).toContain('context-ceiling: blocked Skill "deep-dive"');
     // As a project dependency, install points the hooks at node_modules instead of copying the runtime.
     const install = await run(bin, ['install'], app, { CLAUDE_PROJECT_DIR: app });
-    expect(install.stdout).toContain(
-      'node --preserve-symlinks-main "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" pre-tool-use',
-    );
+    expect(install.stdout).toContain(expectedCommand('$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist', 'pre-tool-use'));
   }, 120_000);
 });

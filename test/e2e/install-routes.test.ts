@@ -4,13 +4,15 @@
  * `--user`. The hooks must fire and run from the runtime copy install made, so they
  * keep working once the package itself is gone (README: "the hooks do not depend on
  * where the package lives"). The clone route (`node plugin/dist/cli.cjs install`) is
- * how every other end-to-end World installs.
+ * how every other end-to-end World installs. The e2e project's PATH holds no Bun (test/e2e/path-setup.ts), as
+ * on a machine without it: these hooks run with Node; the last test puts a Bun on the PATH.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { expectedCommand } from '../helpers/hook-table.js';
 import { BUN_BIN } from '../helpers/sandbox.js';
 import { blockedLoad, blockReason, installTarballGlobally, userEnv } from './routes.js';
 import { World, stopWorldsAfterEach } from './world.js';
@@ -49,7 +51,7 @@ describe.each([
     expect(hooks.PreToolUse).toEqual([
       {
         matcher: 'Agent|Task|Skill|Workflow',
-        hooks: [expect.objectContaining({ command: `node --preserve-symlinks-main "${command(world)}/hook.cjs" pre-tool-use` })],
+        hooks: [expect.objectContaining({ command: expectedCommand(command(world), 'pre-tool-use') })],
       },
     ]);
     rmSync(prefix, { recursive: true, force: true }); // npm uninstall -g, or a cleaned npx cache
@@ -60,7 +62,7 @@ describe.each([
   }, 180_000);
 });
 
-describe('install --runtime bun', () => {
+describe('install, nothing else: Bun where it is installed', () => {
   it('the real client runs every hook with Bun where it is on the PATH, and the block reaches the model', async () => {
     // A `bun` first on the PATH that notes each run, then runs the pinned Bun: proof of which runtime ran.
     const shim = mkdtempSync(join(tmpdir(), 'cc-bun-shim-'));
@@ -68,12 +70,10 @@ describe('install --runtime bun', () => {
     writeFileSync(join(shim, 'bun'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${BUN_BIN}' "$@"\n`, { mode: 0o755 });
     try {
       world = new World(undefined, { PATH: `${shim}:${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}` });
-      await world.start(['--runtime', 'bun']);
+      await world.start();
       const hooks = JSON.parse(readFileSync(join(world.project, '.claude', 'settings.json'), 'utf8')).hooks;
       const runtime = '$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime';
-      expect(hooks.PreToolUse[0].hooks[0].command).toBe(
-        `if command -v bun >/dev/null 2>&1; then bun "${runtime}/hook.cjs" pre-tool-use; else node --preserve-symlinks-main "${runtime}/hook.cjs" pre-tool-use; fi`,
-      );
+      expect(hooks.PreToolUse[0].hooks[0].command).toBe(expectedCommand(runtime, 'pre-tool-use'));
       const { afterBlock } = await blockedLoad(world);
       expect(world.api.conversation[0]!.text).toContain('<context-monitor>');
       expect(afterBlock).toContain(blockReason('context-summarization'));

@@ -10,6 +10,7 @@ import { mkdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
+import { BUN_FLOOR } from '../../src/core/bun-floor.js';
 import { PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 import { serveGit } from './git-http.js';
@@ -26,6 +27,9 @@ function expectPluginBlock(afterBlock: string): void {
 }
 
 /** `node <cli> doctor --json` in the project, as a person would run it: the hooks check(s). */
+/** What doctor says runs the hooks: Node, or in the Bun run (test/e2e/bun-runtime.test.ts) the pinned Bun on the PATH. */
+const RUNNER = process.env.CC_HOOK_RUNTIME === 'bun' ? `Bun ${BUN_FLOOR}` : 'Node';
+
 async function doctorHooks(w: World, cli: string): Promise<Array<{ status: string; detail: string }>> {
   const run = await execa(process.execPath, [cli, 'doctor', '--json'], {
     cwd: w.project,
@@ -58,7 +62,7 @@ describe('the plugin from a folder: the payload inside the packed artifact', () 
       {
         name: 'hooks',
         status: 'ok',
-        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from ${folder}, in the folder its marketplace was added from (keep it there)`,
+        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from ${folder}, in the folder its marketplace was added from (keep it there), by ${RUNNER}`,
       },
     ]);
     // Moved away, the plugin stops without a word from Claude Code; doctor (from the moved copy) says why.
@@ -97,7 +101,7 @@ describe('the plugin from a git URL: the repository, as committed', () => {
       {
         name: 'hooks',
         status: 'ok',
-        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from Claude Code's copy, ${copy}`,
+        detail: `plugin context-ceiling@context-ceiling enabled in ~/.claude/settings.json: its hooks run from Claude Code's copy, ${copy}, by ${RUNNER}`,
       },
     ]);
   }, 180_000);

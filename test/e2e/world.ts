@@ -93,8 +93,7 @@ export class World {
   async start(installArgs: string[] | null = []): Promise<void> {
     this.url = await this.api.start();
     if (installArgs === null) return;
-    const runtime = process.env.CC_HOOK_RUNTIME === 'bun' && !installArgs.includes('--runtime') ? ['--runtime', 'bun'] : [];
-    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs, ...runtime], {
+    const install = await execa(process.execPath, [CLI_BIN, 'install', ...installArgs], {
       cwd: this.project,
       env: this.baseEnv(),
       extendEnv: false,

@@ -11,7 +11,7 @@ import { ROOT, type Sandbox } from './sandbox.js';
 /** What doctor needs of a plugin folder: hooks.json, and bundles that load and run (doctor runs them). */
 const PLUGIN_FILES = ['plugin/hooks/hooks.json', ...RUNTIME_FILES.map((file) => `plugin/dist/${file}`)];
 
-const contentOf = (file: string) => (file.endsWith('.cjs') ? readFileSync(join(ROOT, file), 'utf8') : '{}');
+const contentOf = (file: string) => (file.endsWith('.cjs') || file.endsWith('/hooks.json') ? readFileSync(join(ROOT, file), 'utf8') : '{}');
 
 /** A clone added as a folder marketplace: hooks run from `<clone>/plugin`. Returns the clone's path. */
 export function folderMarketplace(sandbox: Sandbox, clone = 'clone'): string {

@@ -126,8 +126,8 @@ function logHookRun(log: string | undefined, event: string): void {
 }
 
 /**
- * The runtime a hook runs under: Node (this process's), or Bun when CC_HOOK_RUNTIME=bun, as
- * `install --runtime bun` runs it. test/blackbox/bun-runtime.test.ts runs the hook suites so, logging each
+ * The runtime a hook runs under: Node (this process's), or Bun when CC_HOOK_RUNTIME=bun, as the hook command
+ * runs it where Bun is installed. test/blackbox/bun-runtime.test.ts runs the hook suites so, logging each
  * run (CC_HOOK_RUNTIME_LOG) with the test that made it.
  */
 export const BUN_BIN = join(ROOT, 'node_modules', '.bin', 'bun');

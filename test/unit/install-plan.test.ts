@@ -76,6 +76,15 @@ describe('our commands are recognised, nobody else’s', () => {
     ['node "$CLAUDE_PROJECT_DIR/node_modules/context-ceiling/plugin/dist/hook.cjs" post-tool-use', 'post-tool-use'],
     // today's form (NODE_HOOK), and the one installs before it wrote: both are ours, so reinstalling updates in place
     ['node --preserve-symlinks-main "/home/u/.claude/context-ceiling/runtime/hook.cjs" pre-compact', 'pre-compact'],
+    // the default (Bun where installed), and its form before `exec`
+    [
+      'if command -v bun >/dev/null 2>&1; then exec bun "/h/.claude/context-ceiling/runtime/hook.cjs" post-compact; else exec node --preserve-symlinks-main "/h/.claude/context-ceiling/runtime/hook.cjs" post-compact; fi',
+      'post-compact',
+    ],
+    [
+      'if command -v bun >/dev/null 2>&1; then bun "/h/.claude/context-ceiling/runtime/hook.cjs" session-start; else node --preserve-symlinks-main "/h/.claude/context-ceiling/runtime/hook.cjs" session-start; fi',
+      'session-start',
+    ],
     ['node "/x/other-tool/hook.cjs" pre-tool-use', undefined],
     ['node --preserve-symlinks-main "/x/other-tool/hook.cjs" pre-tool-use', undefined],
     ['./guard.sh', undefined],

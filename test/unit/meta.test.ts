@@ -9,7 +9,9 @@ import { PRESETS } from '../../src/io/config.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { spawnSync } from 'node:child_process';
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
+import { BUN_FLOOR } from '../../src/core/bun-floor.js';
 import { HOOK_TABLE, type HookSpec } from '../../src/core/hook-table.js';
+import { expectedCommand } from '../helpers/hook-table.js';
 import { CLI_BUNDLES, PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
 
@@ -49,7 +51,7 @@ describe('src/core is pure', () => {
 describe('plugin/: the payload Claude Code installs and runs', () => {
   const hooks = JSON.parse(read('plugin/hooks/hooks.json')).hooks;
 
-  it('registers exactly the hook table (what install writes), each running the bundle through the plugin root', () => {
+  it('registers exactly the hook table (what install writes), each running the bundle through the plugin root, with Bun where installed', () => {
     expect(Object.keys(hooks).sort()).toEqual(HOOK_TABLE.map((spec) => spec.event).sort());
     for (const spec of HOOK_TABLE as readonly HookSpec[]) {
       expect(hooks[spec.event]).toEqual([
@@ -58,13 +60,18 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
           hooks: [
             {
               type: 'command',
-              command: `node --preserve-symlinks-main "\${CLAUDE_PLUGIN_ROOT}/dist/hook.cjs" ${spec.name}`,
+              command: expectedCommand('${CLAUDE_PLUGIN_ROOT}/dist', spec.name),
               timeout: spec.timeout,
             },
           ],
         },
       ]);
     }
+  });
+
+  it('the oldest Bun the hooks run under is the Bun the whole suite passes with (the devDependency)', () => {
+    // Raising the devDependency without the floor would vouch for Bun versions no test ran.
+    expect(JSON.parse(read('package.json')).devDependencies.bun).toBe(BUN_FLOOR);
   });
 
   it('plugin.json names the package and its version', () => {
