@@ -332,11 +332,16 @@ function isUsage(evidence: unknown): boolean {
 /**
  * Where the unsettled part of `chunk` should end: the end of the last line
  * before `end` that holds a mark, else the first newline (every whole line in
- * between is unmarked), else `end` itself.
+ * between is unmarked), else `end` itself. Each mark is looked for only after
+ * the last hit so far: one absent from the chunk (`compact_boundary`, mostly)
+ * does not cost a search of all that precedes a turn.
  */
 function skipUnmarked(marks: readonly Buffer[], chunk: Buffer, end: number): number {
   let hit = -1;
-  for (const mark of marks) if (end >= mark.length) hit = Math.max(hit, chunk.lastIndexOf(mark, end - mark.length));
+  for (const mark of marks) {
+    const found = chunk.subarray(hit + 1, end).lastIndexOf(mark);
+    if (found !== -1) hit += 1 + found;
+  }
   const next = chunk.indexOf(NEWLINE, hit === -1 ? 0 : hit);
   return next === -1 || next >= end ? end : next;
 }
