@@ -8,6 +8,9 @@ import { isObject } from './json-shape.js';
 /** A substring every model attachment line holds: other lines are skipped unparsed. */
 export const MODEL_ATTACHMENT_MARK = '"modelId"';
 
+/** The top-level `type` of every record classifyModelAttachment accepts. */
+export const MODEL_ATTACHMENT_TYPE = 'attachment';
+
 /** The attachment's model id, or undefined for any other record (sidechains included). */
 export function classifyModelAttachment(record: unknown): string | undefined {
   if (!isObject(record) || record.type !== 'attachment' || record.isSidechain === true) return undefined;

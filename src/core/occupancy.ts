@@ -21,6 +21,9 @@ export type RecordScope = { agentId?: string | undefined };
  */
 export const RECORD_MARKS = ['"assistant"', 'compact_boundary'] as const;
 
+/** The top-level `type`s of the records classifyRecord can settle on (a turn, a compaction boundary). */
+export const RECORD_TYPES = ['assistant', 'system'] as const;
+
 const USAGE_FIELDS = ['input_tokens', 'cache_read_input_tokens', 'cache_creation_input_tokens'] as const;
 
 /**

@@ -1,7 +1,7 @@
 /**
- * A transcript line's record type, read from its bytes without parsing it: replay skips the records
- * that can never decide anything (tool results, progress, bookkeeping: most of a transcript's bytes)
- * after looking at a few bytes of each.
+ * A transcript line's record type, read from its bytes without parsing it: replay, and the hooks'
+ * backward reader on a line longer than a read, skip the records that can never decide anything (tool
+ * results, progress, bookkeeping: most of a transcript's bytes) after looking at a few bytes of each.
  */
 
 /** The sniff could not tell the type (malformed, escaped, no top-level object): read the line the slow, exact way. */

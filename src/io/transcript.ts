@@ -9,12 +9,14 @@ import {
   classifyRecord,
   occupancyFromEvidence,
   RECORD_MARKS,
+  RECORD_TYPES,
   type Occupancy,
   type OccupancyEvidence,
   type RecordScope,
 } from '../core/occupancy.js';
 import { describeError } from './debug.js';
 import { MAX_SKETCH_DEPTH, RecordSketch } from '../core/record-sketch.js';
+import { SNIFF_OTHER, sniffRecordType } from '../core/record-sniff.js';
 import { openRegularFile } from './read-safe.js';
 
 export type ScanOptions = RecordScope & {
@@ -44,22 +46,27 @@ const NEWLINE = 0x0a;
 
 /**
  * What a backward scan looks for: lines holding one of `marks` (anything else is skipped unparsed),
- * parsed and classified; the first line `classify` accepts settles the scan. `sketch` classifies a
+ * parsed and classified; the first line `classify` accepts settles the scan. `types` are the top-level
+ * record types `classify` can accept (absent: any): a line longer than the reads so far whose type,
+ * sniffed from its first bytes, is another is skipped without being searched. `sketch` classifies a
  * line too long to parse whole, from a stream of its bytes (absent: such lines are skipped).
  */
 export type Seeker<T> = {
   marks: readonly Buffer[];
+  types?: readonly Buffer[] | undefined;
   classify: (record: unknown) => T | undefined;
   sketch?: ((fd: number, start: number, end: number, timeUp: () => boolean) => T | undefined) | undefined;
 };
 
 /** The occupancy seeker: an assistant turn's usage or a compaction boundary settles occupancy. */
 const OCCUPANCY_MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
-const EMPTY = Buffer.alloc(0);
+const OCCUPANCY_TYPES = RECORD_TYPES.map((type) => Buffer.from(type));
 const DEFAULT_CHUNK = 64 * 1024;
 /** The largest read of a backwards scan: a few reads step over a tool result of several MB. */
 const MAX_CHUNK = 1024 * 1024;
 const DEFAULT_MAX_PARSE = 1024 * 1024;
+/** A record's `type` comes within its first few hundred bytes unless a big value precedes it (then the line is judged in full). */
+const SNIFF_BYTES = 4 * 1024;
 /** JSON.parse of a deeply nested line costs ~0.4 s and 120 MB per MiB; lines this long are depth-checked first. */
 const DEPTH_CHECK_FROM = 64 * 1024;
 const QUOTE = 0x22;
@@ -121,6 +128,7 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
 export type CompactionSince = { compaction: Extract<OccupancyEvidence, { kind: 'compaction' }> | undefined; fileSize: number };
 
 const BOUNDARY_MARKS = [Buffer.from('compact_boundary')];
+const BOUNDARY_TYPES = [Buffer.from('system')];
 
 /**
  * The newest main-thread `compact_boundary` among the last `bytesFor(fileSize)` bytes of the transcript
@@ -142,6 +150,7 @@ export function readCompactionSince(
     };
     const seeker: Seeker<Extract<OccupancyEvidence, { kind: 'compaction' }>> = {
       marks: BOUNDARY_MARKS,
+      types: BOUNDARY_TYPES,
       classify: boundary,
       sketch: (at, start, end, timeUp) => boundary(sketchRange(at, start, end, timeUp)),
     };
@@ -163,29 +172,27 @@ export function scanTranscript(path: string, options: ScanOptions): ScanResult {
 }
 
 /**
- * The line being assembled runs from somewhere before the read position to
- * `lineEnd`. Its bytes in later chunks are not kept (a multi-megabyte line
- * must not cost memory): only whether they held a mark (`candidate`), and the
- * first bytes after the read boundary (`seam`), to catch a mark split across two reads.
+ * The line being assembled runs from somewhere before the read position to `lineEnd`. Its bytes in
+ * later chunks are neither kept (a multi-megabyte line must not cost memory) nor searched: it is
+ * judged once its start is read (settleLine).
  */
 type LineScan<T> = {
   fd: number;
   seeker: Seeker<T>;
-  /** Bytes on each side of a read boundary that can hold part of a mark. */
+  /** The longest mark's length less one: what pieces of a line read again overlap by, so that no mark is cut. */
   seamBytes: number;
   maxParse: number;
   timeUp: () => boolean;
   callMark: Buffer | undefined;
   callSeen: boolean | undefined;
   lineEnd: number;
-  candidate: boolean;
-  seam: Buffer;
 };
 
 function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
   const scope: RecordScope = { agentId: options.agentId };
   const seeker: Seeker<OccupancyEvidence> = {
     marks: OCCUPANCY_MARKS,
+    types: OCCUPANCY_TYPES,
     classify: (record) => classifyRecord(record, scope),
     sketch: (at, start, end, timeUp) => classifyRecord(sketchRange(at, start, end, timeUp), scope),
   };
@@ -214,8 +221,6 @@ export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOpt
     callMark: options.callId ? Buffer.from(JSON.stringify(options.callId)) : undefined,
     callSeen: undefined,
     lineEnd: fileSize,
-    candidate: false,
-    seam: EMPTY,
   };
   let pos = fileSize;
   let scanned = 0;
@@ -244,11 +249,7 @@ export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOpt
     if (step.kind === 'found') return finish(step.evidence, false);
     if (step.kind === 'time-up') return finish(undefined, true, true);
     if (pos === 0) return finish(settleLine(line, 0, chunk.subarray(0, step.end)), false);
-    const part = chunk.subarray(0, step.end); // this line continues into the previous chunk
-    if (part.length > 0) {
-      line.candidate ||= hasMark(line, part) || spansMark(line, part, line.seam);
-      line.seam = Buffer.concat([part.subarray(0, line.seamBytes), line.seam.subarray(0, Math.max(0, line.seamBytes - part.length))]);
-    }
+    // chunk[0, step.end) is the end of a line that began in an earlier read: judged when its start is read.
     chunkBytes = Math.min(chunkBytes * 2, maxChunk);
   }
   return finish(undefined, false);
@@ -263,8 +264,6 @@ function settleChunk<T>(line: LineScan<T>, chunk: Buffer, pos: number): ChunkSte
   while (newline !== -1) {
     const evidence = settleLine(line, pos + newline + 1, chunk.subarray(newline + 1, end));
     if (evidence) return { kind: 'found', evidence };
-    line.candidate = false;
-    line.seam = EMPTY;
     // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs nothing).
     end = skipUnmarked(line.seeker.marks, chunk, newline);
     line.lineEnd = pos + end;
@@ -274,12 +273,21 @@ function settleChunk<T>(line: LineScan<T>, chunk: Buffer, pos: number): ChunkSte
   return { kind: 'rest', end };
 }
 
-/** Judge the complete line [start, lineEnd), whose first bytes (up to the read boundary) are `head`. */
+/**
+ * Judge the complete line [start, lineEnd), whose first bytes (up to the read boundary) are `head`. A line
+ * longer than `head` was not searched on the way: a type the seeker cannot settle on skips it unsearched
+ * (a multi-MB tool result costs its reads, not a search of every byte); else it is read again to be searched.
+ */
 function settleLine<T>(line: LineScan<T>, start: number, head: Buffer): T | undefined {
   const length = line.lineEnd - start;
-  if (length <= 0 || !(line.candidate || hasMark(line, head) || spansMark(line, head, line.seam))) return undefined;
-  if (length > line.maxParse) return line.seeker.sketch?.(line.fd, start, line.lineEnd, line.timeUp); // callSeen stays unknown
+  if (length <= 0) return undefined;
+  if (length > head.length && !maySettle(line, start, head)) return undefined;
+  if (length > line.maxParse) {
+    const { sketch } = line.seeker;
+    return sketch && rangeHasMark(line, start) ? sketch(line.fd, start, line.lineEnd, line.timeUp) : undefined; // callSeen stays unknown
+  }
   const bytes = length === head.length ? head : readRange(line.fd, start, line.lineEnd);
+  if (!hasMark(line, bytes)) return undefined;
   if (length > DEPTH_CHECK_FROM && nestsDeeperThan(bytes, MAX_SKETCH_DEPTH)) return undefined;
   let evidence: T | undefined;
   try {
@@ -292,6 +300,31 @@ function settleLine<T>(line: LineScan<T>, start: number, head: Buffer): T | unde
   return evidence;
 }
 
+/**
+ * False when the line's top-level type, sniffed from its first bytes, is none the seeker can settle on.
+ * Claude Code writes each key once: a line with two top-level `type`s is judged by its first (JSON.parse keeps
+ * the last), as replay judges it.
+ */
+function maySettle(line: LineScan<unknown>, start: number, head: Buffer): boolean {
+  const { types } = line.seeker;
+  if (types === undefined) return true;
+  const want = Math.min(line.lineEnd - start, SNIFF_BYTES);
+  const first = head.length >= want ? head : readRange(line.fd, start, start + want);
+  return sniffRecordType(first, 0, first.length, types) !== SNIFF_OTHER;
+}
+
+/** Whether [start, lineEnd) holds a mark, read again in pieces that overlap by a mark's length less one; false once time is up. */
+function rangeHasMark(line: LineScan<unknown>, start: number): boolean {
+  const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK);
+  for (let at = start; ; at += buffer.length - line.seamBytes) {
+    if (line.timeUp()) return false;
+    const view = buffer.subarray(0, Math.min(buffer.length, line.lineEnd - at));
+    readFully(line.fd, view, at);
+    if (hasMark(line, view)) return true;
+    if (at + view.length >= line.lineEnd) return false;
+  }
+}
+
 function isUsage(evidence: unknown): boolean {
   return (evidence as Partial<OccupancyEvidence>).kind === 'usage';
 }
@@ -299,11 +332,16 @@ function isUsage(evidence: unknown): boolean {
 /**
  * Where the unsettled part of `chunk` should end: the end of the last line
  * before `end` that holds a mark, else the first newline (every whole line in
- * between is unmarked), else `end` itself.
+ * between is unmarked), else `end` itself. Each mark is looked for only after
+ * the last hit so far: one absent from the chunk (`compact_boundary`, mostly)
+ * does not cost a search of all that precedes a turn.
  */
 function skipUnmarked(marks: readonly Buffer[], chunk: Buffer, end: number): number {
   let hit = -1;
-  for (const mark of marks) if (end >= mark.length) hit = Math.max(hit, chunk.lastIndexOf(mark, end - mark.length));
+  for (const mark of marks) {
+    const found = chunk.subarray(hit + 1, end).lastIndexOf(mark);
+    if (found !== -1) hit += 1 + found;
+  }
   const next = chunk.indexOf(NEWLINE, hit === -1 ? 0 : hit);
   return next === -1 || next >= end ? end : next;
 }
@@ -397,10 +435,4 @@ function readFully(fd: number, target: Buffer, position: number): void {
 
 function hasMark(line: LineScan<unknown>, bytes: Buffer): boolean {
   return line.seeker.marks.some((mark) => bytes.includes(mark));
-}
-
-/** A mark split across a read boundary: `earlier` ends where `later` (the next bytes of the line) begins. */
-function spansMark(line: LineScan<unknown>, earlier: Buffer, later: Buffer): boolean {
-  if (later.length === 0 || earlier.length === 0) return false;
-  return hasMark(line, Buffer.concat([earlier.subarray(-line.seamBytes), later.subarray(0, line.seamBytes)]));
 }

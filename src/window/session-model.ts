@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { classifyModelAttachment, MODEL_ATTACHMENT_MARK } from '../core/model-attachment.js';
+import { classifyModelAttachment, MODEL_ATTACHMENT_MARK, MODEL_ATTACHMENT_TYPE } from '../core/model-attachment.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { openRegularFile } from '../io/read-safe.js';
 import { readPrivateJson, sanitizeId, sessionStateDir } from '../io/state.js';
@@ -19,7 +19,11 @@ const RECORD_AFTER_BYTES = 4 * 1024 * 1024;
 /** The record of the search may have been taken mid-line: look a little before it. */
 const OVERLAP_BYTES = 64 * 1024;
 
-const SEEKER: Seeker<string> = { marks: [Buffer.from(MODEL_ATTACHMENT_MARK)], classify: classifyModelAttachment };
+const SEEKER: Seeker<string> = {
+  marks: [Buffer.from(MODEL_ATTACHMENT_MARK)],
+  types: [Buffer.from(MODEL_ATTACHMENT_TYPE)],
+  classify: classifyModelAttachment,
+};
 
 type Kept = { modelId: string | null; searchedTo: number };
 
