@@ -248,7 +248,11 @@ export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOpt
     const step = settleChunk(line, chunk, pos);
     if (step.kind === 'found') return finish(step.evidence, false);
     if (step.kind === 'time-up') return finish(undefined, true, true);
-    if (pos === 0) return finish(settleLine(line, 0, chunk.subarray(0, step.end)), false);
+    if (pos === 0) {
+      const evidence = settleLine(line, 0, chunk.subarray(0, step.end));
+      // The budget cut the judging of the file's first line short: nothing found is "ran out of time", not "none".
+      return evidence === undefined && line.timeUp() ? finish(undefined, true, true) : finish(evidence, false);
+    }
     // chunk[0, step.end) is the end of a line that began in an earlier read: judged when its start is read.
     chunkBytes = Math.min(chunkBytes * 2, maxChunk);
   }

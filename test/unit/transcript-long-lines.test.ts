@@ -205,6 +205,26 @@ describe('the time budget inside a long line', () => {
     // More checks than the line's reads: some came while the line was judged, and each stopped the scan.
     expect(allowed).toBeGreaterThan(Math.ceil(Buffer.byteLength(big) / options.chunkBytes) + 1);
   });
+  it('the same when the long line is the file’s first: running out while judging it is a timeout, not "no usage"', () => {
+    const big = aTranscript()
+      .assistant({ cacheRead: 77_000, text: 'w'.repeat(400_000) })
+      .toString();
+    const path = file(`${big}${aTranscript().user('go').toString()}`);
+    const options = { maxScanBytes: 64 * MiB, chunkBytes: 16 * 1024, maxParseBytes: 100_000 };
+    let stoppedWhileJudging = 0;
+    let allowed = 0;
+    for (; allowed < 500; allowed++) {
+      let calls = 0;
+      const result = scanTranscript(path, { ...options, timeUp: () => ++calls > allowed });
+      if (result.evidence !== undefined) {
+        expect(result).toMatchObject({ evidence: { kind: 'usage', tokens: 77_005 }, timedOut: false });
+        break;
+      }
+      expect(result, `budget of ${allowed} checks`).toMatchObject({ capHit: true, timedOut: true });
+      if (result.bytesScanned === Buffer.byteLength(big) + Buffer.byteLength(aTranscript().user('go').toString())) stoppedWhileJudging++;
+    }
+    expect(stoppedWhileJudging).toBeGreaterThan(0); // the budget ran out after the file's start was read
+  });
 });
 
 /** Lines of every kind, long ones included, with marks inside and outside their strings. */
