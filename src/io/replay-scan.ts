@@ -4,8 +4,8 @@
  * Throughput, not start-up, is the budget here.
  */
 import { closeSync, readSync } from 'node:fs';
-import { MODEL_ATTACHMENT_MARK } from '../core/model-attachment.js';
-import { RECORD_MARKS } from '../core/occupancy.js';
+import { MODEL_ATTACHMENT_MARK, MODEL_ATTACHMENT_TYPE } from '../core/model-attachment.js';
+import { RECORD_MARKS, RECORD_TYPES } from '../core/occupancy.js';
 import { SNIFF_OTHER, SNIFF_UNKNOWN, sniffRecordType } from '../core/record-sniff.js';
 import { openRegularFile } from './read-safe.js';
 
@@ -18,7 +18,8 @@ export type FileScan = { bytes: number; corruptLines: number; oversizedLines: nu
  * any mark, as before sniffing. Every other record (tool results, progress, bookkeeping) is skipped
  * after its first bytes: most of a transcript's bytes are never searched.
  */
-const TYPES = ['assistant', 'system', 'attachment'].map((name) => Buffer.from(name));
+// The record types the backward reader's seekers settle on (turn, compaction boundary, model attachment), in MARKS_BY_TYPE's order.
+const TYPES = [...RECORD_TYPES, MODEL_ATTACHMENT_TYPE].map((name) => Buffer.from(name));
 const MARKS_BY_TYPE: readonly (readonly Buffer[])[] = [[], [Buffer.from(RECORD_MARKS[1])], [Buffer.from(MODEL_ATTACHMENT_MARK)]];
 const ANY_MARK = [...RECORD_MARKS, MODEL_ATTACHMENT_MARK].map((mark) => Buffer.from(mark));
 const NEWLINE = 0x0a;
