@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classifyModelAttachment, MODEL_ATTACHMENT_TYPE } from '../../src/core/model-attachment.js';
 import { classifyRecord, occupancyFromEvidence, RECORD_TYPES } from '../../src/core/occupancy.js';
 import { readCompactionSince, readOccupancy, scanTranscript } from '../../src/io/transcript.js';
+import { naiveNewestFirst } from '../helpers/naive-reader.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { readSessionModelId } from '../../src/window/session-model.js';
 
@@ -33,21 +34,7 @@ const modelOf = (content: string) =>
     () => {},
   );
 
-/** Newest line first, each parsed whole: what the reader must agree with. */
-function naive<T>(content: string, classify: (record: unknown) => T | undefined): T | undefined {
-  const lines = content.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    let record: unknown;
-    try {
-      record = JSON.parse(lines[i]!);
-    } catch {
-      continue;
-    }
-    const found = classify(record);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
+const naive = naiveNewestFirst;
 
 const older = aTranscript().assistant({ cacheRead: 1_000 }).toString(); // 1,005 tokens
 const usage = (tokens: number) => `"message":{"role":"x","model":"m","usage":{"input_tokens":${tokens}}}`;
@@ -185,45 +172,40 @@ describe('a long line whose type cannot be sniffed is judged as before', () => {
 });
 
 describe('the time budget inside a long line', () => {
-  it('whenever the budget runs out, the scan either settles or says it ran out of time', () => {
-    // Too long to parse (a sketch streams it): the budget is asked before each read, the line's and the sketch's.
-    const big = aTranscript()
-      .assistant({ cacheRead: 77_000, text: 'w'.repeat(400_000) })
-      .toString();
-    const path = file(`${older}${big}${aTranscript().user('go').toString()}`);
-    const options = { maxScanBytes: 64 * MiB, chunkBytes: 16 * 1024, maxParseBytes: 100_000 };
-    let allowed = 0;
-    for (; allowed < 500; allowed++) {
+  // Too long to parse (a sketch streams it): the budget is asked before each read, the line's and the sketch's.
+  const big = aTranscript()
+    .assistant({ cacheRead: 77_000, text: 'w'.repeat(400_000) })
+    .toString();
+  const options = { maxScanBytes: 64 * MiB, chunkBytes: 16 * 1024, maxParseBytes: 100_000 };
+
+  /** Scan `content` with a budget that runs out after 0, 1, 2, … checks, until the scan settles; each timed-out result. */
+  function runOutAtEveryCheck(content: string): ReturnType<typeof scanTranscript>[] {
+    const path = file(content);
+    const timedOut: ReturnType<typeof scanTranscript>[] = [];
+    for (let allowed = 0; allowed < 500; allowed++) {
       let calls = 0;
       const result = scanTranscript(path, { ...options, timeUp: () => ++calls > allowed });
       if (result.evidence !== undefined) {
         expect(result).toMatchObject({ evidence: { kind: 'usage', tokens: 77_005 }, timedOut: false });
-        break;
-      }
-      expect(result).toMatchObject({ capHit: true, timedOut: true });
-    }
-    // More checks than the line's reads: some came while the line was judged, and each stopped the scan.
-    expect(allowed).toBeGreaterThan(Math.ceil(Buffer.byteLength(big) / options.chunkBytes) + 1);
-  });
-  it('the same when the long line is the file’s first: running out while judging it is a timeout, not "no usage"', () => {
-    const big = aTranscript()
-      .assistant({ cacheRead: 77_000, text: 'w'.repeat(400_000) })
-      .toString();
-    const path = file(`${big}${aTranscript().user('go').toString()}`);
-    const options = { maxScanBytes: 64 * MiB, chunkBytes: 16 * 1024, maxParseBytes: 100_000 };
-    let stoppedWhileJudging = 0;
-    let allowed = 0;
-    for (; allowed < 500; allowed++) {
-      let calls = 0;
-      const result = scanTranscript(path, { ...options, timeUp: () => ++calls > allowed });
-      if (result.evidence !== undefined) {
-        expect(result).toMatchObject({ evidence: { kind: 'usage', tokens: 77_005 }, timedOut: false });
-        break;
+        return timedOut;
       }
       expect(result, `budget of ${allowed} checks`).toMatchObject({ capHit: true, timedOut: true });
-      if (result.bytesScanned === Buffer.byteLength(big) + Buffer.byteLength(aTranscript().user('go').toString())) stoppedWhileJudging++;
+      timedOut.push(result);
     }
-    expect(stoppedWhileJudging).toBeGreaterThan(0); // the budget ran out after the file's start was read
+    throw new Error('the scan never settled');
+  }
+
+  it('whenever the budget runs out, the scan either settles or says it ran out of time', () => {
+    const timedOut = runOutAtEveryCheck(`${older}${big}${aTranscript().user('go').toString()}`);
+    // More checks than the line's reads: some came while the line was judged, and each stopped the scan.
+    expect(timedOut.length).toBeGreaterThan(Math.ceil(Buffer.byteLength(big) / options.chunkBytes) + 1);
+  });
+
+  it('the same when the long line is the file’s first: running out while judging it is a timeout, not "no usage"', () => {
+    const content = `${big}${aTranscript().user('go').toString()}`;
+    const timedOut = runOutAtEveryCheck(content);
+    // Some budgets ran out after the file's start was read, while its first line was judged.
+    expect(timedOut.filter((result) => result.bytesScanned === Buffer.byteLength(content)).length).toBeGreaterThan(0);
   });
 });
 

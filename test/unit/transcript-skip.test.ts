@@ -11,24 +11,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classifyRecord, occupancyFromEvidence } from '../../src/core/occupancy.js';
 import { readOccupancy } from '../../src/io/transcript.js';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { naiveNewestFirst } from '../helpers/naive-reader.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cc-skip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The reference: every line from the end, parsed whole. */
 function naive(content: string) {
-  const lines = content.split('\n');
-  for (let i = lines.length - 1; i >= 0; i--) {
-    let record: unknown;
-    try {
-      record = JSON.parse(lines[i]!);
-    } catch {
-      continue;
-    }
-    const evidence = classifyRecord(record);
-    if (evidence) return occupancyFromEvidence(evidence, false);
-  }
-  return occupancyFromEvidence(undefined, false);
+  return occupancyFromEvidence(naiveNewestFirst(content, classifyRecord), false);
 }
 
 const piece = fc.oneof(
