@@ -126,6 +126,11 @@ describe('what runs the hooks (install --runtime)', () => {
     expect(settings().hooks).toBeUndefined();
   });
 
+  it('--json says what runs the hooks: auto by default, node when asked', async () => {
+    expect(JSON.parse((await cliOk(['install', '--json'])).stdout).hookRuntime).toBe('auto');
+    expect(JSON.parse((await cliOk(['install', '--runtime', 'node', '--json'])).stdout).hookRuntime).toBe('node');
+  });
+
   it('an unknown runtime is a usage error', async () => {
     const run = await cli(['install', '--runtime', 'deno']);
     expect(run.exitCode).toBe(1);
