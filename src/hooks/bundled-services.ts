@@ -8,22 +8,26 @@ import type * as PolicyParse from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
 import type * as GuardVoice from './guard-voice.js';
-import { writeCodeCache } from '../io/code-cache-write.js';
+import type { BundleCache } from '../io/code-cache.js';
+import { keepCodeCache } from '../io/code-cache-write.js';
 import { readCachedBundle } from './launch.js';
 import type { HookServices } from './linked-services.js';
 
+/** The services, and the voice's code cache to keep once the run is over (when it was loaded). */
+export type BundledServices = HookServices & { keepVoiceCache: (kind: string) => void };
+
 /** `stateDir`: the private state directory the launcher found (undefined: no code cache). */
-export function bundledServices(dir: string, stateDir: string | undefined): HookServices {
+export function bundledServices(dir: string, stateDir: string | undefined): BundledServices {
+  let voiceCache: BundleCache | undefined;
   return {
     parsePolicy: (text, path) => (require(join(dir, 'policy-parse.cjs')) as typeof PolicyParse).parsePolicyText(text, path),
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
     voice: () => {
-      // From the code cache too, written when the process ends (the voice's functions have run by then). The
-      // listener only when there is a cache to write: the first once() and its removal on exit compile five of
-      // Node's functions (~0.3 M instructions of every speaking verdict, measured).
-      const { exports, uncached } = readCachedBundle(dir, 'guard-voice.cjs', stateDir);
-      if (uncached !== undefined) process.once('exit', () => writeCodeCache(uncached));
+      // From the code cache too, kept after the run like the entry's (main.ts): the voice's functions have run by then.
+      const { exports, cache } = readCachedBundle(dir, 'guard-voice.cjs', stateDir);
+      voiceCache = cache;
       return (exports as typeof GuardVoice).GUARD_VOICE;
     },
+    keepVoiceCache: (kind) => keepCodeCache(voiceCache, kind),
   };
 }

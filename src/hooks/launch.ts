@@ -2,7 +2,7 @@
  * The hook process's first step (plugin/dist/hook.cjs, `node hook.cjs <name>`): load only that entry's bundle,
  * compiled from V8's code cache in the private state directory when there is one (io/code-cache.ts, any Node;
  * Bun loads it plainly), and run it. Kept to what every run needs: the launcher is the one part compiled from
- * source on every run (each KB of it costs every hook), so the entry bundle writes a missing cache and a launch
+ * source on every run (each KB of it costs every hook), so the entry bundle writes the cache and a launch
  * that fails, or a Bun older than the suite's (core/bun-floor.ts), is handled by launch-failed.cjs, loaded only then.
  */
 import { writeSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { bunTooOld } from '../core/bun-floor.js';
 import { ENV } from '../core/env-names.js';
 import { entryBundleFile } from '../core/entry-bundle.js';
-import { readBundle, type UncachedBundle } from '../io/code-cache.js';
+import { type BundleCache, readBundle } from '../io/code-cache.js';
 import { homeDirectory } from '../io/home.js';
 import { existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 
@@ -18,8 +18,8 @@ import { existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 export type Launch = {
   /** The private state directory the launcher found (it may keep code there), or undefined. */
   stateDir: string | undefined;
-  /** The entry's bundle ran without a usable cache: write one when the run is over (io/code-cache.ts). */
-  uncached: UncachedBundle | undefined;
+  /** The entry bundle's code cache, kept when the run is over if it lacks this kind of run (io/code-cache-write.ts). */
+  cache: BundleCache | undefined;
 };
 
 /** What every entry bundle (hooks/entries/*.ts → hook-<name>.cjs) exports. */
@@ -47,7 +47,7 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
       launchFailed(name, error, bundleDir);
       return;
     }
-    (loaded.exports as EntryBundle).runBundle(bundleDir, { stateDir, uncached: loaded.uncached });
+    (loaded.exports as EntryBundle).runBundle(bundleDir, { stateDir, cache: loaded.cache });
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }

@@ -1,10 +1,10 @@
 /**
  * One entry bundle's run (hook-<name>.cjs, loaded by hook.cjs through launch.ts): the services from the
- * bundles beside it, the runtime around the handler, and its outcome written; then the code cache the launcher
- * could not use, written once the run is over (the functions it compiled are in it). Fails open.
+ * bundles beside it, the runtime around the handler, and its outcome written; then the code caches, written
+ * once the run is over when they lack this kind of run (the functions it compiled are in them). Fails open.
  */
 import type { EntryName } from '../core/hook-table.js';
-import { writeCodeCache } from '../io/code-cache-write.js';
+import { keepCodeCache } from '../io/code-cache-write.js';
 import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
 import type { Launch } from './launch.js';
@@ -16,8 +16,12 @@ export function runEntry(name: EntryName, handlerOf: (services: HookServices) =>
   try {
     if (launch.stateDir) enableCompileCache(launch.stateDir);
     const services = bundledServices(bundleDir, launch.stateDir);
-    emitOutcome(runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name)));
-    writeCodeCache(launch.uncached);
+    const outcome = runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name));
+    emitOutcome(outcome);
+    // The kind of run is its verdict's first word (allow, warn, block, monitor…): a cache holds each kind's functions.
+    const kind = outcome.reason.split(' ', 1)[0] ?? '';
+    keepCodeCache(launch.cache, kind);
+    services.keepVoiceCache(kind);
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }

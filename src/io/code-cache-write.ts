@@ -1,18 +1,18 @@
 /**
- * Write the V8 code cache of a bundle that ran without one (io/code-cache.ts reads it): by the entry bundle once
- * its run is over, so the functions the run compiled are in it. Apart from the reader so the launcher never links it.
+ * Write the V8 code cache of a bundle (io/code-cache.ts reads it): by the entry bundle once its run is over, so
+ * the functions the run compiled are in it. Apart from the reader so the launcher never links it.
  */
 import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { readBundle, type UncachedBundle } from './code-cache.js';
+import { type BundleCache, CODE_CACHE_SUFFIX, readBundle } from './code-cache.js';
 import { writeFileAtomic } from './fs-safe.js';
 
 export type LoadedBundle = {
   exports: unknown;
   /** Whether V8 compiled the bundle from the cache. */
   fromCache: boolean;
-  /** Write the cache when there was none (or V8 refused it); call after the run, so the functions it compiled are in it. */
-  saveCache: () => void;
+  /** After a run of `kind`: write the cache when it does not hold that kind's functions yet. */
+  saveCache: (kind: string) => void;
 };
 
 /**
@@ -20,27 +20,40 @@ export type LoadedBundle = {
  * private directory (or undefined: no cache). Throws what loading the bundle throws.
  */
 export function loadBundle(dir: string, name: string, cacheDir: string | undefined, req: NodeJS.Require): LoadedBundle {
-  const { exports, uncached } = readBundle(dir, name, cacheDir, req);
-  return { exports, fromCache: cacheDir !== undefined && uncached === undefined, saveCache: () => writeCodeCache(uncached) };
+  const { exports, cache } = readBundle(dir, name, cacheDir, req);
+  return { exports, fromCache: cache?.covers !== undefined, saveCache: (kind) => keepCodeCache(cache, kind) };
 }
 
-/** Keep the cache of a bundle that ran without one; never throws (no cache this time: the next run compiles again). */
-export function writeCodeCache(uncached: UncachedBundle | undefined): void {
-  if (uncached === undefined) return;
+/** The header holds at most this many bytes: past it, a new kind of run no longer rewrites the cache. */
+const MAX_HEADER = 255;
+
+/**
+ * After a run of `kind` (the first word of its verdict: allow, warn, monitor…), write the bundle's cache when
+ * there was none, V8 refused it, or it does not hold that kind's functions yet: this process's cache holds the
+ * ones it loaded and the ones this run compiled. So each kind of run is written once per bundle, and a kind
+ * whose name is no word, or one past a full header, writes nothing. Never throws (no cache this time: the next
+ * run compiles again).
+ */
+export function keepCodeCache(cache: BundleCache | undefined, kind: string): void {
+  if (cache === undefined || cache.covers?.includes(kind) || !/^[a-z][a-z+-]*$/.test(kind)) return;
+  const header = Buffer.from([...(cache.covers ?? []), kind].join(','));
+  if (header.length > MAX_HEADER) return;
   try {
-    writeCache(uncached.dir, uncached.identity, uncached.data());
+    writeCache(cache.dir, cache.identity, Buffer.concat([Buffer.from([header.length]), header, cache.data()]));
   } catch {
     // the next run compiles again
   }
 }
 
-/** One cache per bundle name: the new one replaces the old ones. The folder is made private, or refused. */
+/** One cache per bundle name: the new one replaces the old ones (and an earlier version's). The folder is made private, or refused. */
 function writeCache(dir: string, identity: string, data: Buffer): void {
   if (!lstatSync(dir, { throwIfNoEntry: false })) mkdirSync(dir, { mode: 0o700 });
   const stat = lstatSync(dir);
   const uid = process.getuid?.();
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) return;
   const name = identity.slice(0, identity.indexOf('.cjs.') + 4);
-  for (const old of readdirSync(dir)) if (old.startsWith(`${name}.`) && old !== identity && old.endsWith('.v8')) unlinkSync(join(dir, old));
+  for (const old of readdirSync(dir))
+    if (old.startsWith(`${name}.`) && old !== identity && (old.endsWith(CODE_CACHE_SUFFIX) || old.endsWith('.v8')))
+      unlinkSync(join(dir, old));
   writeFileAtomic(join(dir, identity), data, 0o600);
 }

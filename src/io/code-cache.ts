@@ -8,22 +8,32 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path';
 import { Script } from 'node:vm';
 
-/** A bundle compiled without a usable cache: what writing one for it takes, once its run is over. */
-export type UncachedBundle = { dir: string; identity: string; data: () => Buffer };
+/**
+ * A bundle's code cache after its run: where it lives, the kinds of run whose compiled functions it holds
+ * (undefined: no usable cache was loaded), and the cache this process could write now (code-cache-write.ts).
+ */
+export type BundleCache = { dir: string; identity: string; covers: readonly string[] | undefined; data: () => Buffer };
+
+/**
+ * The file's suffix. Its first byte is the length of a header that names the kinds of run whose functions it
+ * holds (comma-separated), then V8's data: a run of another kind (a warning after the first allows) compiles
+ * its own functions from source until a cache holding them is written.
+ */
+export const CODE_CACHE_SUFFIX = '.v8k';
 
 type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: { exports: unknown }, file: string, dir: string) => void;
 
 /**
- * The bundle's exports, compiled from the cache in `cacheDir` (a private directory; undefined: no cache), and,
- * when there was none to use, what `writeCodeCache` (code-cache-write.ts) needs after the run. Only reads: the
- * hook launcher links this alone, and the entry bundle writes the cache. Throws what loading the bundle throws.
+ * The bundle's exports, compiled from the cache in `cacheDir` (a private directory; undefined: no cache), and
+ * what `keepCodeCache` (code-cache-write.ts) needs after the run. Only reads: the hook launcher links this alone,
+ * and the entry bundle writes the cache. Throws what loading the bundle throws.
  */
 export function readBundle(
   dir: string,
   name: string,
   cacheDir: string | undefined,
   req: NodeJS.Require,
-): { exports: unknown; uncached?: UncachedBundle } {
+): { exports: unknown; cache?: BundleCache } {
   // The folder and the name come apart: each node:path function a hook calls first is compiled on that run.
   const file = join(dir, name);
   const fd = openSync(file, 'r');
@@ -32,14 +42,20 @@ export function readBundle(
   try {
     const stat = fstatSync(fd);
     // A rebuilt or reinstalled bundle is a new file: V8 itself checks only the source's length.
-    identity = `${name}.${stat.size}.${Math.trunc(stat.mtimeMs)}.${stat.ino}.v8`;
+    identity = `${name}.${stat.size}.${Math.trunc(stat.mtimeMs)}.${stat.ino}${CODE_CACHE_SUFFIX}`;
     source = readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);
   }
   let cachedData: Buffer | undefined;
+  let covers: string[] | undefined;
   try {
-    if (cacheDir !== undefined) cachedData = readBytes(join(cacheDir, identity));
+    if (cacheDir !== undefined) {
+      const bytes = readBytes(join(cacheDir, identity));
+      const end = 1 + (bytes[0] as number);
+      covers = bytes.subarray(1, end).toString().split(',');
+      cachedData = bytes.subarray(end);
+    }
   } catch {
     // none yet, or unreadable: compiled from source, and a cache is written after the run
   }
@@ -49,9 +65,12 @@ export function readBundle(
   });
   const module = { exports: {} as unknown };
   (script.runInThisContext() as CommonJsWrapper)(module.exports, req, module, file, dir);
-  const fromCache = cachedData !== undefined && script.cachedDataRejected !== true;
-  if (fromCache || cacheDir === undefined) return { exports: module.exports };
-  return { exports: module.exports, uncached: { dir: cacheDir, identity, data: () => script.createCachedData() } };
+  if (cacheDir === undefined) return { exports: module.exports };
+  const used = cachedData !== undefined && script.cachedDataRejected !== true;
+  return {
+    exports: module.exports,
+    cache: { dir: cacheDir, identity, covers: used ? covers : undefined, data: () => script.createCachedData() },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The hook's code cache, as a user's hooks meet it: kept in the private state directory after the first
- * run that finds one, compiled from in the next process (the cache is not rewritten), and a corrupt or
- * foreign cache never changes a verdict.
+ * run that finds one, compiled from in the next process (rewritten only by the first run of another kind, so
+ * that it holds that kind's functions too), and a corrupt or foreign cache never changes a verdict.
  */
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -28,19 +28,48 @@ function setUp(mode = 0o700) {
   };
 }
 
-const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8')) : []);
+const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.v8k')) : []);
+/** The kinds of run a bundle's cache holds (its header), and the file's inode: a rewrite is a new file. */
+const cacheOf = (dir: string, bundle: string) => {
+  const file = cacheFiles(dir).find((name) => name.startsWith(`${bundle}.`));
+  if (file === undefined) return undefined;
+  const bytes = readFileSync(join(dir, file));
+  return { kinds: bytes.subarray(1, 1 + bytes[0]!).toString(), ino: statSync(join(dir, file)).ino };
+};
 
 describe('the code cache of the hook bundles', () => {
   it('is written after the first run, then compiled from: the next run leaves it as it was', async () => {
     const { cache, run } = setUp();
     expect((await run()).reason).toBe('allow below-ceiling');
     const [file] = cacheFiles(cache);
-    expect(file).toMatch(/^hook-pre-tool-use\.cjs\.\d+\.\d+\.\d+\.v8$/);
+    expect(file).toMatch(/^hook-pre-tool-use\.cjs\.\d+\.\d+\.\d+\.v8k$/);
     expect(statSync(join(cache, file!)).mode & 0o777).toBe(0o600);
     const before = statSync(join(cache, file!));
     expect((await run()).reason).toBe('allow below-ceiling');
     const after = statSync(join(cache, file!));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]); // V8 took it: nothing rewritten
+  });
+
+  it('a run of another kind (a warning after allows) writes it once more, holding both; the voice’s too', async () => {
+    const { cache, run } = setUp();
+    expect((await run()).reason).toBe('allow below-ceiling');
+    expect(cacheOf(cache, 'hook-pre-tool-use.cjs')?.kinds).toBe('allow');
+    expect(cacheOf(cache, 'guard-voice.cjs')).toBeUndefined(); // a quiet verdict never loads the voice
+    expect((await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10' })).reason).toBe('warn over-ceiling');
+    const entry = cacheOf(cache, 'hook-pre-tool-use.cjs')!;
+    const voice = cacheOf(cache, 'guard-voice.cjs')!;
+    expect([entry.kinds, voice.kinds]).toEqual(['allow,warn', 'warn']);
+    // Each kind once: another warning and another allow leave both caches as they are.
+    expect((await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10' })).reason).toBe('deduplicated over-ceiling');
+    expect((await run()).reason).toBe('allow below-ceiling');
+    const block = await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10', DEV_TEAM_CONTEXT_STRICT: 'on' });
+    expect(block.reason).toBe('block over-ceiling-blocked');
+    expect(cacheOf(cache, 'hook-pre-tool-use.cjs')?.kinds).toBe('allow,warn,deduplicated,block');
+    expect(cacheOf(cache, 'guard-voice.cjs')?.kinds).toBe('warn,deduplicated,block');
+    const settled = [cacheOf(cache, 'hook-pre-tool-use.cjs')!.ino, cacheOf(cache, 'guard-voice.cjs')!.ino];
+    expect((await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10', DEV_TEAM_CONTEXT_STRICT: 'on' })).reason).toBe('block over-ceiling-blocked');
+    expect((await run()).reason).toBe('allow below-ceiling');
+    expect([cacheOf(cache, 'hook-pre-tool-use.cjs')!.ino, cacheOf(cache, 'guard-voice.cjs')!.ino]).toEqual(settled);
   });
 
   it('a corrupt cache changes nothing the hook says, and is replaced', async () => {

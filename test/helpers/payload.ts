@@ -12,5 +12,9 @@ export const PAYLOAD_FILES = [
   ...[...RUNTIME_FILES, ...CLI_BUNDLES].map((file) => `dist/${file}`),
 ].sort();
 
-/** The plugin must stay small: it is copied into every user's ~/.claude/plugins. */
-export const PAYLOAD_MAX_BYTES = 1024 * 1024;
+/**
+ * The plugin must stay small: it is copied into every user's ~/.claude/plugins. Each path's hook bundle carries
+ * the code it runs (start-up is the budget: no event compiles another's code), so shared code such as the
+ * transcript reader is in each; at 1 MiB since 2026-11, this cap stops further growth going unseen.
+ */
+export const PAYLOAD_MAX_BYTES = 1.25 * 1024 * 1024;

@@ -1,5 +1,16 @@
 /** The hook launcher's caches: only in a private state directory; V8's own only where Node has one; ours anywhere. */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,9 +95,9 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
     expect((first.exports as { answer: (x: number) => string }).answer(21)).toBe(join('a', '42'));
     expect((first.exports as { dir: string }).dir).toBe(join(root, 'bundles'));
     expect(first.fromCache).toBe(false);
-    first.saveCache();
+    first.saveCache('allow');
     const [written] = readdirSync(cache);
-    expect(written).toMatch(/^one\.cjs\.\d+\.\d+\.\d+\.v8$/);
+    expect(written).toMatch(/^one\.cjs\.\d+\.\d+\.\d+\.v8k$/);
     expect(statSync(join(cache, written!)).mode & 0o777).toBe(0o600);
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     const second = loadBundle(bundles, file, cache, req);
@@ -97,7 +108,7 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
   it('a changed bundle of the same length is compiled afresh and replaces the old cache', () => {
     const file = bundle('two.cjs', SOURCE);
     const cache = join(dirWithMode(root, 'state-change'), 'code-cache');
-    loadBundle(bundles, file, cache, req).saveCache();
+    loadBundle(bundles, file, cache, req).saveCache('allow');
     const before = readdirSync(cache);
     writeFileSync(join(bundles, `${file}.new`), SOURCE.replace('x * 2', 'x * 3'));
     // a new file (a rebuild or a reinstall writes one): same length, new identity
@@ -105,19 +116,83 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
     const changed = loadBundle(bundles, file, cache, req);
     expect(changed.fromCache).toBe(false);
     expect((changed.exports as { answer: (x: number) => string }).answer(1)).toBe(join('a', '3'));
-    changed.saveCache();
+    changed.saveCache('allow');
     expect(readdirSync(cache)).toHaveLength(1);
     expect(readdirSync(cache)).not.toEqual(before);
+  });
+
+  it('a run of a kind the cache does not hold writes it again, holding both; a kind it holds writes nothing', () => {
+    // `warn` calls a function the allow run never did: compiled lazily, it is in the cache only once a warn run wrote it.
+    const file = bundle(
+      'kinds.cjs',
+      `${SOURCE} exports.warn = () => { const parts = []; for (let i = 0; i < 40; i++) parts.push(String(i * 3)); return parts.join(',').length; };`,
+    );
+    const cache = join(dirWithMode(root, 'state-kinds'), 'code-cache');
+    const cacheFile = () => join(cache, readdirSync(cache)[0]!);
+    const header = () => {
+      const bytes = readFileSync(cacheFile());
+      return bytes.subarray(1, 1 + bytes[0]!).toString();
+    };
+    const allow = loadBundle(bundles, file, cache, req);
+    (allow.exports as { answer: (x: number) => string }).answer(1);
+    allow.saveCache('allow');
+    expect(header()).toBe('allow');
+    const allowSize = statSync(cacheFile()).size;
+
+    const again = loadBundle(bundles, file, cache, req);
+    expect(again.fromCache).toBe(true);
+    const before = statSync(cacheFile());
+    again.saveCache('allow');
+    expect(statSync(cacheFile()).ino).toBe(before.ino); // not written again
+
+    const warn = loadBundle(bundles, file, cache, req);
+    expect(warn.fromCache).toBe(true);
+    (warn.exports as { warn: () => number }).warn();
+    warn.saveCache('warn');
+    expect(header()).toBe('allow,warn');
+    expect(statSync(cacheFile()).size).toBeGreaterThan(allowSize); // the warn run's function is in it now
+    const both = loadBundle(bundles, file, cache, req);
+    expect(both.fromCache).toBe(true);
+    const written = statSync(cacheFile()).ino;
+    both.saveCache('warn');
+    both.saveCache('allow');
+    expect(statSync(cacheFile()).ino).toBe(written);
+  });
+
+  it('a kind that is no word, or one past a full header, writes nothing', () => {
+    const file = bundle('bounded.cjs', SOURCE);
+    const cache = join(dirWithMode(root, 'state-bounded'), 'code-cache');
+    loadBundle(bundles, file, cache, req).saveCache('Not A Word');
+    expect(existsSync(cache)).toBe(false);
+    const kinds = Array.from({ length: 40 }, (_, i) => `kind-${String.fromCharCode(97 + (i % 26))}${'x'.repeat(i)}`);
+    for (const kind of kinds) loadBundle(bundles, file, cache, req).saveCache(kind);
+    const bytes = readFileSync(join(cache, readdirSync(cache)[0]!));
+    const held = bytes
+      .subarray(1, 1 + bytes[0]!)
+      .toString()
+      .split(',');
+    expect(held).toEqual(kinds.slice(0, held.length)); // in order, and it stopped before the header overflowed
+    expect(held.length).toBeLessThan(kinds.length);
+    expect(loadBundle(bundles, file, cache, req).fromCache).toBe(true);
+  });
+
+  it('the cache an earlier version wrote (.v8) is replaced by the first one written', () => {
+    const file = bundle('earlier.cjs', SOURCE);
+    const cache = join(dirWithMode(root, 'state-earlier'), 'code-cache');
+    mkdirSync(cache, { mode: 0o700 });
+    writeFileSync(join(cache, 'earlier.cjs.1.2.3.v8'), 'old');
+    loadBundle(bundles, file, cache, req).saveCache('allow');
+    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^earlier\.cjs\.\d+\.\d+\.\d+\.v8k$/)]);
   });
 
   it('no cache is written into a folder open to others, and without a folder nothing is cached', () => {
     const file = bundle('four.cjs', SOURCE);
     const open = dirWithMode(join(root, 'state-open-cache'), 'code-cache', 0o777);
     const run = loadBundle(bundles, file, open, req);
-    run.saveCache();
+    run.saveCache('allow');
     expect(readdirSync(open)).toEqual([]);
     const none = loadBundle(bundles, file, undefined, req);
-    none.saveCache();
+    none.saveCache('allow');
     expect(none.fromCache).toBe(false);
     expect(existsSync(join(root, 'code-cache'))).toBe(false);
   });

@@ -80,7 +80,7 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     expect(plugin).toMatchObject({ name: pkg.name, version: pkg.version, hooks: './hooks/hooks.json' });
   });
 
-  it('holds only what runs, committed, and nothing else after a build; under 1 MB', () => {
+  it('holds only what runs, committed, and nothing else after a build; under 1.25 MB', () => {
     const committed = spawnSync('git', ['ls-files', '-s', 'plugin'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim().split('\n');
     expect(committed.map((line) => line.split('\t')[1]!.replace(/^plugin\//, '')).sort()).toEqual(PAYLOAD_FILES);
     expect(readdirSync(join(ROOT, 'plugin'), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).length).toBe(
