@@ -4,6 +4,7 @@ import { readStdin } from '../runtime/hook-io.js';
 import type { CliIO, Command } from './command.js';
 import { CliError, describeFsError, UsageError } from './errors.js';
 import { cliMessage } from './messages.js';
+import { replayUnderBun, takeHandedOverRun } from './replay-runtime.js';
 
 declare const PACKAGE_VERSION: string;
 
@@ -73,9 +74,16 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
     io.err(`${cliMessage('main.unknown-command', { name })}\n`);
     return 1;
   }
+  const help = rest.includes('--help') || rest.includes('-h');
+  if (name === 'replay' && !help) {
+    // Decided before the replay code loads: Bun runs the whole replay where it is installed (cli/replay-runtime.ts).
+    const handedOver = replayUnderBun(argv, rest, io.env);
+    if (handedOver !== undefined) return handedOver;
+    if (!takeHandedOverRun(io.env)) return 0;
+  }
   try {
     const command = await load();
-    if (rest.includes('--help') || rest.includes('-h')) {
+    if (help) {
       io.out(command.help);
       return 0;
     }
