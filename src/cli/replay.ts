@@ -59,7 +59,7 @@ Options:
                     own, from the configured window or its model, as the guard would)
   --jobs N          threads reading files (default: one per idle CPU, up to 4,
                     once there is more than 128 MiB to read; 1 reads everything
-                    in this thread)
+                    in this thread; the same threads under Bun)
   --runtime R       what runs the replay: auto (the default: Bun where \`bun\`
                     ${BUN_FLOOR} or newer is on the PATH, handed the whole run with
                     the same arguments and output, else Node; a Bun that cannot
