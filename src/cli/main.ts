@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { readStdin } from '../runtime/hook-io.js';
 import type { CliIO, Command } from './command.js';
 import { CliError, describeFsError, UsageError } from './errors.js';
+import { asksHelp, takeNoColor } from './command-line.js';
 import { cliMessage } from './messages.js';
-import { replayUnderBun, takeHandedOverRun } from './replay-runtime.js';
 
 declare const PACKAGE_VERSION: string;
 
@@ -74,16 +74,9 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
     io.err(`${cliMessage('main.unknown-command', { name })}\n`);
     return 1;
   }
-  const help = rest.includes('--help') || rest.includes('-h');
-  if (name === 'replay' && !help) {
-    // Decided before the replay code loads: Bun runs the whole replay where it is installed (cli/replay-runtime.ts).
-    const handedOver = replayUnderBun(argv, rest, io.env);
-    if (handedOver !== undefined) return handedOver;
-    if (!takeHandedOverRun(io.env)) return 0;
-  }
   try {
     const command = await load();
-    if (help) {
+    if (asksHelp(rest)) {
       io.out(command.help);
       return 0;
     }
@@ -105,13 +98,6 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
     io.err(`${cliMessage('main.unexpected-error', { message: error instanceof Error ? error.message : String(error) })}\n`);
     return 1;
   }
-}
-
-/** `--no-color` is global: taken from wherever it stands before a `--`, so every command accepts it. */
-function takeNoColor(argv: string[]): { args: string[]; noColor: boolean } {
-  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
-  const args = argv.filter((arg, i) => i >= end || arg !== '--no-color');
-  return { args, noColor: args.length !== argv.length };
 }
 
 /**

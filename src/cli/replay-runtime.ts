@@ -1,7 +1,8 @@
 /**
- * `replay` runs with Bun where it is installed, as the hooks do: the Node CLI hands the whole run to the `bun` on
- * the PATH (the floor's or newer: core/bun-floor.ts) before it loads the replay code, and runs it itself when
- * there is none, when asked (`--runtime node`), or when that Bun does not take the run.
+ * `replay` runs with Bun where it is installed, as the hooks do: the bin (cli.ts) asks here before it loads the
+ * CLI, and the Node it runs on hands the whole run to the `bun` on the PATH (the floor's or newer:
+ * core/bun-floor.ts); it runs the replay itself when there is none, when asked (`--runtime node`), or when that
+ * Bun does not take the run. Kept to what this needs: it is all the bin loads before the handover.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { constants } from 'node:os';
 import { bunTooOld } from '../core/bun-floor.js';
 import { runningBundle } from '../io/bundle-dir.js';
 import { findOnPath } from '../io/on-path.js';
+import { asksHelp, takeNoColor } from './command-line.js';
 
 /** Set in the environment of the run handed to Bun: that run never hands over again, and says it took the run. */
 export const REPLAY_HANDOVER_ENV = 'CONTEXT_CEILING_REPLAY_HANDOVER';
@@ -27,18 +29,29 @@ export function runtimeAsked(args: readonly string[]): string {
 }
 
 /**
- * Run the CLI (`argv`: its arguments, the command among them) with Bun, on the same stdin, stdout and stderr:
- * the exit code of that run, or undefined when Node is to run it here (Node asked for, no `bun` on the PATH,
- * already Bun or a run handed over, not the built CLI, or a Bun that could not start or is older than the floor:
- * it says so by never writing TOOK_RUN, and has written nothing else). Never throws.
+ * Where the command line (`argv`, as the bin got it) is a replay's: the exit code to end with, when Bun ran it or
+ * (in a run handed over, under a Bun older than the floor) Node is to; undefined when this process runs the command.
  */
-export function replayUnderBun(
+export function settleReplayRuntime(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const [name, ...args] = takeNoColor(argv).args;
+  if (name !== 'replay' || asksHelp(args)) return undefined;
+  if (env[REPLAY_HANDOVER_ENV] !== undefined) return takeHandedOverRun() ? undefined : 0;
+  return replayUnderBun(argv, args, env);
+}
+
+/**
+ * Run the CLI with Bun, on the same arguments, stdin, stdout and stderr: the exit code of that run, or undefined
+ * when Node is to run it here (Node asked for, no `bun` on the PATH, already Bun, not the built CLI, or a Bun that
+ * could not start or is older than the floor: it says so by never writing TOOK_RUN, and has written nothing else).
+ * Never throws.
+ */
+function replayUnderBun(
   argv: readonly string[],
   args: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
 ): number | undefined {
   try {
-    if (process.versions.bun !== undefined || env[REPLAY_HANDOVER_ENV] !== undefined || runtimeAsked(args) !== 'auto') return undefined;
+    if (process.versions.bun !== undefined || runtimeAsked(args) !== 'auto') return undefined;
     const cli = runningBundle();
     const bun = cli && findOnPath('bun', env.PATH);
     if (!cli || !bun) return undefined;
@@ -55,12 +68,10 @@ export function replayUnderBun(
 }
 
 /**
- * In the run handed over (REPLAY_HANDOVER_ENV set): true when it is to go on, and then the Node that handed it
- * over has been told; false under a Bun older than the floor, which ends at once having written nothing, so
- * that Node runs it instead.
+ * In the run handed over: true when it is to go on, and then the Node that handed it over has been told; false
+ * under a Bun older than the floor, which ends at once having written nothing, so that Node runs it instead.
  */
-export function takeHandedOverRun(env: Readonly<Record<string, string | undefined>>): boolean {
-  if (env[REPLAY_HANDOVER_ENV] === undefined) return true;
+function takeHandedOverRun(): boolean {
   const bun = process.versions.bun;
   if (bun !== undefined && bunTooOld(bun)) return false;
   try {
