@@ -4,10 +4,13 @@
  * start. `bun` stand-ins on the PATH log their call, and a preload logs when Bun writes the answer, so each test
  * says which runtime produced the output; the answer is the same bytes whichever did.
  */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { findOnPath } from '../../src/io/on-path.js';
+import { notPassed, runSuites, testsWith } from '../helpers/hook-suites.js';
 import { FIXTURES, ROOT, runCli, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
@@ -178,4 +181,36 @@ describe('what runs replay', () => {
     expect(JSON.parse(run.stdout).threads).toBe(2);
     expect(timeless(run.stdout)).toBe(await nodeAnswer(['--jobs', '2']));
   });
+});
+
+/** The replay suites, whose runs take whatever runtime the PATH they inherit gives replay. */
+const REPLAY_SUITES = ['test/blackbox/replay.test.ts', 'test/blackbox/replay-guard.test.ts', 'test/blackbox/replay-html.test.ts'];
+/** Fewer passing tests than this means the child run broke, not that it passed. */
+const MIN_REPLAY_TESTS = 15;
+
+describe('the replay suites under either runtime', () => {
+  const work = mkdtempSync(join(tmpdir(), 'cc-replay-runtime-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  /** This PATH without any folder that holds a `bun` (`npm test` puts the pinned one on it). */
+  const withoutBun = (process.env.PATH ?? '/usr/bin:/bin')
+    .split(delimiter)
+    .filter((dir) => dir !== '' && findOnPath('bun', dir) === undefined)
+    .join(delimiter);
+
+  it('every test passes with Bun on the PATH (each replay handed to it), and with none (Node runs them)', () => {
+    const bin = join(work, 'bin');
+    const log = join(work, 'bun.log');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'bun'), `#!/bin/sh\necho run >> "${log}"\nexec "${REAL_BUN}" "$@"\n`);
+    chmodSync(join(bin, 'bun'), 0o755);
+    const underBun = runSuites(REPLAY_SUITES, { PATH: `${bin}${delimiter}${withoutBun}` }, join(work, 'bun.json'));
+    expect(notPassed(underBun, true)).toEqual([]);
+    expect(testsWith(underBun, 'passed').length).toBeGreaterThan(MIN_REPLAY_TESTS);
+    const handedOver = readFileSync(log, 'utf8').split('\n').filter(Boolean).length;
+    expect(handedOver).toBeGreaterThan(MIN_REPLAY_TESTS);
+    const underNode = runSuites(REPLAY_SUITES, { PATH: withoutBun }, join(work, 'node.json'));
+    expect(notPassed(underNode, true)).toEqual([]);
+    expect(testsWith(underNode, 'passed').length).toBe(testsWith(underBun, 'passed').length);
+    expect(readFileSync(log, 'utf8').split('\n').filter(Boolean).length).toBe(handedOver); // no Bun ran
+  }, 600_000);
 });
