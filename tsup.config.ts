@@ -85,9 +85,11 @@ export default defineConfig([
   {
     // The one CLI, self-contained beside the hook bundles: the npm bin, and what a plugin user runs
     // (`node <plugin>/dist/cli.cjs`, or `context-ceiling` through the plugin's bin/ inside Claude Code).
+    // cli.cjs is a bin of a few KB that hands a replay to Bun where it is installed before it loads the CLI
+    // itself, cli-main.cjs: the handover pays for no more of the CLI than it uses (cli/replay-runtime.ts).
     ...shared,
     outDir: PAYLOAD,
-    entry: { cli: 'src/cli.ts' },
+    entry: { cli: 'src/cli.ts', 'cli-main': 'src/cli-main.ts' },
     format: ['cjs'],
     esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
     removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)

@@ -1,6 +1,7 @@
 /**
  * `context-ceiling replay` against `ccusage session --json --offline` on the same corpus, side by side,
- * paired round by round, under Node and under Bun. Every run's output is checked: ours against counts
+ * paired round by round, under Node and under Bun, and as the user runs it: `node cli.cjs replay` with Bun on
+ * the PATH, which hands the run to Bun. Every run's output is checked: ours against counts
  * the generator knows and against a naive in-process replay (every line parsed), ccusage against the
  * generator's token totals. Writes a dated section to bench/RESULTS.md.
  *
@@ -10,12 +11,14 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { BUN_FLOOR, bunTooOld } from '../src/core/bun-floor.js';
 import { resolvePolicy } from '../src/core/policy.js';
 import { analyzeSession, recordedTools, summarize, TimelineBuilder } from '../src/core/replay.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { recordedSessionWindow } from '../src/window/session-window.js';
 import { replayFile } from '../src/cli/replay-file.js';
+import { findOnPath } from '../src/io/on-path.js';
 import { writeSection } from './results.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
@@ -258,13 +261,15 @@ function fetchTool(spec: string): void {
 
 type Runner = {
   name: string;
-  tool: 'ours' | 'ours-2' | 'ccusage';
+  tool: 'ours' | 'ours-2' | 'ours-typed' | 'ccusage';
   runtime: string;
   command: string;
   args: string[];
   check: Check;
   ms: number[];
   cpuMs: number[];
+  /** The PATH of this runner's runs, when not the bench's own. */
+  path?: string;
 };
 
 /** GNU time gives the CPU a run used, its children's included (ccusage's launcher waits for its native binary). */
@@ -274,7 +279,11 @@ function runOnce(runner: Runner, env: Record<string, string>): { ms: number; cpu
   const cpuFile = join(env.TMPDIR!, 'cpu.txt');
   const [command, args] = TIME ? [TIME, ['-f', '%U %S', '-o', cpuFile, runner.command, ...runner.args]] : [runner.command, runner.args];
   const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { env, encoding: 'utf8', maxBuffer: 64 * MiB });
+  const result = spawnSync(command, args, {
+    env: runner.path ? { ...env, PATH: runner.path } : env,
+    encoding: 'utf8',
+    maxBuffer: 64 * MiB,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (result.status !== 0) throw new Error(`${runner.name} exited ${result.status}: ${result.stderr}`);
   const problem = runner.check(result.stdout);
@@ -304,6 +313,10 @@ const env = {
 };
 mkdirSync(env.TMPDIR, { recursive: true });
 const bun = findBun();
+/** The Bun's own path, and its version: the row as typed needs one the CLI hands over to (BUN_FLOOR or newer). */
+const bunPath = bun && (bun.includes('/') ? resolve(bun) : findOnPath(bun, process.env.PATH));
+const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
+const handsOver = bunPath !== undefined && !bunTooOld(bunVersion);
 const runtimes: Array<[string, string]> = [['Node', process.execPath], ...(bun ? [['Bun', bun] as [string, string]] : [])];
 const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
   {
@@ -311,7 +324,8 @@ const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
     tool: 'ours',
     runtime,
     command,
-    args: [CLI, 'replay', '--json'],
+    // Node's row is Node's: --runtime node, whatever Bun the PATH holds (the row as typed below hands over).
+    args: [CLI, 'replay', '--json', ...(runtime === 'Node' ? ['--runtime', 'node'] : [])],
     check: checkOurs(expected, naive),
     ms: [],
     cpuMs: [],
@@ -322,7 +336,7 @@ const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
     tool: 'ours-2',
     runtime,
     command,
-    args: [CLI, 'replay', '--json', '--jobs', '2'],
+    args: [CLI, 'replay', '--json', '--jobs', '2', ...(runtime === 'Node' ? ['--runtime', 'node'] : [])],
     check: checkOurs(expected, naive, 2),
     ms: [],
     cpuMs: [],
@@ -338,6 +352,20 @@ const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
     cpuMs: [],
   },
 ]);
+if (handsOver && bunPath)
+  // What the user types (`context-ceiling replay`, the bin is Node) where Bun is installed: Node starts, finds Bun
+  // on the PATH and hands it the run. Timed whole, the handover included; its answer is checked as Node's is.
+  runners.push({
+    name: 'replay as typed (Node, Bun on the PATH)',
+    tool: 'ours-typed',
+    runtime: 'Node',
+    command: process.execPath,
+    args: [CLI, 'replay', '--json'],
+    check: checkOurs(expected, naive),
+    ms: [],
+    cpuMs: [],
+    path: `${dirname(bunPath)}:${env.PATH}`,
+  });
 process.stderr.write(`bench: ${files.length} sessions, ${(expected.bytes / MiB).toFixed(0)} MiB; warming the page cache\n`);
 const loadBefore = loadavg()
   .map((l) => l.toFixed(1))
@@ -377,11 +405,13 @@ replay (threads as it chose them) read with ${[...oursThreads].join(', ')} threa
 
 | command (timed: the whole process, warm page cache) | Node ms | Bun ms |
 |---|---|---|
-| \`context-ceiling replay --json\` (checked: sessions, compactions, peak, gated calls by tool per ceiling = the generator's; summary = a naive every-line replay) | **${cell('ours', 'Node')}** | **${cell('ours', 'Bun')}** |
+| \`context-ceiling replay --json\` (Node: \`--runtime node\`; checked: sessions, compactions, peak, gated calls by tool per ceiling = the generator's; summary = a naive every-line replay) | **${cell('ours', 'Node')}** | **${cell('ours', 'Bun')}** |
 | \`context-ceiling replay --json --jobs 2\` (checked the same way) | ${cell('ours-2', 'Node')} | ${cell('ours-2', 'Bun')} |
+| \`context-ceiling replay --json\` as typed: \`node cli.cjs\` with Bun ${BUN_FLOOR}+ on the PATH, which it hands the run to (handover timed; checked the same way) | ${handsOver ? `**${cell('ours-typed', 'Node')}**` : `n/a (${bun ? `Bun ${bunVersion} is older than ${BUN_FLOOR}` : 'no Bun'})`} | — |
 | \`ccusage session --json --offline\` (checked: 40 sessions; input, output, cache-read and total tokens = the generator's) | ${cell('ccusage', 'Node')} | ${cell('ccusage', 'Bun')} |
 | replay / ccusage | **${ratio('Node').toFixed(2)}×** ${pass(ratio('Node'))} | ${bun ? `**${ratio('Bun').toFixed(2)}×** ${pass(ratio('Bun'))}` : 'n/a'} |
 | replay --jobs 2 / ccusage | ${ratio('Node', 'ours-2').toFixed(2)}× | ${bun ? `${ratio('Bun', 'ours-2').toFixed(2)}×` : 'n/a'} |
+| replay as typed (Bun on the PATH) / ccusage under Node (as \`ccusage\` typed runs) | ${handsOver ? `**${ratio('Node', 'ours-typed').toFixed(2)}×** ${pass(ratio('Node', 'ours-typed'))}` : 'n/a'} | — |
 `;
 const path = join(ROOT, 'bench', 'RESULTS.md');
 const current = readFileSync(path, 'utf8');
@@ -393,7 +423,8 @@ Generated by \`npm run bench:replay\` (bench/replay.ts). The corpus is laid out 
 every 13th an Agent, followed by six \`progress\` decoys nesting the subagent's usage — its result, 3–33 KB,
 every 60th 512 KiB, bookkeeping records; keys in Claude Code's order, a user record's type before its message),
 compacted near 80 % of the model's 200K window. Both tools run as
-a user runs them (\`HOME\` and \`CLAUDE_CONFIG_DIR\` point at the corpus) under Node and under Bun; every
+a user runs them (\`HOME\` and \`CLAUDE_CONFIG_DIR\` point at the corpus) under Node and under Bun, and ours as typed
+(\`node cli.cjs\` with Bun on the PATH: the Node CLI hands the run to Bun, and that handover is timed); every
 run's answer is checked, and a wrong one stops the bench. Target: replay / ccusage ≤ 1.
 `;
 // Each run appends its dated table under the section's header, keeping earlier runs.

@@ -1,15 +1,11 @@
-/** The `context-ceiling` bin. Only this file ends the process. */
-import { main, processIO } from './cli/main.js';
+/**
+ * The `context-ceiling` bin (cli.cjs), a few KB: a replay goes to Bun where it is installed before the CLI is even
+ * loaded (cli/replay-runtime.ts); anything else, or a replay Node is to run, loads the CLI (cli-main.cjs) and runs it.
+ */
+import { join } from 'node:path';
+import { settleReplayRuntime } from './cli/replay-runtime.js';
 
-// processIO ends the run early, and quietly, when the reader of stdout goes away (`| head`).
-main(
-  process.argv.slice(2),
-  processIO((code) => process.exit(code)),
-).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  () => {
-    process.exitCode = 1;
-  },
-);
+const argv = process.argv.slice(2);
+const settled = settleReplayRuntime(argv, process.env);
+if (settled === undefined) (require(join(__dirname, 'cli-main.cjs')) as typeof import('./cli-main.js')).runCli(argv);
+else process.exitCode = settled;

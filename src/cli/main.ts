@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { readStdin } from '../runtime/hook-io.js';
 import type { CliIO, Command } from './command.js';
 import { CliError, describeFsError, UsageError } from './errors.js';
+import { asksHelp, takeNoColor } from './command-line.js';
 import { cliMessage } from './messages.js';
 
 declare const PACKAGE_VERSION: string;
@@ -75,7 +76,7 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
   }
   try {
     const command = await load();
-    if (rest.includes('--help') || rest.includes('-h')) {
+    if (asksHelp(rest)) {
       io.out(command.help);
       return 0;
     }
@@ -97,13 +98,6 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
     io.err(`${cliMessage('main.unexpected-error', { message: error instanceof Error ? error.message : String(error) })}\n`);
     return 1;
   }
-}
-
-/** `--no-color` is global: taken from wherever it stands before a `--`, so every command accepts it. */
-function takeNoColor(argv: string[]): { args: string[]; noColor: boolean } {
-  const end = argv.indexOf('--') === -1 ? argv.length : argv.indexOf('--');
-  const args = argv.filter((arg, i) => i >= end || arg !== '--no-color');
-  return { args, noColor: args.length !== argv.length };
 }
 
 /**

@@ -224,6 +224,7 @@ const CLI_MESSAGES = {
   'replay.ceilings-invalid': (d: { got: string }) =>
     `--ceilings takes whole percents from 1 to 100, comma-separated (got ${JSON.stringify(d.got)})`,
   'replay.jobs-invalid': (d: { got: string }) => `--jobs takes a whole number of threads from 1 to 64 (got ${JSON.stringify(d.got)})`,
+  'replay.runtime-invalid': (d: { got: string }) => `--runtime takes auto or node (got ${JSON.stringify(d.got)})`,
   'replay.worker-stopped': () => 'a replay worker stopped before every file was read',
   'replay.no-such-path': (d: { path: string }) => `${d.path}: no such file or directory`,
   'replay.replayed': (d: { sessions: string; bytes: string; seconds: string; rate: string; subagents: string; summarisers: string }) =>

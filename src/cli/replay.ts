@@ -1,6 +1,7 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
+import { BUN_FLOOR } from '../core/bun-floor.js';
 import { formatTokens } from '../core/guard-text.js';
 import { formatCount } from '../core/plural.js';
 import { recordedTools, summarize, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
@@ -20,7 +21,11 @@ import { parseFlags, parseWindowFlag } from './flags.js';
 import { checkWritableFile, toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
-const usage = 'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--html FILE] [--json]';
+/** What `--runtime` takes: Bun where it is installed (the default), or Node always. */
+const REPLAY_RUNTIMES = ['auto', 'node'];
+
+const usage =
+  'context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--runtime auto|node] [--html FILE] [--json]';
 
 export const replayCommand: Command = {
   usage,
@@ -54,14 +59,21 @@ Options:
                     own, from the configured window or its model, as the guard would)
   --jobs N          threads reading files (default: one per idle CPU, up to 4,
                     once there is more than 128 MiB to read; 1 reads everything
-                    in this thread)
+                    in this thread; the same threads under Bun)
+  --runtime R       what runs the replay: auto (the default: Bun where \`bun\`
+                    ${BUN_FLOOR} or newer is on the PATH, handed the whole run with
+                    the same arguments and output, else Node; a Bun that cannot
+                    take it leaves the run to Node) or node (Node always)
   --html FILE       also write the history as a self-contained HTML page (inline SVG,
                     no network): the summary, the recommendation, each candidate's
                     share of sessions gated and first gated fill, the table, the peaks
   --json            one JSON object instead of the table
 `,
   async run(args, io) {
-    const flags = parseFlags(args, { string: ['ceilings', 'window', 'jobs', 'html'], boolean: ['json'] }, usage);
+    const flags = parseFlags(args, { string: ['ceilings', 'window', 'jobs', 'runtime', 'html'], boolean: ['json'] }, usage);
+    // What runs it was decided before this code loaded (cli/replay-runtime.ts): here the value is only checked.
+    if (flags.runtime !== undefined && !REPLAY_RUNTIMES.includes(flags.runtime))
+      throw new UsageError(cliMessage('replay.runtime-invalid', { got: flags.runtime }), usage);
     if (flags.html) checkWritableFile(flags.html);
     const ceilings = parseCeilings(flags.ceilings);
     const config = loadValidConfig(io);

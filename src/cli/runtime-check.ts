@@ -5,11 +5,12 @@
  * which from outside looks like a quiet session.
  */
 import { spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { BUN_FLOOR, bunTooOld } from '../core/bun-floor.js';
 import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
+import { findOnPath } from '../io/on-path.js';
 import { RUNTIME_FILES } from './install-target.js';
 import { cliMessage } from './messages.js';
 
@@ -40,7 +41,7 @@ export type HookRunner = { path: string; label: string };
  */
 export function hookRunner(auto: boolean, env: Readonly<Record<string, string | undefined>>): HookRunner {
   const node = { path: process.execPath, label: 'Node' };
-  const bun = auto ? onPath('bun', env.PATH) : undefined;
+  const bun = auto ? findOnPath('bun', env.PATH) : undefined;
   if (bun === undefined) return node;
   // The version the launcher sees (process.versions.bun), asked of the runtime itself.
   const asked = spawnSync(bun, ['-e', 'process.stdout.write(String(process.versions.bun))'], {
@@ -53,20 +54,6 @@ export function hookRunner(auto: boolean, env: Readonly<Record<string, string | 
   if (version === '') return { path: bun, label: cliMessage('doctor.runner-unknown-bun', { bun }) };
   if (!bunTooOld(version)) return { path: bun, label: `Bun ${version}` };
   return { ...node, label: cliMessage('doctor.runner-old-bun', { bun, version, floor: BUN_FLOOR }) };
-}
-
-/** The first executable file `name` in the absolute folders of `path`, as the shell's `command -v` finds it. */
-function onPath(name: string, path: string | undefined): string | undefined {
-  for (const dir of (path ?? '').split(delimiter)) {
-    if (!isAbsolute(dir)) continue;
-    try {
-      accessSync(join(dir, name), constants.X_OK);
-      if (statSync(join(dir, name)).isFile()) return join(dir, name);
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
 }
 
 /** Undefined when the folder's hooks work, run by `runner`; otherwise the first problem, as one line. */

@@ -11,3 +11,8 @@ export function bundleDir(): string {
 export function siblingBundle(name: string): string | undefined {
   return typeof __filename === 'string' && __filename.endsWith('.cjs') ? `${__dirname}/${name}` : undefined;
 }
+
+/** The running bundle's own file (the CLI's cli.cjs); undefined when running from source. */
+export function runningBundle(): string | undefined {
+  return typeof __filename === 'string' && __filename.endsWith('.cjs') ? __filename : undefined;
+}

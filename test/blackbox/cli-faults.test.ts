@@ -11,7 +11,8 @@ beforeEach(() => {
 afterEach(() => sandbox.cleanup());
 
 const cli = (args: string[], env: Record<string, string> = {}) => runCli(sandbox, args, { CLAUDE_PROJECT_DIR: sandbox.project, ...env });
-const REPLAY_USAGE = 'Usage: context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--html FILE] [--json]\n';
+const REPLAY_USAGE =
+  'Usage: context-ceiling replay [DIR...] [--ceilings 20,30,40,50,60] [--window N] [--jobs N] [--runtime auto|node] [--html FILE] [--json]\n';
 /** One session with one Skill call at `tokens` (on the main thread). */
 const session = (name: string, tokens: number, skill = 'deep-dive') =>
   sandbox.write(

@@ -1,8 +1,8 @@
 /** What the plugin carries (plugin/, the marketplace's plugin source): the manifest, the hooks, the recovery skill, the CLI's bin shim and the bundles they run. */
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 
-/** The CLI's own bundles: the bin, and what its replay worker threads run. */
-export const CLI_BUNDLES = ['cli.cjs', 'replay-worker.cjs'];
+/** The CLI's own bundles: the bin, the CLI it loads, and what its replay worker threads run. */
+export const CLI_BUNDLES = ['cli.cjs', 'cli-main.cjs', 'replay-worker.cjs'];
 
 export const PAYLOAD_FILES = [
   '.claude-plugin/plugin.json',

@@ -1,7 +1,7 @@
 /** A temp world for black-box runs: HOME, TMPDIR, a project, a transcript folder; removed afterwards. */
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { execa, type Result } from 'execa';
 import { afterEach, beforeEach, expect } from 'vitest';
 
@@ -47,7 +47,7 @@ export function makeSandbox(): Sandbox {
       return path;
     },
     env(extra = {}) {
-      return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TMPDIR: tmp, NO_COLOR: '1', ...extra };
+      return { PATH: withoutNpmBins(process.env.PATH ?? '/usr/bin:/bin'), HOME: home, TMPDIR: tmp, NO_COLOR: '1', ...extra };
     },
     cleanup() {
       rmSync(root, { recursive: true, force: true });
@@ -145,6 +145,19 @@ export const expectSilent = (run: HookRun, reason: string) => expect(run).toEqua
 export function verdictReason(debug: string, event: string): string | undefined {
   const lines = debug.split('\n').filter((line) => line.includes(`context-ceiling debug: verdict ${event}: `));
   return lines.at(-1)?.split(`verdict ${event}: `)[1];
+}
+
+/**
+ * `path` without npm's node_modules/.bin folders. `npm test` puts this package's on the PATH, the pinned Bun among
+ * it, which no user's machine has: what runs the hooks (and replay) there would be Bun in every test. So tests meet
+ * a machine without Bun, as CI is, unless they put one on the PATH themselves (the Bun runs, the stand-ins).
+ */
+export function withoutNpmBins(path: string): string {
+  const npmBin = `${sep}node_modules${sep}.bin`;
+  return path
+    .split(delimiter)
+    .filter((dir) => dir !== '' && !dir.replace(/[\\/]+$/, '').endsWith(npmBin))
+    .join(delimiter);
 }
 
 /** Run the CLI with args; same explicit environment. */

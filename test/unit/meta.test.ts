@@ -101,7 +101,7 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     },
   );
 
-  it.each([...RUNTIME_FILES, 'cli.cjs'])(
+  it.each([...RUNTIME_FILES, ...CLI_BUNDLES])(
     'plugin/dist/%s is ASCII: one non-ASCII character makes V8 keep the whole source as a two-byte string, decoded on every run',
     (file) => {
       const bytes = readFileSync(join(ROOT, 'plugin', 'dist', file));
@@ -127,7 +127,7 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     expect(worker).toContain('context-ceiling replay worker'); // the role it serves
     expect(worker).not.toContain('Usage: context-ceiling'); // no command, no help text
     expect(worker).not.toContain('_zod');
-    expect(worker.length).toBeLessThan(read('plugin/dist/cli.cjs').length / 8);
+    expect(worker.length).toBeLessThan(read('plugin/dist/cli-main.cjs').length / 8);
   });
 });
 
