@@ -1,7 +1,7 @@
 /**
- * Node stays the hooks' default runtime until the whole suite passes under both (issue 18). This runs the
- * hook suites again with every hook run by Bun, as `install --runtime bun` runs it (the pinned Bun of the
- * devDependencies), and requires every test to pass and every hook to have run under Bun. Three files test
+ * The hook command every route writes runs Bun where it is installed (issue 18 made that the default once the
+ * whole suite passed under both). This runs the hook suites again with every hook run by Bun (the pinned Bun of
+ * the devDependencies), and requires every test to pass and every hook to have run under Bun. Three files test
  * Node itself and stay out (NODE_ONLY says why).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
