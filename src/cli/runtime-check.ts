@@ -35,14 +35,16 @@ const CANNED_INPUT = JSON.stringify({ session_id: 'doctor-check', transcript_pat
 /** What runs a hook here: the executable the hook entry is run with, and how doctor names it. */
 export type HookRunner = { path: string; label: string };
 
+/** The Node doctor itself runs on: what a hook runs where no Bun takes it. */
+const NODE_RUNNER: HookRunner = { path: process.execPath, label: 'Node' };
+
 /**
  * What the hook commands run on this PATH: where a command is the default form (Bun where installed), the `bun`
  * the shell's `command -v` finds, when it is the floor's or newer; otherwise Node (this one, the Node doctor runs on).
  */
 export function hookRunner(auto: boolean, env: Readonly<Record<string, string | undefined>>): HookRunner {
-  const node = { path: process.execPath, label: 'Node' };
   const bun = auto ? findOnPath('bun', env.PATH) : undefined;
-  if (bun === undefined) return node;
+  if (bun === undefined) return NODE_RUNNER;
   // The version the launcher sees (process.versions.bun), asked of the runtime itself.
   const asked = spawnSync(bun, ['-e', 'process.stdout.write(String(process.versions.bun))'], {
     encoding: 'utf8',
@@ -53,14 +55,14 @@ export function hookRunner(auto: boolean, env: Readonly<Record<string, string | 
   // One that cannot say is still what the command runs: the hook check below shows whether it works.
   if (version === '') return { path: bun, label: cliMessage('doctor.runner-unknown-bun', { bun }) };
   if (!bunTooOld(version)) return { path: bun, label: `Bun ${version}` };
-  return { ...node, label: cliMessage('doctor.runner-old-bun', { bun, version, floor: BUN_FLOOR }) };
+  return { ...NODE_RUNNER, label: cliMessage('doctor.runner-old-bun', { bun, version, floor: BUN_FLOOR }) };
 }
 
 /** Undefined when the folder's hooks work, run by `runner`; otherwise the first problem, as one line. */
 export function checkRuntime(
   dir: string,
   env: Readonly<Record<string, string | undefined>>,
-  runner: HookRunner = { path: process.execPath, label: 'Node' },
+  runner: HookRunner = NODE_RUNNER,
 ): string | undefined {
   const missing = RUNTIME_FILES.filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) return cliMessage('doctor.runtime-missing', { files: missing.join(', ') });
