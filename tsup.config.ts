@@ -89,7 +89,7 @@ export default defineConfig([
     // itself, cli-main.cjs: the handover pays for no more of the CLI than it uses (cli/replay-runtime.ts).
     ...shared,
     outDir: PAYLOAD,
-    entry: { cli: 'src/cli.ts', 'cli-main': 'src/cli-main.ts' },
+    entry: { cli: 'src/cli.ts' },
     format: ['cjs'],
     esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
     removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
@@ -97,6 +97,19 @@ export default defineConfig([
     minify: true,
     splitting: false,
     banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The CLI the bin loads, compiled from the code cache as the hook bundles are (so no `#!` line: the
+    // loader wraps the bundle's text in a function, where one is a syntax error).
+    ...shared,
+    outDir: PAYLOAD,
+    entry: { 'cli-main': 'src/cli-main.ts' },
+    format: ['cjs'],
+    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
+    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
+    outExtension: () => ({ js: '.cjs' }),
+    minify: true,
+    splitting: false,
   },
   {
     // What a worker thread of `replay` runs: only the scan and one session's analysis, so a worker starts

@@ -57,6 +57,15 @@ Exit codes: 0 ok · 1 bad arguments, invalid config or missing input · 2 a hook
 Configuration: DEV_TEAM_CONTEXT_* variables or a policy file; see docs/configuration.md.
 `;
 
+/**
+ * The command `argv` runs, as the kind of run its code cache is kept under (io/code-cache-write.ts): a command's
+ * name, else `help` (help, the version, a word that is no command), so a typo never adds a kind.
+ */
+export function commandName(argv: readonly string[]): string {
+  const [name] = takeNoColor(argv).args;
+  return name !== undefined && Object.hasOwn(COMMANDS, name) ? name : 'help';
+}
+
 export async function main(argv: string[], given: CliIO): Promise<number> {
   const { args, noColor } = takeNoColor(argv);
   const io = noColor ? { ...given, noColor: true } : given;

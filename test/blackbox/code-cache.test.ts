@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { HOOK_BIN, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { HOOK_BIN, runCli, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
-const { sandbox } = useProjectSandbox();
+const { sandbox, cli } = useProjectSandbox();
 
 function setUp(mode = 0o700) {
   // The default state directory, where the launcher keeps code (XDG_STATE_HOME may move it; a named one never has code).
@@ -124,5 +124,46 @@ describe('the code cache of the hook bundles', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toMatch(/^context-ceiling: the pre-tool-use hook failed and let everything through: .*hook-pre-tool-use\.cjs/);
     expect(JSON.parse(readFileSync(join(state, 'last-error.json'), 'utf8'))).toMatchObject({ event: 'pre-tool-use' });
+  });
+});
+
+describe('the code cache of the CLI (cli-main.cjs, ~330 KB: compiling it from source costs about half a Node start)', () => {
+  const transcriptArgs = () => ['--transcript', setUp().input.transcript_path];
+
+  it('is kept after the first run of each command, compiled from after: the same output, nothing rewritten', async () => {
+    const args = transcriptArgs();
+    const cache = join(sandbox().home, '.local', 'state', 'context-ceiling', 'code-cache');
+    const first = await cli(['status', ...args]);
+    expect(first.exitCode, first.stderr).toBe(0);
+    expect(first.stdout).toContain('Occupancy   60,005 tokens');
+    expect(cacheOf(cache, 'cli-main.cjs')?.kinds).toBe('status');
+    const written = cacheOf(cache, 'cli-main.cjs')!.ino;
+    expect(await cli(['status', ...args])).toEqual(first);
+    expect(cacheOf(cache, 'cli-main.cjs')!.ino).toBe(written); // V8 took it: nothing rewritten
+    // Another command holds its own functions from its first run on; help, the version and a typo are one kind.
+    expect((await cli(['replay', '--json', '--runtime', 'node', sandbox().root])).exitCode).toBe(0);
+    expect((await cli(['--version'])).exitCode).toBe(0);
+    expect((await cli(['no-such-command'])).exitCode).toBe(1);
+    expect(cacheOf(cache, 'cli-main.cjs')?.kinds).toBe('status,replay,help');
+  });
+
+  it('a corrupt one changes no output, and is replaced', async () => {
+    const args = transcriptArgs();
+    const cache = join(sandbox().home, '.local', 'state', 'context-ceiling', 'code-cache');
+    const first = await cli(['status', ...args]);
+    const file = cacheFiles(cache).find((name) => name.startsWith('cli-main.cjs.'))!;
+    writeFileSync(join(cache, file), 'garbage, not a V8 code cache');
+    expect(await cli(['status', ...args])).toEqual(first);
+    expect(cacheOf(cache, 'cli-main.cjs')?.kinds).toBe('status');
+  });
+
+  it('none where the state directory is open to others, and none that makes one: the CLI then runs as before', async () => {
+    const open = setUp(0o755);
+    const run = await cli(['status', '--transcript', open.input.transcript_path]);
+    expect(run.stdout).toContain('Occupancy   60,005 tokens');
+    expect(readdirSync(open.state)).toEqual([]);
+    rmSync(open.state, { recursive: true });
+    expect((await cli(['status', '--transcript', open.input.transcript_path])).stdout).toBe(run.stdout);
+    expect(existsSync(open.state)).toBe(false);
   });
 });
