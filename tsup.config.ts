@@ -70,6 +70,7 @@ export default defineConfig([
       'policy-parse': 'src/io/policy-parse.ts',
       'yaml-parse': 'src/io/yaml-parse.ts',
       statusline: 'src/statusline.ts',
+      'statusline-main': 'src/statusline-main.ts',
     },
     external: ON_DEMAND.map((name) => `./${name}.cjs`),
     noExternal: [new RegExp(`^(?!\\./(${ON_DEMAND.join('|')})\\.cjs$)`)],

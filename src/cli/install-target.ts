@@ -17,6 +17,7 @@ export const RUNTIME_FILES: readonly string[] = [
   'policy-parse.cjs',
   'yaml-parse.cjs',
   'statusline.cjs',
+  'statusline-main.cjs',
 ];
 
 /** Runtime files earlier versions wrote and this one no longer does: install and uninstall remove them once proven ours. */

@@ -1,8 +1,8 @@
 /**
  * What the hook launcher does when it cannot run an entry (plugin/dist/launch-failed.cjs, loaded only then): a
  * name that is no entry is a wiring mistake (exit 1, one line); a known entry whose bundle did not load (a
- * half-updated runtime copy) lets everything through but says so, and leaves the last-error record; under a Bun
- * older than the one the suite passes with, Node runs the hook instead.
+ * half-updated runtime copy) lets everything through but says so, and leaves the last-error record, as does a
+ * status line whose bundle did not load; under a Bun older than the one the suite passes with, Node runs the hook instead.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -11,7 +11,8 @@ import { BUN_FLOOR } from '../core/bun-floor.js';
 import { ENV } from '../core/env-names.js';
 import { isEntryName, NODE_HOOK, unknownEntryMessage } from '../core/hook-table.js';
 import { homeDirectory } from '../io/home.js';
-import { describeError, failureLine, packageVersion, writeLastErrorIn } from '../io/last-error.js';
+import { STATUSLINE_FAILED } from '../core/statusline.js';
+import { describeError, failureLine, packageVersion, STATUSLINE_EVENT, writeLastErrorIn } from '../io/last-error.js';
 import { createStateDir, existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
 import { writeAll } from '../runtime/hook-io.js';
 
@@ -43,6 +44,19 @@ export function runUnderNode(name: string | undefined, bundleDir: string, bunVer
     process.exitCode = run.status ?? 0; // killed by a signal: let everything through
   } catch (error) {
     launchFailed(name, error);
+  }
+}
+
+/**
+ * The status line's bundle (statusline-main.cjs) could not be loaded: what the status line itself shows when it
+ * fails (its fallback line), one stderr line and the last-error record, as a hook's failed launch leaves. Never throws.
+ */
+export function statusLineFailed(error: unknown): void {
+  try {
+    writeAll(1, `${STATUSLINE_FAILED}\n`);
+    failedToLoad(STATUSLINE_EVENT, error);
+  } catch {
+    process.exitCode = 0;
   }
 }
 

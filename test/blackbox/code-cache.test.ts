@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { HOOK_BIN, runCli, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { FIXTURES, HOOK_BIN, ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox, cli } = useProjectSandbox();
 
@@ -165,5 +165,41 @@ describe('the code cache of the CLI (cli-main.cjs, ~330 KB: compiling it from so
     rmSync(open.state, { recursive: true });
     expect((await cli(['status', '--transcript', open.input.transcript_path])).stdout).toBe(run.stdout);
     expect(existsSync(open.state)).toBe(false);
+  });
+});
+
+describe('the code cache of the status line (statusline-main.cjs: Claude Code starts one after every turn)', () => {
+  const statusLine = (extra: Record<string, string> = {}) =>
+    execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
+      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
+      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project, ...extra }),
+      extendEnv: false,
+      cwd: sandbox().project,
+      reject: false,
+    });
+
+  it('is kept after the first line, compiled from after: the same line, nothing rewritten', async () => {
+    const { cache } = setUp();
+    const first = await statusLine();
+    expect([first.exitCode, first.stderr]).toEqual([0, '']);
+    expect(first.stdout).toMatch(/^ctx \d+%/);
+    expect(cacheOf(cache, 'statusline-main.cjs')?.kinds).toBe('statusline');
+    const written = cacheOf(cache, 'statusline-main.cjs')!.ino;
+    const again = await statusLine();
+    expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, first.stdout, '']);
+    expect(cacheOf(cache, 'statusline-main.cjs')!.ino).toBe(written); // V8 took it: nothing rewritten
+  });
+
+  it('a corrupt one changes nothing the line says, and is replaced; none in an open state directory', async () => {
+    const { cache } = setUp();
+    const first = await statusLine();
+    const file = cacheFiles(cache).find((name) => name.startsWith('statusline-main.cjs.'))!;
+    writeFileSync(join(cache, file), 'garbage, not a V8 code cache');
+    expect((await statusLine()).stdout).toBe(first.stdout);
+    expect(cacheOf(cache, 'statusline-main.cjs')?.kinds).toBe('statusline');
+    rmSync(cache, { recursive: true });
+    chmodSync(join(cache, '..'), 0o755);
+    expect((await statusLine()).stdout).toBe(first.stdout);
+    expect(existsSync(cache)).toBe(false);
   });
 });

@@ -129,6 +129,24 @@ describe('the status line fails as a hook does', () => {
     const status = await cli(['status', '--transcript', transcriptAt(1_000)]);
     expect(status.stdout).toMatch(/^Last error {2}status line failed at .+ and showed no measurement: MODULE_NOT_FOUND/m);
   });
+
+  it('its own bundle (statusline-main.cjs) missing: the same fallback line, exit 0, one stderr line and a last error', async () => {
+    // The launcher Claude Code runs is there, what it loads is not.
+    const dist = join(sandbox().root, 'dist');
+    cpSync(join(ROOT, 'plugin', 'dist'), dist, { recursive: true });
+    rmSync(join(dist, 'statusline-main.cjs'));
+    const run = await execa(process.execPath, [join(dist, 'statusline.cjs')], {
+      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
+      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
+      extendEnv: false,
+      cwd: sandbox().project,
+      reject: false,
+    });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe('ctx – context-ceiling failed (context-ceiling doctor)');
+    expect(run.stderr).toMatch(/^context-ceiling: the status line failed and showed no measurement: .*statusline-main\.cjs.* \(context-ceiling doctor shows the last error\)$/);
+    expect(JSON.parse(readFileSync(lastError(), 'utf8'))).toMatchObject({ event: 'statusline', error: expect.stringContaining('statusline-main.cjs') });
+  });
 });
 
 describe('a policy file that does not validate', () => {

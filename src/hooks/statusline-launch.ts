@@ -1,0 +1,46 @@
+/**
+ * The status line's first step (plugin/dist/statusline.cjs): load the status line's bundle (statusline-main.cjs)
+ * from V8's code cache where the hooks keep theirs (hooks/launch.ts), and run it. A status line never fails: a
+ * bundle that cannot load shows the status line's fallback line and leaves the last error (launch-failed.cjs).
+ */
+import { writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BundleCache } from '../io/code-cache.js';
+import { launcherStateDir, readCachedBundle } from './launch.js';
+
+/** What statusline-main.cjs exports. */
+export type StatusLineBundle = { runStatusLineBundle: (args: readonly string[], bundleDir: string, cache: BundleCache | undefined) => void };
+
+/** The status line's bundle, beside the launcher. */
+export const STATUSLINE_BUNDLE = 'statusline-main.cjs';
+
+/** Never throws; exits 0. */
+export function launchStatusLine(args: readonly string[], bundleDir: string): void {
+  let loaded: ReturnType<typeof readCachedBundle>;
+  try {
+    let stateDir: string | undefined;
+    try {
+      stateDir = launcherStateDir(process.env);
+    } catch {
+      stateDir = undefined; // no cache this time
+    }
+    loaded = readCachedBundle(bundleDir, STATUSLINE_BUNDLE, stateDir);
+  } catch (error) {
+    try {
+      (require(join(bundleDir, 'launch-failed.cjs')) as typeof import('./launch-failed.js')).statusLineFailed(error);
+    } catch {
+      try {
+        writeSync(2, `context-ceiling: the status line could not load (${String(error).split('\n')[0]})\n`);
+      } catch {
+        // nowhere to say it
+      }
+    }
+    process.exitCode = 0;
+    return;
+  }
+  try {
+    (loaded.exports as StatusLineBundle).runStatusLineBundle(args, bundleDir, loaded.cache);
+  } catch {
+    process.exitCode = 0; // the status line catches its own failures; this is only a last guard
+  }
+}
