@@ -53,9 +53,9 @@ Options:
                 fill and records the session's real window for the hooks; an
                 existing statusLine command keeps running, wrapped, and uninstall
                 restores it
-  --runtime R   what runs the hooks: auto (the default: Bun where \`bun\`
-                ${BUN_FLOOR} or newer is on the PATH when a hook runs, else
-                Node; Bun starts in a fraction of Node's time, see
+  --runtime R   what runs the hooks and the status line: auto (the default:
+                Bun where \`bun\` ${BUN_FLOOR} or newer is on the PATH when one
+                runs, else Node; Bun starts in a fraction of Node's time, see
                 bench/RESULTS.md), or node (Node always); bun is auto
   --dry-run     show what would change, change nothing
   --json        machine-readable result

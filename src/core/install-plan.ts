@@ -3,7 +3,7 @@
  * functions: the hooks we add (one table, also the source of plugin/hooks/hooks.json),
  * how they are recognised, and the merge that leaves everything else alone.
  */
-import { HOOK_TABLE, type HookRuntime, type HookSpec, hookCommand } from './hook-table.js';
+import { BUN_PRESENT, HOOK_TABLE, type HookRuntime, type HookSpec, hookCommand, NODE_HOOK } from './hook-table.js';
 
 export type { HookRuntime } from './hook-table.js';
 import { isObject } from './json-shape.js';
@@ -11,11 +11,18 @@ import { isObject } from './json-shape.js';
 /** The hooks install writes: the one table (core/hook-table.ts). */
 const HOOK_SPECS: readonly HookSpec[] = HOOK_TABLE;
 
-/** `node "<runtime>/statusline.cjs"`, wrapping the user's own status line command when there was one. */
-export function statusLineCommand(runtimeDir: string, wrap: string | undefined): string {
-  const base = `node "${runtimeDir}/statusline.cjs"`;
-  return wrap === undefined ? base : `${base} --wrap '${wrap.replace(/'/g, `'\\''`)}'`;
+/**
+ * The status line command, run as the hooks are (hookCommand: Bun where installed unless Node is asked for), wrapping
+ * the user's own status line command when there was one.
+ */
+export function statusLineCommand(runtimeDir: string, wrap: string | undefined, runtime: HookRuntime = 'auto'): string {
+  const script = `"${runtimeDir}/statusline.cjs"${wrap === undefined ? '' : ` --wrap '${wrap.replace(/'/g, `'\\''`)}'`}`;
+  if (runtime === 'node') return `${NODE_HOOK} ${script}`;
+  return `if ${BUN_PRESENT} >/dev/null 2>&1; then exec bun ${script}; else exec ${NODE_HOOK} ${script}; fi`;
 }
+
+/** The user's command a status line command of ours wraps (the first --wrap: an auto command names it in both runs). */
+const WRAPPED = /--wrap '((?:[^']|'\\'')*)'(?:\s*$|;)/;
 
 /**
  * The recovery skill as install copies it: the plugin's copy finds the hook
@@ -114,7 +121,7 @@ export function planInstall(input: unknown, runtimeDir: string, env: Record<stri
     actions.push(`~ ${spec.event}${spec.matcher ? ` [${spec.matcher}]` : ''}: ${desired.command}`);
   }
   const envChanges = planEnv(settings, env, options, actions, created);
-  if (options.statusLine) planStatusLine(settings, runtimeDir, created, actions);
+  if (options.statusLine) planStatusLine(settings, runtimeDir, options.runtime ?? 'auto', created, actions);
   return { settings, actions, env: envChanges, created };
 }
 
@@ -164,19 +171,19 @@ function planEnv(
 }
 
 /** Point statusLine at ours; a user's own command is kept running, wrapped, and restored by uninstall. */
-function planStatusLine(settings: Record<string, unknown>, runtimeDir: string, created: Created, actions: string[]): void {
+function planStatusLine(settings: Record<string, unknown>, runtimeDir: string, runtime: HookRuntime, created: Created, actions: string[]): void {
   const current = settings.statusLine;
   if (current !== undefined && !isObject(current)) throw new SettingsShapeError('"statusLine" must be an object');
   let wrap: string | undefined;
   if (isOurStatusLine(current)) {
-    wrap = /--wrap '((?:[^']|'\\'')*)'$/.exec(String((current as Record<string, unknown>).command))?.[1]?.replace(/'\\''/g, "'");
+    wrap = WRAPPED.exec(String((current as Record<string, unknown>).command))?.[1]?.replace(/'\\''/g, "'");
   } else if (current !== undefined) {
     wrap = typeof current.command === 'string' ? current.command : undefined;
     created.statusLine = { previous: structuredClone(current) };
   } else {
     created.statusLine = { previous: null };
   }
-  const desired = { type: 'command', command: statusLineCommand(runtimeDir, wrap) };
+  const desired = { type: 'command', command: statusLineCommand(runtimeDir, wrap, runtime) };
   if (isObject(current) && current.type === desired.type && current.command === desired.command) return;
   settings.statusLine = { ...(isObject(current) && isOurStatusLine(current) ? current : {}), ...desired };
   actions.push(`${current === undefined ? '+' : '~'} statusLine: ${desired.command}`);

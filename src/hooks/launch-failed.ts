@@ -38,13 +38,29 @@ export function launchFailed(name: string | undefined, error: unknown): void {
  */
 export function runUnderNode(name: string | undefined, bundleDir: string, bunVersion: string): void {
   try {
-    const [node, ...flags] = NODE_HOOK.split(' ') as [string, ...string[]];
-    const run = spawnSync(node, [...flags, join(bundleDir, 'hook.cjs'), ...(name === undefined ? [] : [name])], { stdio: 'inherit' });
-    if (run.error) throw new Error(`Bun ${bunVersion} is older than ${BUN_FLOOR} and Node could not run the hook: ${run.error.message}`);
+    const run = nodeRuns(join(bundleDir, 'hook.cjs'), name === undefined ? [] : [name], bunVersion, 'the hook');
     process.exitCode = run.status ?? 0; // killed by a signal: let everything through
   } catch (error) {
     launchFailed(name, error);
   }
+}
+
+/** The same for the status line's launcher (statusline.cjs): a Node that cannot be run shows the status line's fallback. */
+export function statusLineUnderNode(args: readonly string[], bundleDir: string, bunVersion: string): void {
+  try {
+    nodeRuns(join(bundleDir, 'statusline.cjs'), args, bunVersion, 'the status line');
+    process.exitCode = 0; // a status line never fails
+  } catch (error) {
+    statusLineFailed(error);
+  }
+}
+
+/** Node runs `script` as the command's Node branch would, on this process's stdio. Throws when Node cannot be run. */
+function nodeRuns(script: string, args: readonly string[], bunVersion: string, what: string): ReturnType<typeof spawnSync> {
+  const [node, ...flags] = NODE_HOOK.split(' ') as [string, ...string[]];
+  const run = spawnSync(node, [...flags, script, ...args], { stdio: 'inherit' });
+  if (run.error) throw new Error(`Bun ${bunVersion} is older than ${BUN_FLOOR} and Node could not run ${what}: ${run.error.message}`);
+  return run;
 }
 
 /**

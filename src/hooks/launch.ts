@@ -95,6 +95,6 @@ function launchFailed(name: string | undefined, error: unknown, bundleDir: strin
 }
 
 /** launch-failed.cjs: what the launcher does when it cannot run the entry itself, loaded only then. */
-function launchFailedModule(bundleDir: string): typeof import('./launch-failed.js') {
+export function launchFailedModule(bundleDir: string): typeof import('./launch-failed.js') {
   return require(join(bundleDir, 'launch-failed.cjs'));
 }

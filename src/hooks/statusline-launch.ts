@@ -4,9 +4,9 @@
  * bundle that cannot load shows the status line's fallback line and leaves the last error (launch-failed.cjs).
  */
 import { writeSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BundleCache } from '../io/code-cache.js';
-import { launcherStateDir, readCachedBundle } from './launch.js';
+import { bunTooOld } from '../core/bun-floor.js';
+import { launcherStateDir, launchFailedModule, readCachedBundle } from './launch.js';
 
 /** What statusline-main.cjs exports. */
 export type StatusLineBundle = { runStatusLineBundle: (args: readonly string[], bundleDir: string, cache: BundleCache | undefined) => void };
@@ -18,6 +18,12 @@ export const STATUSLINE_BUNDLE = 'statusline-main.cjs';
 export function launchStatusLine(args: readonly string[], bundleDir: string): void {
   let loaded: ReturnType<typeof readCachedBundle>;
   try {
+    const bun = process.versions.bun;
+    if (bun !== undefined && bunTooOld(bun)) {
+      // An auto command found a Bun older than the suite's (core/bun-floor.ts): Node runs the line, as a hook's launcher does.
+      launchFailedModule(bundleDir).statusLineUnderNode(args, bundleDir, bun);
+      return;
+    }
     let stateDir: string | undefined;
     try {
       stateDir = launcherStateDir(process.env);
@@ -27,7 +33,7 @@ export function launchStatusLine(args: readonly string[], bundleDir: string): vo
     loaded = readCachedBundle(bundleDir, STATUSLINE_BUNDLE, stateDir);
   } catch (error) {
     try {
-      (require(join(bundleDir, 'launch-failed.cjs')) as typeof import('./launch-failed.js')).statusLineFailed(error);
+      launchFailedModule(bundleDir).statusLineFailed(error);
     } catch {
       try {
         writeSync(2, `context-ceiling: the status line could not load (${String(error).split('\n')[0]})\n`);

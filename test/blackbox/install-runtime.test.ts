@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { expectedHooks } from '../helpers/hook-table.js';
-import { ROOT, useProjectSandbox } from '../helpers/sandbox.js';
+import { FIXTURES, ROOT, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox, cli, cliOk } = useProjectSandbox();
 const settingsPath = () => join(sandbox().project, '.claude', 'settings.json');
@@ -135,6 +135,53 @@ describe('what runs the hooks (install --runtime)', () => {
     const run = await cli(['install', '--runtime', 'deno']);
     expect(run.exitCode).toBe(1);
     expect(run.stderr).toContain('--runtime takes auto or node (got "deno")');
+  });
+});
+
+describe('what runs the status line (install --statusline): as the hooks, Bun where installed', () => {
+  /** Run the installed statusLine command as Claude Code does (bash -c), with a turn's status input. */
+  const runStatusLine = (path: string) =>
+    execa('/bin/bash', ['-c', settings().statusLine.command as string], {
+      cwd: sandbox().project,
+      env: sandbox().env({ PATH: path, CLAUDE_PROJECT_DIR: sandbox().project }),
+      extendEnv: false,
+      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
+      reject: false,
+    });
+  const LINE = /^ctx 12% .* 121,005\/1,000,000 /;
+
+  it.each([
+    [['bun', 'node'], 'bun\n'],
+    [['node'], 'node\n'],
+    [['old-bun', 'node'], 'old-bun\nnode\n'],
+  ] as const)('by default, with %j on the PATH: run by %j, the same line', async (runtimes, ran) => {
+    await cliOk(['install', '--statusline']);
+    const { bin, log } = standIns([...runtimes]);
+    const line = await runStatusLine(`${bin}:/usr/bin:/bin`);
+    expect([line.exitCode, line.stderr]).toEqual([0, '']);
+    expect(line.stdout).toMatch(LINE);
+    expect(readFileSync(log, 'utf8')).toBe(ran);
+  });
+
+  it('an old Bun with no Node to hand over to shows the fallback line, and says why', async () => {
+    await cliOk(['install', '--statusline']);
+    const { bin, log } = standIns(['old-bun']);
+    const line = await runStatusLine(bin);
+    expect(readFileSync(log, 'utf8')).toBe('old-bun\n');
+    expect(line.exitCode).toBe(0);
+    expect(line.stdout).toBe('ctx – context-ceiling failed (context-ceiling doctor)');
+    expect(line.stderr).toContain('Bun 1.1.0 is older than 1.4.4 and Node could not run the status line');
+  });
+
+  it("--runtime node: Node, whatever Bun is on the PATH; the user's wrapped command survives the switch", async () => {
+    sandbox().write('project/.claude/settings.json', JSON.stringify({ statusLine: { type: 'command', command: "echo 'my line'" } }));
+    await cliOk(['install', '--statusline']);
+    await cliOk(['install', '--statusline', '--runtime', 'node']);
+    expect(settings().statusLine.command).toBe(`node --preserve-symlinks-main "${RUNTIME}/statusline.cjs" --wrap 'echo '\\''my line'\\'''`);
+    const { bin, log } = standIns(['bun', 'node']);
+    const line = await runStatusLine(`${bin}:/usr/bin:/bin`);
+    expect(line.stdout).toMatch(/^my line {2}ctx 12% /);
+    expect(readFileSync(log, 'utf8')).toBe('node\n');
   });
 });
 

@@ -252,7 +252,8 @@ describe('install --statusline', () => {
     sandbox.write('project/.claude/settings.json', JSON.stringify({ statusLine: mine }));
     expect((await cli(['install', '--statusline'])).exitCode).toBe(0);
     const wired = settings().statusLine;
-    expect(wired.command).toBe(`node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/statusline.cjs" --wrap 'echo '\\''my line'\\'''`);
+    const ours = `"$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/statusline.cjs" --wrap 'echo '\\''my line'\\'''`;
+    expect(wired.command).toBe(`if command -v bun >/dev/null 2>&1; then exec bun ${ours}; else exec node --preserve-symlinks-main ${ours}; fi`);
     const shown = await execa('bash', ['-c', wired.command], {
       input: afterTurn,
       env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project }),
@@ -267,7 +268,8 @@ describe('install --statusline', () => {
 
   it('without an existing status line, uninstall removes ours', async () => {
     await cli(['install', '--statusline']);
-    expect(settings().statusLine.command).toBe('node "$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/statusline.cjs"');
+    const ours = '"$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/statusline.cjs"';
+    expect(settings().statusLine.command).toBe(`if command -v bun >/dev/null 2>&1; then exec bun ${ours}; else exec node --preserve-symlinks-main ${ours}; fi`);
     await cli(['uninstall']);
     expect(settings()).toEqual({});
   });

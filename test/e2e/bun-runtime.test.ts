@@ -26,7 +26,7 @@ function hookCommandSuites(): string[] {
 }
 
 describe('the end-to-end suites with Bun on the PATH', () => {
-  it('every test passes, and the real client ran every hook with Bun', () => {
+  it('every test passes, and the real client ran every hook, and the status line, with Bun', () => {
     const log = join(work, 'runs.log');
     writeFileSync(join(work, 'bun'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${BUN_BIN}' "$@"\n`, { mode: 0o755 });
     const suites = hookCommandSuites();
@@ -47,5 +47,7 @@ describe('the end-to-end suites with Bun on the PATH', () => {
     );
     // PostToolUse (matched on file writes) is no end-to-end test's subject; the package project's Bun run covers it.
     expect(HOOK_NAMES.filter((name) => name !== 'post-tool-use' && !events.has(name))).toEqual([]);
+    // The interactive client's status line (install --statusline, claude-code.test.ts) is run the same way.
+    expect([...events].filter((last) => last?.endsWith('/statusline.cjs')).length).toBeGreaterThan(0);
   }, 600_000);
 });
