@@ -1,7 +1,7 @@
 /**
  * Hook cost benchmark: every path a user's session runs (the guard allowing, warning, deduplicating a
  * warning, blocking, and allowing on unknown occupancy; the monitor; PreCompact; PostCompact;
- * SessionStart; PostToolUse), each as one whole `node plugin/dist/hook.cjs <event>` process, paired run
+ * SessionStart; PostToolUse; the status line), each as one whole `node plugin/dist/hook.cjs <event>` process, paired run
  * by run against `node -e 0`, on a 1 KB and a 1 GB transcript, under Node and, when it is there, under
  * Bun. Every row first checks the verdict its path produced (the debug channel's `verdict <event>:
  * <reason>` line) and every timed run's output: a fast wrong answer is not a result. Writes the dated
@@ -37,6 +37,9 @@ import { writeSection } from './results.js';
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
+const STATUSLINE = join(ROOT, 'plugin', 'dist', 'statusline.cjs');
+/** What a path's process runs after the runtime's flags: the hook launcher and its event, or the status line. */
+const scriptArgs = (path: { event: string; statusLine?: true }) => (path.statusLine ? [STATUSLINE] : [HOOK, path.event]);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 /** The default state directory under the bench's HOME. */
 const STATE = join(DATA, 'home', '.local', 'state', 'context-ceiling');
@@ -153,6 +156,11 @@ type PathCase = {
   /** The row's name: which path it times. */
   path: string;
   event: string;
+  /**
+   * The status line (`statusline.cjs`, no event argument) instead of the hook launcher: it states no verdict on
+   * the debug channel, so the line it prints (`stdout`) is what is checked.
+   */
+  statusLine?: true;
   /** Extra environment for this path (on top of a fixed, explicit one). */
   env?: Record<string, string>;
   /**
@@ -288,7 +296,39 @@ const PATHS: PathCase[] = [
     reason: 'not-the-orchestration-file',
     stdout: /^$/,
   },
+  {
+    // After every turn in an interactive session (install --statusline): Claude Code gives the turn's usage.
+    path: 'status line',
+    event: 'statusline',
+    statusLine: true,
+    input: (t, project) => statusInput(t.turns, project, true),
+    reason: 'the line',
+    stdout: /^ctx 30% .* 300,00[05]\/1,000,000 /,
+  },
+  {
+    // Before a resumed session's first turn (or after /compact): no usage in the input, so the transcript is read.
+    path: 'status line reading the transcript',
+    event: 'statusline',
+    statusLine: true,
+    input: (t, project) => statusInput(t.turns, project, false),
+    reason: 'the line',
+    stdout: /^ctx 30% .* 300,00[05]\/1,000,000 /,
+  },
 ];
+
+/** What Claude Code gives a status line command (test/fixtures/claude-code-2.1.328/statusline-*.json), 30 % full. */
+function statusInput(transcript: string, cwd: string, withUsage: boolean): string {
+  const usage = { input_tokens: 5, output_tokens: 5, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 299_000 };
+  return JSON.stringify({
+    session_id: 'bench-statusline',
+    transcript_path: transcript,
+    cwd,
+    model: { id: 'claude-opus-5-5', display_name: 'Opus 5.5' },
+    workspace: { current_dir: cwd, project_dir: cwd },
+    version: '2.1.332',
+    context_window: { context_window_size: 1_000_000, current_usage: withUsage ? usage : null },
+  });
+}
 
 const chosenPaths = process.env.BENCH_PATHS?.split(',');
 const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : PATHS;
@@ -374,10 +414,13 @@ const median = (values: number[]) => {
 };
 
 /** The reason the debug channel stated for one run of the hook (its `verdict <event>: <reason>` line). */
-function statedReason(runtime: Runtime, event: string, input: string, env: NodeJS.ProcessEnv): { reason: string; run: Run } {
+function statedReason(runtime: Runtime, path: PathCase, input: string, env: NodeJS.ProcessEnv): { reason: string; run: Run } {
+  const { event } = path;
   const log = join(DATA, `debug-${process.pid}.log`);
   rmSync(log, { force: true });
-  const run = runOnce(runtime.command, [...runtime.flags, HOOK, event], input, { ...env, DEV_TEAM_CONTEXT_DEBUG: log });
+  const run = runOnce(runtime.command, [...runtime.flags, ...scriptArgs(path)], input, { ...env, DEV_TEAM_CONTEXT_DEBUG: log });
+  // The status line states no verdict: the line it printed is its answer (checked against the path's stdout).
+  if (path.statusLine) return { reason: path.stdout.test(run.stdout) ? path.reason : '(not the line)', run };
   const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
   rmSync(log, { force: true });
   const lines = [...text.matchAll(/verdict ([a-z-]+): (.*)$/gm)];
@@ -403,13 +446,13 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   const project = join(DATA, 'projects', slug);
   mkdirSync(join(project, 'src'), { recursive: true });
   const env: NodeJS.ProcessEnv = { ...baseEnv, CLAUDE_PROJECT_DIR: project, ...path.env };
-  const args = (runtime: Runtime) => [...runtime.flags, HOOK, path.event];
+  const args = (runtime: Runtime) => [...runtime.flags, ...scriptArgs(path)];
   const untimed = (event: string, input: string) => void runOnce(process.execPath, [...NODE_FLAGS, HOOK, event], input, env);
   const wrong: Partial<Record<Runtime['name'], string>> = {};
   for (const runtime of runtimes) {
     path.prepare?.((event, input) => void runOnce(runtime.command, [...runtime.flags, HOOK, event], input, env), t, project);
     // The check run is not timed: it has the debug channel on, and names the verdict this path must produce.
-    const { reason, run } = statedReason(runtime, path.event, path.input(t, project, untimed), env);
+    const { reason, run } = statedReason(runtime, path, path.input(t, project, untimed), env);
     if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout))
       wrong[runtime.name] = `stated "${reason}", exit ${run.status}, stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
   }
@@ -444,7 +487,7 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   let instructionRatio: number | undefined;
   if (countInstructions) {
     const bareCount = instructions(process.execPath, ['-e', '0'], () => undefined, env);
-    const hookCount = instructions(process.execPath, [...NODE_FLAGS, HOOK, path.event], () => path.input(t, project, untimed), env);
+    const hookCount = instructions(process.execPath, [...NODE_FLAGS, ...scriptArgs(path)], () => path.input(t, project, untimed), env);
     if (bareCount && hookCount) instructionRatio = hookCount / bareCount;
   }
   const cells: Row['cells'] = {};
@@ -477,7 +520,8 @@ function rowText(row: Row): string {
   const mem = (over: number | undefined) =>
     over === undefined ? '–' : `${over >= 0 ? '+' : ''}${over.toFixed(1)} ${over <= TARGET_MB ? '✓' : '✗'}`;
   const counted = row.instructionRatio === undefined ? '–' : `${row.instructionRatio.toFixed(3)}×`;
-  return `| ${row.size} | ${row.path.path} | \`${row.path.event}\` → ${row.path.reason} | ${row.bareMs.toFixed(1)} | ${nodeMs} | ${nodeRatio} | ${counted} | ${bunMs} | ${bunRatio} | ${mem(memOver)} | ${mem(bunOver)} |`;
+  const verdict = row.path.statusLine ? `\`statusline.cjs\` → ${row.path.reason}` : `\`${row.path.event}\` → ${row.path.reason}`;
+  return `| ${row.size} | ${row.path.path} | ${verdict} | ${row.bareMs.toFixed(1)} | ${nodeMs} | ${nodeRatio} | ${counted} | ${bunMs} | ${bunRatio} | ${mem(memOver)} | ${mem(bunOver)} |`;
 }
 
 function main(): void {
@@ -543,7 +587,9 @@ of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 300
 \`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "warn" and PreCompact
 start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one;
 "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
-before it, untimed), as after every compaction (the alert it left). The
+before it, untimed), as after every compaction (the alert it left). "status line" times \`statusline.cjs\` (install
+--statusline; Claude Code runs it after every turn) given the turn's usage, its check the line it prints; "status line
+reading the transcript" gets no usage (a resumed session before its first turn) and reads it from the transcript. The
 private state directory exists, as after a user's first warning, so Node runs compile from the code cache
 the (untimed) check run wrote; Bun keeps no cache.
 Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to the \`node -e 0\` run
