@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
 import { describeAssumption, describeWindowSource, formatTokens } from '../core/guard-text.js';
 import { BUN_PRESENT, HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';
-import { ourHookName } from '../core/install-plan.js';
+import { isOurStatusLine, ourHookName } from '../core/install-plan.js';
 import { describeSource } from '../core/policy.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { findPluginInstall, type PluginInstall, type SettingsFacts } from '../core/settings-env.js';
@@ -21,7 +21,7 @@ import { UsageError } from './errors.js';
 import { parseFlags } from './flags.js';
 import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
-import { checkRuntime, hookRunner } from './runtime-check.js';
+import { checkRuntime, checkStatusLine, hookRunner } from './runtime-check.js';
 
 const usage = 'context-ceiling doctor [--json]';
 
@@ -38,6 +38,8 @@ Checks, each with a fix when something is wrong:
             which settings files register the hooks, whether every event is
             there and the runtime each command runs works (every bundle is
             loaded and the hook run once on a canned input)
+  status    the status line, when the settings' statusLine is ours: run once
+            on a canned input by what its command runs here (Bun or Node)
   config    every policy file parses and validates
   window    the window the hooks use for this project's newest session, and
             where it comes from (env, policy, status line, model, learned,
@@ -77,6 +79,8 @@ function runChecks(io: CliIO): Check[] {
   const settings = claudeSettingsOf(io);
   const config = loadUncheckedConfig(io);
   const checks: Check[] = [checkNode(), ...checkHooks(settings, io, projectDir)];
+  const statusLine = checkOurStatusLine(settings, projectDir, io.env);
+  if (statusLine) checks.push(statusLine);
   checks.push(
     config.problems.length > 0
       ? {
@@ -225,6 +229,29 @@ function checkHooks(settings: ClaudeSettings, io: CliIO, projectDir: string): Ch
     checks.push({ name: 'hooks', status: 'fail', detail: cliMessage('doctor.no-hooks'), fix: cliMessage('doctor.no-hooks-fix') });
   }
   return checks;
+}
+
+/**
+ * The status line Claude Code runs (the last settings file with one wins: local over project over user), when it is
+ * ours: run once by what its command runs here. Someone else's, or none, is not ours to check.
+ */
+function checkOurStatusLine(settings: ClaudeSettings, projectDir: string, env: CliIO['env']): Check | undefined {
+  const file = settings.files.filter((facts) => facts.statusLineCommand !== undefined).at(-1);
+  const command = file?.statusLineCommand;
+  if (file === undefined || command === undefined || !isOurStatusLine({ command })) return undefined;
+  const dir = /"([^"]+)\/statusline\.cjs"/.exec(command)?.[1]?.replace('$CLAUDE_PROJECT_DIR', projectDir);
+  if (dir === undefined) return undefined;
+  const runner = hookRunner(command.includes(BUN_PRESENT), env);
+  const problem = checkStatusLine(dir, env, runner);
+  const flag = file.scope === 'user' ? ' --user' : file.scope === 'local' ? ' --local' : '';
+  return problem === undefined
+    ? { name: 'status', status: 'ok', detail: cliMessage('doctor.statusline-ok', { label: file.label, dir, runner: runner.label }) }
+    : {
+        name: 'status',
+        status: 'fail',
+        detail: cliMessage('doctor.statusline-broken', { label: file.label, dir, problem }),
+        fix: cliMessage('doctor.reinstall-fix', { flag: `${flag} --statusline` }),
+      };
 }
 
 /** An enabled plugin runs only while the folder Claude Code runs it from is there (io/plugin-install.ts). */

@@ -88,6 +88,11 @@ const CLI_MESSAGES = {
   'doctor.install-fix': (d: { flag: string }) => `run context-ceiling install${d.flag}`,
   'doctor.hooks-ok': (d: { label: string; scope: string; count: number; dirs: string; runner: string }) =>
     `${d.label} (${d.scope}): all ${d.count} events, runtime ${d.dirs}, run by ${d.runner}`,
+  'doctor.statusline-ok': (d: { label: string; dir: string; runner: string }) =>
+    `the status line of ${d.label} is ours, from ${d.dir}, run by ${d.runner}: it shows the fill`,
+  'doctor.statusline-broken': (d: { label: string; dir: string; problem: string }) =>
+    `the status line of ${d.label} is ours, from ${d.dir}, which does not work (${d.problem}): no fill shows, and the window Claude Code reports is not kept`,
+  'doctor.statusline-no-line': (d: { line: string }) => `statusline.cjs printed no fill: ${d.line}`,
 
   // status
   'both-transcript-and-session': () => 'give --transcript or --session, not both',

@@ -96,6 +96,38 @@ export function checkRuntime(
   return undefined;
 }
 
+/** What Claude Code gives a status line after a turn (test/fixtures/claude-code-<version>/statusline-after-turn.json), trimmed. */
+const CANNED_STATUS = JSON.stringify({
+  session_id: 'doctor-check',
+  transcript_path: '/nonexistent/doctor-check.jsonl',
+  model: { id: 'claude-opus-5-5' },
+  context_window: { context_window_size: 200_000, current_usage: { input_tokens: 5, cache_read_input_tokens: 60_000 } },
+});
+
+/**
+ * Undefined when the status line in `dir` prints its line, run by `runner` as the settings' command runs it (without
+ * the user's command it may wrap); otherwise the problem, as one line. Run in an empty home of its own, so the record
+ * it keeps of the window is not the user's.
+ */
+export function checkStatusLine(dir: string, env: Readonly<Record<string, string | undefined>>, runner: HookRunner = NODE_RUNNER): string | undefined {
+  const missing = ['statusline.cjs', 'statusline-main.cjs'].filter((file) => !existsSync(join(dir, file)));
+  if (missing.length > 0) return cliMessage('doctor.runtime-missing', { files: missing.join(', ') });
+  const scratch = mkdtempSync(join(tmpdir(), 'context-ceiling-doctor-'));
+  try {
+    const run = spawnSync(runner.path, [join(dir, 'statusline.cjs')], {
+      input: CANNED_STATUS,
+      cwd: scratch,
+      env: { PATH: env.PATH ?? '/usr/bin:/bin', HOME: scratch, CLAUDE_PROJECT_DIR: scratch, NO_COLOR: '1' },
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
+    if (run.status === 0 && /^ctx \d+% /.test(run.stdout ?? '')) return undefined;
+    return cliMessage('doctor.statusline-no-line', { line: firstErrorLine(`${run.stderr ?? ''}\n${run.stdout ?? ''}`) });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
 function firstErrorLine(stderr: string | null | undefined): string {
   const lines = (stderr ?? '').split('\n').filter((line) => line.trim() !== '');
   return (lines.find((line) => /Error|context-ceiling:/.test(line)) ?? lines[0] ?? 'no output').trim().slice(0, 300);

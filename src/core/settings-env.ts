@@ -20,6 +20,8 @@ export type SettingsFacts = {
   marketplaces: Record<string, unknown>;
   /** Every hook command the file registers, for any event. */
   hookCommands: string[];
+  /** The file's `statusLine` command, when it has a command status line. */
+  statusLineCommand?: string | undefined;
 };
 
 /** The environment a hook would see, and for each variable set by a settings file, that file's label. */
@@ -46,6 +48,7 @@ export function settingsFactsOf(scope: SettingsScope, label: string, parsed: unk
     enabledPlugins: isObject(root.enabledPlugins) ? root.enabledPlugins : {},
     marketplaces: isObject(root.extraKnownMarketplaces) ? root.extraKnownMarketplaces : {},
     hookCommands: hookCommandsOf(root.hooks),
+    statusLineCommand: isObject(root.statusLine) && typeof root.statusLine.command === 'string' ? root.statusLine.command : undefined,
   };
 }
 

@@ -218,6 +218,40 @@ describe('doctor names what runs the hooks, and proves it runs them', () => {
   });
 });
 
+describe('doctor names what runs our status line, and proves it prints the fill', () => {
+  const statusCheck = (stdout: string) => stdout.split('\n').filter((line) => /^. status /.test(line) || /^ {10}fix: .*--statusline/.test(line));
+
+  it('Bun where the shell finds it, Node where it does not; none checked when the status line is not ours', async () => {
+    await cliOk(['install']);
+    expect(statusCheck((await cliOk(['doctor'])).stdout)).toEqual([]); // no status line installed: nothing of ours to check
+    await cliOk(['install', '--statusline']);
+    const withBun = standIns(['bun', 'node']);
+    expect(statusCheck((await cliOk(['doctor'], { PATH: `${withBun.bin}:/usr/bin:/bin` })).stdout)).toEqual([
+      `✓ status  the status line of .claude/settings.json is ours, from ${sandbox().project}/.claude/context-ceiling/runtime, run by Bun 1.4.4: it shows the fill`,
+    ]);
+    expect(readFileSync(withBun.log, 'utf8')).toMatch(/^bun\n/m); // doctor ran it with that Bun
+    expect(statusCheck((await cliOk(['doctor'], { PATH: '/usr/bin:/bin' })).stdout)).toEqual([
+      `✓ status  the status line of .claude/settings.json is ours, from ${sandbox().project}/.claude/context-ceiling/runtime, run by Node: it shows the fill`,
+    ]);
+    // Someone else's status line (the local file's wins over the project's) is not ours to check.
+    sandbox().write('project/.claude/settings.local.json', JSON.stringify({ statusLine: { type: 'command', command: 'echo mine' } }));
+    expect(statusCheck((await cliOk(['doctor'])).stdout)).toEqual([]);
+  });
+
+  it('a status line that prints no fill fails the check, with the reason and the fix; the user\'s state is untouched', async () => {
+    await cliOk(['install', '--statusline']);
+    writeFileSync(join(sandbox().project, '.claude', 'context-ceiling', 'runtime', 'statusline-main.cjs'), 'throw new Error("broken on purpose");\n');
+    const run = await cli(['doctor']);
+    expect(run.exitCode).toBe(1);
+    expect(statusCheck(run.stdout)).toEqual([
+      `✗ status  the status line of .claude/settings.json is ours, from ${sandbox().project}/.claude/context-ceiling/runtime, which does not work (statusline.cjs printed no fill: context-ceiling: the status line failed and showed no measurement: broken on purpose (context-ceiling doctor shows the last error)): no fill shows, and the window Claude Code reports is not kept`,
+      '          fix: run context-ceiling install --statusline again',
+    ]);
+    // Run in a home of its own: the failure it provoked is not recorded as the user's last error.
+    expect(run.stdout).toMatch(/^✓ errors  no hook, status line or SDK guard has failed unexpectedly$/m);
+  });
+});
+
 describe('runtime files an earlier version wrote', () => {
   const retired = () => join(sandbox().project, '.claude', 'context-ceiling', 'runtime', 'hook-events.cjs');
   const recordPath = () => join(sandbox().project, '.claude', 'context-ceiling', 'install-settings.json');
