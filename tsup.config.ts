@@ -45,6 +45,18 @@ const PLUGIN_DESCRIPTION =
 /** The plugin payload's bundles (committed): what Claude Code runs, and the CLI beside them. */
 const PAYLOAD = 'plugin/dist';
 
+/** A self-contained, minified CommonJS bundle of the plugin payload (every entry its own file: no shared chunks). */
+const PAYLOAD_CJS: Options = {
+  ...shared,
+  outDir: PAYLOAD,
+  format: ['cjs'],
+  esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
+  removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
+  outExtension: () => ({ js: '.cjs' }),
+  minify: true,
+  splitting: false,
+};
+
 /** One bundle per hook entry (hook-<name>.cjs, from src/hooks/entries/<name>.ts): an event compiles only its own code. */
 const ENTRY_BUNDLES = Object.fromEntries(
   ENTRY_NAMES.map((name) => [entryBundleFile(name).replace(/\.cjs$/, ''), `src/hooks/entries/${name}.ts`]),
@@ -56,8 +68,7 @@ const ON_DEMAND = ['policy-parse', 'yaml-parse', 'guard-voice', 'launch-failed']
 export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
-    ...shared,
-    outDir: PAYLOAD,
+    ...PAYLOAD_CJS,
     // hook.cjs is a launcher of about a KB that loads the event's own bundle (hook-<name>.cjs) from V8's code
     // cache; launch-failed.cjs holds what it does when that fails, loaded only then. guard-voice.cjs holds what only a speaking guard verdict needs;
     // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
@@ -74,12 +85,6 @@ export default defineConfig([
     },
     external: ON_DEMAND.map((name) => `./${name}.cjs`),
     noExternal: [new RegExp(`^(?!\\./(${ON_DEMAND.join('|')})\\.cjs$)`)],
-    format: ['cjs'],
-    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
-    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
-    outExtension: () => ({ js: '.cjs' }),
-    minify: true,
-    splitting: false,
     // The plugin's hooks.json comes from the one hook table (committed; a test keeps it equal).
     onSuccess: async () => writeFileSync('plugin/hooks/hooks.json', renderPluginHooks(PLUGIN_DESCRIPTION)),
   },
@@ -88,42 +93,17 @@ export default defineConfig([
     // (`node <plugin>/dist/cli.cjs`, or `context-ceiling` through the plugin's bin/ inside Claude Code).
     // cli.cjs is a bin of a few KB that hands a replay to Bun where it is installed before it loads the CLI
     // itself, cli-main.cjs: the handover pays for no more of the CLI than it uses (cli/replay-runtime.ts).
-    ...shared,
-    outDir: PAYLOAD,
+    ...PAYLOAD_CJS,
     entry: { cli: 'src/cli.ts' },
-    format: ['cjs'],
-    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
-    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
-    outExtension: () => ({ js: '.cjs' }),
-    minify: true,
-    splitting: false,
     banner: { js: '#!/usr/bin/env node' },
   },
   {
     // The CLI the bin loads, compiled from the code cache as the hook bundles are (so no `#!` line: the
-    // loader wraps the bundle's text in a function, where one is a syntax error).
-    ...shared,
-    outDir: PAYLOAD,
-    entry: { 'cli-main': 'src/cli-main.ts' },
-    format: ['cjs'],
-    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
-    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
-    outExtension: () => ({ js: '.cjs' }),
-    minify: true,
-    splitting: false,
-  },
-  {
-    // What a worker thread of `replay` runs: only the scan and one session's analysis, so a worker starts
-    // without compiling the whole CLI (bench/RESULTS.md, "Where replay's time goes").
-    ...shared,
-    outDir: PAYLOAD,
-    entry: { 'replay-worker': 'src/replay-worker.ts' },
-    format: ['cjs'],
-    esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],
-    removeNodeProtocol: false, // node:fs and node:path reach ONE_REQUIRE_PER_BUILTIN (the others stay node:x, as written)
-    outExtension: () => ({ js: '.cjs' }),
-    minify: true,
-    splitting: false,
+    // loader wraps the bundle's text in a function, where one is a syntax error), and what a worker thread of
+    // `replay` runs: only the scan and one session's analysis, so a worker starts without compiling the whole
+    // CLI (bench/RESULTS.md, "Where replay's time goes").
+    ...PAYLOAD_CJS,
+    entry: { 'cli-main': 'src/cli-main.ts', 'replay-worker': 'src/replay-worker.ts' },
   },
   {
     // The library (createCeilingGuard for the Agent SDK), with type declarations; not part of the plugin.

@@ -109,7 +109,11 @@ const CANNED_STATUS = JSON.stringify({
  * the user's command it may wrap); otherwise the problem, as one line. Run in an empty home of its own, so the record
  * it keeps of the window is not the user's.
  */
-export function checkStatusLine(dir: string, env: Readonly<Record<string, string | undefined>>, runner: HookRunner = NODE_RUNNER): string | undefined {
+export function checkStatusLine(
+  dir: string,
+  env: Readonly<Record<string, string | undefined>>,
+  runner: HookRunner = NODE_RUNNER,
+): string | undefined {
   const missing = ['statusline.cjs', 'statusline-main.cjs'].filter((file) => !existsSync(join(dir, file)));
   if (missing.length > 0) return cliMessage('doctor.runtime-missing', { files: missing.join(', ') });
   const scratch = mkdtempSync(join(tmpdir(), 'context-ceiling-doctor-'));

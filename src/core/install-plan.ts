@@ -171,7 +171,13 @@ function planEnv(
 }
 
 /** Point statusLine at ours; a user's own command is kept running, wrapped, and restored by uninstall. */
-function planStatusLine(settings: Record<string, unknown>, runtimeDir: string, runtime: HookRuntime, created: Created, actions: string[]): void {
+function planStatusLine(
+  settings: Record<string, unknown>,
+  runtimeDir: string,
+  runtime: HookRuntime,
+  created: Created,
+  actions: string[],
+): void {
   const current = settings.statusLine;
   if (current !== undefined && !isObject(current)) throw new SettingsShapeError('"statusLine" must be an object');
   let wrap: string | undefined;

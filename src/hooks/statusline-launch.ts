@@ -9,7 +9,9 @@ import { bunTooOld } from '../core/bun-floor.js';
 import { launcherStateDir, launchFailedModule, readCachedBundle } from './launch.js';
 
 /** What statusline-main.cjs exports. */
-export type StatusLineBundle = { runStatusLineBundle: (args: readonly string[], bundleDir: string, cache: BundleCache | undefined) => void };
+export type StatusLineBundle = {
+  runStatusLineBundle: (args: readonly string[], bundleDir: string, cache: BundleCache | undefined) => void;
+};
 
 /** The status line's bundle, beside the launcher. */
 export const STATUSLINE_BUNDLE = 'statusline-main.cjs';

@@ -219,7 +219,8 @@ describe('doctor names what runs the hooks, and proves it runs them', () => {
 });
 
 describe('doctor names what runs our status line, and proves it prints the fill', () => {
-  const statusCheck = (stdout: string) => stdout.split('\n').filter((line) => /^. status /.test(line) || /^ {10}fix: .*--statusline/.test(line));
+  const statusCheck = (stdout: string) =>
+    stdout.split('\n').filter((line) => /^. status /.test(line) || /^ {10}fix: .*--statusline/.test(line));
 
   it('Bun where the shell finds it, Node where it does not; none checked when the status line is not ours', async () => {
     await cliOk(['install']);
@@ -238,9 +239,12 @@ describe('doctor names what runs our status line, and proves it prints the fill'
     expect(statusCheck((await cliOk(['doctor'])).stdout)).toEqual([]);
   });
 
-  it('a status line that prints no fill fails the check, with the reason and the fix; the user\'s state is untouched', async () => {
+  it("a status line that prints no fill fails the check, with the reason and the fix; the user's state is untouched", async () => {
     await cliOk(['install', '--statusline']);
-    writeFileSync(join(sandbox().project, '.claude', 'context-ceiling', 'runtime', 'statusline-main.cjs'), 'throw new Error("broken on purpose");\n');
+    writeFileSync(
+      join(sandbox().project, '.claude', 'context-ceiling', 'runtime', 'statusline-main.cjs'),
+      'throw new Error("broken on purpose");\n',
+    );
     const run = await cli(['doctor']);
     expect(run.exitCode).toBe(1);
     expect(statusCheck(run.stdout)).toEqual([
@@ -248,7 +252,7 @@ describe('doctor names what runs our status line, and proves it prints the fill'
       '          fix: run context-ceiling install --statusline again',
     ]);
     // Run in a home of its own: the failure it provoked is not recorded as the user's last error.
-    expect(run.stdout).toMatch(/^✓ errors  no hook, status line or SDK guard has failed unexpectedly$/m);
+    expect(run.stdout).toMatch(/^✓ errors {2}no hook, status line or SDK guard has failed unexpectedly$/m);
   });
 });
 

@@ -253,7 +253,9 @@ describe('install --statusline', () => {
     expect((await cli(['install', '--statusline'])).exitCode).toBe(0);
     const wired = settings().statusLine;
     const ours = `"$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/statusline.cjs" --wrap 'echo '\\''my line'\\'''`;
-    expect(wired.command).toBe(`if command -v bun >/dev/null 2>&1; then exec bun ${ours}; else exec node --preserve-symlinks-main ${ours}; fi`);
+    expect(wired.command).toBe(
+      `if command -v bun >/dev/null 2>&1; then exec bun ${ours}; else exec node --preserve-symlinks-main ${ours}; fi`,
+    );
     const shown = await execa('bash', ['-c', wired.command], {
       input: afterTurn,
       env: sandbox.env({ CLAUDE_PROJECT_DIR: sandbox.project }),
@@ -269,7 +271,9 @@ describe('install --statusline', () => {
   it('without an existing status line, uninstall removes ours', async () => {
     await cli(['install', '--statusline']);
     const ours = '"$CLAUDE_PROJECT_DIR/.claude/context-ceiling/runtime/statusline.cjs"';
-    expect(settings().statusLine.command).toBe(`if command -v bun >/dev/null 2>&1; then exec bun ${ours}; else exec node --preserve-symlinks-main ${ours}; fi`);
+    expect(settings().statusLine.command).toBe(
+      `if command -v bun >/dev/null 2>&1; then exec bun ${ours}; else exec node --preserve-symlinks-main ${ours}; fi`,
+    );
     await cli(['uninstall']);
     expect(settings()).toEqual({});
   });

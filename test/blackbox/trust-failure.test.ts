@@ -102,19 +102,24 @@ describe('a half-updated runtime copy', () => {
 });
 
 describe('the status line fails as a hook does', () => {
-  it('policy-parse.cjs missing with a policy file present: a fallback line, exit 0, one stderr line, a last error doctor and status show', async () => {
-    // A half-updated copy of the plugin's dist/ folder: the status line's parser is gone.
+  /** The status line, as Claude Code runs it after a turn, from a copy of the plugin's dist/ folder without `gone`. */
+  const statusLineWithout = (gone: string) => {
     const dist = join(sandbox().root, 'dist');
     cpSync(join(ROOT, 'plugin', 'dist'), dist, { recursive: true });
-    rmSync(join(dist, 'policy-parse.cjs'));
-    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 30 }));
-    const run = await execa(process.execPath, [join(dist, 'statusline.cjs')], {
+    rmSync(join(dist, gone));
+    return execa(process.execPath, [join(dist, 'statusline.cjs')], {
       input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
       env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
       extendEnv: false,
       cwd: sandbox().project,
       reject: false,
     });
+  };
+
+  it('policy-parse.cjs missing with a policy file present: a fallback line, exit 0, one stderr line, a last error doctor and status show', async () => {
+    // A half-updated copy of the plugin's dist/ folder: the status line's parser is gone.
+    sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ ceilingPct: 30 }));
+    const run = await statusLineWithout('policy-parse.cjs');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe('ctx – context-ceiling failed (context-ceiling doctor)');
     expect(run.stderr).toMatch(
@@ -132,20 +137,16 @@ describe('the status line fails as a hook does', () => {
 
   it('its own bundle (statusline-main.cjs) missing: the same fallback line, exit 0, one stderr line and a last error', async () => {
     // The launcher Claude Code runs is there, what it loads is not.
-    const dist = join(sandbox().root, 'dist');
-    cpSync(join(ROOT, 'plugin', 'dist'), dist, { recursive: true });
-    rmSync(join(dist, 'statusline-main.cjs'));
-    const run = await execa(process.execPath, [join(dist, 'statusline.cjs')], {
-      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
-      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
-      extendEnv: false,
-      cwd: sandbox().project,
-      reject: false,
-    });
+    const run = await statusLineWithout('statusline-main.cjs');
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe('ctx – context-ceiling failed (context-ceiling doctor)');
-    expect(run.stderr).toMatch(/^context-ceiling: the status line failed and showed no measurement: .*statusline-main\.cjs.* \(context-ceiling doctor shows the last error\)$/);
-    expect(JSON.parse(readFileSync(lastError(), 'utf8'))).toMatchObject({ event: 'statusline', error: expect.stringContaining('statusline-main.cjs') });
+    expect(run.stderr).toMatch(
+      /^context-ceiling: the status line failed and showed no measurement: .*statusline-main\.cjs.* \(context-ceiling doctor shows the last error\)$/,
+    );
+    expect(JSON.parse(readFileSync(lastError(), 'utf8'))).toMatchObject({
+      event: 'statusline',
+      error: expect.stringContaining('statusline-main.cjs'),
+    });
   });
 });
 

@@ -126,14 +126,16 @@ describe('properties', () => {
     );
   });
 
-  it('the status line: the user\'s own command is wrapped and read back whole, Bun where installed or Node always', () => {
+  it("the status line: the user's own command is wrapped and read back whole, Bun where installed or Node always", () => {
     fc.assert(
       fc.property(fc.string(), fc.constantFrom('auto' as const, 'node' as const), (command, runtime) => {
         const input = { statusLine: { type: 'command', command } };
         const plan = planInstall(input, RUNTIME, {}, { statusLine: true, runtime });
         const once = plan.settings;
         const wired = (once.statusLine as { command: string }).command;
-        expect(wired.startsWith(runtime === 'auto' ? 'if command -v bun >/dev/null 2>&1; then exec bun ' : 'node --preserve-symlinks-main ')).toBe(true);
+        expect(
+          wired.startsWith(runtime === 'auto' ? 'if command -v bun >/dev/null 2>&1; then exec bun ' : 'node --preserve-symlinks-main '),
+        ).toBe(true);
         expect(planInstall(once, RUNTIME, {}, { statusLine: true, runtime }).actions).toEqual([]);
         // Changing the runtime and back keeps the wrapped command as it was.
         const other = planInstall(once, RUNTIME, {}, { statusLine: true, runtime: runtime === 'auto' ? 'node' : 'auto' }).settings;
