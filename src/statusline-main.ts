@@ -1,12 +1,12 @@
 /**
  * The status line's bundle (plugin/dist/statusline-main.cjs), loaded by its launcher (statusline.cjs): the line,
- * then this bundle's code cache kept when it lacks a status line's functions (io/code-cache-write.ts).
+ * then this bundle's code cache kept when it lacks this kind of run's functions (io/code-cache-write.ts).
  */
 import type { BundleCache } from './io/code-cache.js';
 import { keepCodeCache } from './io/code-cache-write.js';
 import { statusLineMain } from './hooks/statusline.js';
 
 export function runStatusLineBundle(args: readonly string[], bundleDir: string, cache: BundleCache | undefined): void {
-  statusLineMain(args, bundleDir);
-  keepCodeCache(cache, 'statusline');
+  // The kind of run: a line from Claude Code's usage, or one that read the transcript (each compiles its own functions).
+  keepCodeCache(cache, statusLineMain(args, bundleDir));
 }

@@ -20,21 +20,35 @@ import type { HookHost } from '../runtime/host.js';
 import { failedOpen, processHookHost, withTrustedEnv } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
 
-export type StatusLineOptions = { wrap?: string | undefined };
+export type StatusLineOptions = {
+  wrap?: string | undefined;
+  /** Told when the line reads the transcript (Claude Code gave no usage): a kind of run of its own for the code cache. */
+  onTranscriptRead?: (() => void) | undefined;
+};
 
-/** The status line process, `node statusline.cjs [--wrap "<command>"] [--no-color]`: never fails, at worst prints nothing. */
-export function statusLineMain(args: readonly string[], bundleDir: string): void {
+/**
+ * The status line process, `node statusline.cjs [--wrap "<command>"] [--no-color]`: never fails, at worst prints
+ * nothing. Returns the kind of run, for the code cache: `statusline`, or `transcript` when it read the transcript.
+ */
+export function statusLineMain(args: readonly string[], bundleDir: string): string {
+  let kind = 'statusline';
   try {
     const wrapAt = args.indexOf('--wrap');
     const wrap = wrapAt === -1 ? undefined : args[wrapAt + 1];
     const host = processHookHost(bundledServices(bundleDir, undefined));
     // --no-color is said as NO_COLOR, which the status line reads (to a wrapped command too), as the CLI's statusline does.
     if (args.some((arg, i) => arg === '--no-color' && (wrapAt === -1 || i !== wrapAt + 1))) host.env = { ...host.env, NO_COLOR: '1' };
-    const output = runStatusLine(readStdin(), host, { wrap });
+    const output = runStatusLine(readStdin(), host, {
+      wrap,
+      onTranscriptRead: () => {
+        kind = 'transcript';
+      },
+    });
     if (output) writeAll(1, `${output}\n`);
   } catch {
     process.exitCode = 0; // a status line never fails
   }
+  return kind;
 }
 
 /** Output for the status bar (may be several lines when a wrapped command prints several). Never throws. */
@@ -46,7 +60,7 @@ export function runStatusLine(stdin: string | undefined, given: HookHost, option
     wrapped = options.wrap ? runWrapped(options.wrap, stdin ?? '', host) : '';
     const input = parseStatusInput(parseJson(stdin));
     if (!input) return wrapped;
-    return withWrapped(wrapped, ourStatusLine(input, host));
+    return withWrapped(wrapped, ourStatusLine(input, host, options.onTranscriptRead));
   } catch (error) {
     host.writeStderr(failedOpen(STATUSLINE_EVENT, describeError(error), host).stderr);
     return withWrapped(wrapped, STATUSLINE_FAILED);
@@ -62,7 +76,7 @@ function withWrapped(wrapped: string, ours: string): string {
 }
 
 /** Our line for the input, after keeping the window it reports for the hooks. */
-function ourStatusLine(input: StatusInput, host: HookHost): string {
+function ourStatusLine(input: StatusInput, host: HookHost, onTranscriptRead: (() => void) | undefined): string {
   const config = loadHookConfig(host, undefined);
   const { policy, debug } = config;
   const window = input.windowTokens ?? config.loaded.policy.window ?? LARGEST_KNOWN_WINDOW;
@@ -83,6 +97,7 @@ function ourStatusLine(input: StatusInput, host: HookHost): string {
       debug(`status line report not kept: ${describeError(error)}`);
     }
   }
+  if (input.usageTokens === undefined) onTranscriptRead?.();
   const reading = input.usageTokens === undefined ? readSince(input.transcriptPath, policy.maxScanBytes) : undefined;
   return renderStatusLine({
     usage: input.usageTokens ?? reading?.usage,

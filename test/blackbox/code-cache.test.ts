@@ -169,9 +169,9 @@ describe('the code cache of the CLI (cli-main.cjs, ~330 KB: compiling it from so
 });
 
 describe('the code cache of the status line (statusline-main.cjs: Claude Code starts one after every turn)', () => {
-  const statusLine = (extra: Record<string, string> = {}) =>
+  const statusLine = (extra: Record<string, string> = {}, fixture = 'statusline-after-turn.json') =>
     execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
-      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
+      input: readFileSync(join(FIXTURES, fixture), 'utf8'),
       env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project, ...extra }),
       extendEnv: false,
       cwd: sandbox().project,
@@ -188,6 +188,10 @@ describe('the code cache of the status line (statusline-main.cjs: Claude Code st
     const again = await statusLine();
     expect([again.exitCode, again.stdout, again.stderr]).toEqual([0, first.stdout, '']);
     expect(cacheOf(cache, 'statusline-main.cjs')!.ino).toBe(written); // V8 took it: nothing rewritten
+    // Before a session's first turn Claude Code gives no usage, and the line reads the transcript: a kind of its own.
+    const before = await statusLine({}, 'statusline-before-first-turn.json');
+    expect([before.exitCode, before.stderr]).toEqual([0, '']);
+    expect(cacheOf(cache, 'statusline-main.cjs')?.kinds).toBe('statusline,transcript');
   });
 
   it('a corrupt one changes nothing the line says, and is replaced; none in an open state directory', async () => {
