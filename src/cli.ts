@@ -10,15 +10,6 @@ import { launcherStateDir, readCachedBundle } from './hooks/launch.js';
 const argv = process.argv.slice(2);
 const settled = settleReplayRuntime(argv, process.env);
 if (settled === undefined) {
-  const { exports, cache } = readCachedBundle(__dirname, 'cli-main.cjs', cacheStateDir());
+  const { exports, cache } = readCachedBundle(__dirname, 'cli-main.cjs', launcherStateDir(process.env));
   (exports as typeof import('./cli-main.js')).runCli(argv, cache);
 } else process.exitCode = settled;
-
-/** Where the CLI's code cache may be: the hooks' (never created here); none when that cannot be told. */
-function cacheStateDir(): string | undefined {
-  try {
-    return launcherStateDir(process.env);
-  } catch {
-    return undefined;
-  }
-}

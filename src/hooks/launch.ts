@@ -60,11 +60,15 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
  * writes state there. HOME and XDG_STATE_HOME are the user's: Claude Code never takes them from a project's
  * settings env (docs/configuration.md, "What locates your home is yours"; test/e2e/settings-env.test.ts).
  * Only when it can hold code: it exists, is ours and closed to others, as the hooks demand before writing there.
- * Nothing is created or changed.
+ * Nothing is created or changed. Never throws: a cache is never a reason for a run to fail.
  */
 export function launcherStateDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
   if (env[ENV.stateDir]) return undefined;
-  return existingPrivateDir(resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDirectory(env) }));
+  try {
+    return existingPrivateDir(resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDirectory(env) }));
+  } catch {
+    return undefined; // no home to be found (os.homedir() can throw): no cache this time
+  }
 }
 
 /**

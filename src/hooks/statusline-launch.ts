@@ -26,13 +26,7 @@ export function launchStatusLine(args: readonly string[], bundleDir: string): vo
       launchFailedModule(bundleDir).statusLineUnderNode(args, bundleDir, bun);
       return;
     }
-    let stateDir: string | undefined;
-    try {
-      stateDir = launcherStateDir(process.env);
-    } catch {
-      stateDir = undefined; // no cache this time
-    }
-    loaded = readCachedBundle(bundleDir, STATUSLINE_BUNDLE, stateDir);
+    loaded = readCachedBundle(bundleDir, STATUSLINE_BUNDLE, launcherStateDir(process.env));
   } catch (error) {
     try {
       launchFailedModule(bundleDir).statusLineFailed(error);
