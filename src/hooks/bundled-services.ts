@@ -12,15 +12,32 @@ import type { BundleCache } from '../io/code-cache.js';
 import { keepCodeCache } from '../io/code-cache-write.js';
 import { readCachedBundle } from './launch.js';
 import type { HookServices } from './linked-services.js';
+import { enableCompileCache } from './node-compile-cache.js';
 
 /** The services, and the voice's code cache to keep once the run is over (when it was loaded). */
 export type BundledServices = HookServices & { keepVoiceCache: (kind: string) => void };
 
-/** `stateDir`: the private state directory the launcher found (undefined: no code cache). */
-export function bundledServices(dir: string, stateDir: string | undefined): BundledServices {
+/**
+ * `stateDir`: the private state directory the launcher found (undefined: no code cache). `compileCache` turns on
+ * Node's own compile cache there (node-compile-cache.ts), only when a policy file is first parsed: policy-parse.cjs
+ * is the one bundle a hook require()s through Node's loader, and turning the cache on costs every run that needs
+ * none ~1 M instructions on Node 24 (require('node:module'), a mkdir; measured).
+ */
+export function bundledServices(
+  dir: string,
+  stateDir: string | undefined,
+  compileCache: (stateDir: string) => unknown = enableCompileCache,
+): BundledServices {
   let voiceCache: BundleCache | undefined;
+  let compileCacheAsked = false;
   return {
-    parsePolicy: (text, path) => (require(join(dir, 'policy-parse.cjs')) as typeof PolicyParse).parsePolicyText(text, path),
+    parsePolicy: (text, path) => {
+      if (stateDir && !compileCacheAsked) {
+        compileCacheAsked = true;
+        compileCache(stateDir);
+      }
+      return (require(join(dir, 'policy-parse.cjs')) as typeof PolicyParse).parsePolicyText(text, path);
+    },
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
     voice: () => {
       // From the code cache too, kept after the run like the entry's (main.ts): the voice's functions have run by then.

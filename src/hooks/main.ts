@@ -9,12 +9,10 @@ import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler 
 import { bundledServices } from './bundled-services.js';
 import type { Launch } from './launch.js';
 import type { HookServices } from './linked-services.js';
-import { enableCompileCache } from './node-compile-cache.js';
 
 /** Run entry `name` with the handler `handlerOf` makes from the services (the guard takes its voice from them). */
 export function runEntry(name: EntryName, handlerOf: (services: HookServices) => HookHandler, bundleDir: string, launch: Launch): void {
   try {
-    if (launch.stateDir) enableCompileCache(launch.stateDir);
     const services = bundledServices(bundleDir, launch.stateDir);
     const outcome = runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name));
     emitOutcome(outcome);

@@ -1,7 +1,7 @@
 /**
- * Node's own compile cache, for what an entry bundle require()s (policy-parse.cjs), where the running Node has
- * one (≥ 22.1: `module.enableCompileCache`), in the private state directory; elsewhere (Node 20, Bun) nothing
- * happens. Node's own NODE_DISABLE_COMPILE_CACHE=1 turns it off.
+ * Node's own compile cache, for what an entry bundle require()s (policy-parse.cjs, turned on just before its first
+ * load: bundled-services.ts), where the running Node has one (≥ 22.1: `module.enableCompileCache`), in the private
+ * state directory; elsewhere (Node 20, Bun) nothing happens. Node's own NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
 import { join } from 'node:path';
 

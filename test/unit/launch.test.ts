@@ -15,6 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { bundledServices } from '../../src/hooks/bundled-services.js';
 import { launcherStateDir } from '../../src/hooks/launch.js';
 import { type CompileCacheModule, enableCompileCache } from '../../src/hooks/node-compile-cache.js';
 import { loadBundle } from '../../src/io/code-cache-write.js';
@@ -76,6 +77,20 @@ describe("enableCompileCache: Node's own cache, for what the hook require()s", (
       },
     };
     expect(enableCompileCache(root, failing)).toBeUndefined();
+  });
+
+  it('turned on by the first policy file a hook parses, before policy-parse.cjs loads, and never on a run without one', () => {
+    const state = dirWithMode(root, 'state-policy');
+    const asked: string[] = [];
+    const services = bundledServices(join(import.meta.dirname, '..', '..', 'plugin', 'dist'), state, (dir) => asked.push(dir));
+    expect(asked).toEqual([]); // the services of a run that reads no policy file: no cache turned on
+    const parsed = services.parsePolicy('{"ceilingPct": 30}', 'policy.json');
+    expect(parsed).toMatchObject({ kind: 'ok' });
+    services.parsePolicy('{}', 'other.json');
+    expect(asked).toEqual([state]);
+    const withoutState = bundledServices(join(import.meta.dirname, '..', '..', 'plugin', 'dist'), undefined, (dir) => asked.push(dir));
+    withoutState.parsePolicy('{}', 'policy.json');
+    expect(asked).toEqual([state]);
   });
 });
 
