@@ -45,15 +45,22 @@ export function keepCodeCache(cache: BundleCache | undefined, kind: string): voi
   }
 }
 
-/** One cache per bundle name: the new one replaces the old ones (and an earlier version's). The folder is made private, or refused. */
+/**
+ * One cache per bundle and V8: the new one replaces those of an earlier bundle of that name (and an earlier
+ * version's files), and keeps the ones other V8s wrote for this bundle. The folder is made private, or refused.
+ */
 function writeCache(dir: string, identity: string, data: Buffer): void {
   if (!lstatSync(dir, { throwIfNoEntry: false })) mkdirSync(dir, { mode: 0o700 });
   const stat = lstatSync(dir);
   const uid = process.getuid?.();
   if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) return;
   const name = identity.slice(0, identity.indexOf('.cjs.') + 4);
-  for (const old of readdirSync(dir))
-    if (old.startsWith(`${name}.`) && old !== identity && (old.endsWith(CODE_CACHE_SUFFIX) || old.endsWith('.v8')))
-      unlinkSync(join(dir, old));
+  // `<name>.<size>.<mtime>.<ino>.`: this bundle's caches, whatever V8 wrote them.
+  const bundle = identity.slice(0, identity.length - CODE_CACHE_SUFFIX.length - process.versions.v8.length);
+  for (const old of readdirSync(dir)) {
+    if (!old.startsWith(`${name}.`) || old === identity || !(old.endsWith(CODE_CACHE_SUFFIX) || old.endsWith('.v8'))) continue;
+    const anotherV8 = old.startsWith(bundle) && old.length > bundle.length + CODE_CACHE_SUFFIX.length;
+    if (!anotherV8) unlinkSync(join(dir, old));
+  }
   writeFileAtomic(join(dir, identity), data, 0o600);
 }

@@ -41,8 +41,9 @@ export function readBundle(
   let identity: string;
   try {
     const stat = fstatSync(fd);
-    // A rebuilt or reinstalled bundle is a new file: V8 itself checks only the source's length.
-    identity = `${name}.${stat.size}.${Math.trunc(stat.mtimeMs)}.${stat.ino}${CODE_CACHE_SUFFIX}`;
+    // A rebuilt or reinstalled bundle is a new file: V8 itself checks only the source's length. Each V8 keeps its
+    // own (V8 refuses another's): a user whose hooks meet two Nodes in turn would otherwise rewrite it every run.
+    identity = `${name}.${stat.size}.${Math.trunc(stat.mtimeMs)}.${stat.ino}.${process.versions.v8}${CODE_CACHE_SUFFIX}`;
     source = readFileSync(fd, 'utf8');
   } finally {
     closeSync(fd);

@@ -42,7 +42,9 @@ describe('the code cache of the hook bundles', () => {
     const { cache, run } = setUp();
     expect((await run()).reason).toBe('allow below-ceiling');
     const [file] = cacheFiles(cache);
-    expect(file).toMatch(/^hook-pre-tool-use\.cjs\.\d+\.\d+\.\d+\.v8k$/);
+    expect(file).toMatch(
+      new RegExp(`^hook-pre-tool-use\\.cjs\\.\\d+\\.\\d+\\.\\d+\\.${process.versions.v8.replaceAll('.', '\\.')}\\.v8k$`),
+    );
     expect(statSync(join(cache, file!)).mode & 0o777).toBe(0o600);
     const before = statSync(join(cache, file!));
     expect((await run()).reason).toBe('allow below-ceiling');

@@ -112,7 +112,8 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
     expect(first.fromCache).toBe(false);
     first.saveCache('allow');
     const [written] = readdirSync(cache);
-    expect(written).toMatch(/^one\.cjs\.\d+\.\d+\.\d+\.v8k$/);
+    const { size, mtimeMs, ino } = statSync(join(bundles, file));
+    expect(written).toBe(`one.cjs.${size}.${Math.trunc(mtimeMs)}.${ino}.${process.versions.v8}.v8k`); // this bundle, this V8
     expect(statSync(join(cache, written!)).mode & 0o777).toBe(0o600);
     expect(statSync(cache).mode & 0o777).toBe(0o700);
     const second = loadBundle(bundles, file, cache, req);
@@ -191,13 +192,34 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
     expect(loadBundle(bundles, file, cache, req).fromCache).toBe(true);
   });
 
-  it('the cache an earlier version wrote (.v8) is replaced by the first one written', () => {
+  it('the caches an earlier version wrote (.v8, and .v8k without a V8) are replaced by the first one written', () => {
     const file = bundle('earlier.cjs', SOURCE);
     const cache = join(dirWithMode(root, 'state-earlier'), 'code-cache');
     mkdirSync(cache, { mode: 0o700 });
+    const { size, mtimeMs, ino } = statSync(join(bundles, file));
+    const thisBundle = `earlier.cjs.${size}.${Math.trunc(mtimeMs)}.${ino}`;
     writeFileSync(join(cache, 'earlier.cjs.1.2.3.v8'), 'old');
+    writeFileSync(join(cache, `${thisBundle}.v8k`), 'old');
     loadBundle(bundles, file, cache, req).saveCache('allow');
-    expect(readdirSync(cache)).toEqual([expect.stringMatching(/^earlier\.cjs\.\d+\.\d+\.\d+\.v8k$/)]);
+    expect(readdirSync(cache)).toEqual([`${thisBundle}.${process.versions.v8}.v8k`]);
+  });
+
+  it("another V8's cache of the same bundle is kept (two Nodes in turn do not rewrite each other's); an earlier bundle's goes", () => {
+    const file = bundle('two-nodes.cjs', SOURCE);
+    const cache = join(dirWithMode(root, 'state-two-nodes'), 'code-cache');
+    mkdirSync(cache, { mode: 0o700 });
+    const { size, mtimeMs, ino } = statSync(join(bundles, file));
+    const thisBundle = `two-nodes.cjs.${size}.${Math.trunc(mtimeMs)}.${ino}`;
+    const otherV8 = `${thisBundle}.0.0.0.1-other.v8k`;
+    const earlierBundle = `two-nodes.cjs.1.2.3.${process.versions.v8}.v8k`;
+    const otherName = `two-nodes-b.cjs.${size}.${Math.trunc(mtimeMs)}.${ino}.0.0.0.1-other.v8k`;
+    for (const name of [otherV8, earlierBundle, otherName]) writeFileSync(join(cache, name), 'another');
+    const first = loadBundle(bundles, file, cache, req);
+    expect(first.fromCache).toBe(false);
+    first.saveCache('allow');
+    expect(readdirSync(cache).sort()).toEqual([otherName, otherV8, `${thisBundle}.${process.versions.v8}.v8k`].sort());
+    expect(readFileSync(join(cache, otherV8), 'utf8')).toBe('another');
+    expect(loadBundle(bundles, file, cache, req).fromCache).toBe(true);
   });
 
   it('no cache is written into a folder open to others, and without a folder nothing is cached', () => {
