@@ -9,9 +9,12 @@
  *
  * Where valgrind is installed, each Node row also counts the main thread's instructions (callgrind) against
  * `node -e 0`'s: a figure other load on the machine does not change, beside the wall-clock ratio that it does.
+ * Besides the machine's Node, the current LTS Node (NODE_LTS_VERSION, fetched from the npm registry's
+ * node-<platform>-<arch> package into bench/.data/tools) runs every path too, against its own `node -e 0`:
+ * the Node a user installs today, which starts and loads code differently from an older one.
  *
  *   npm run bench      (BENCH_RUNS=20 BENCH_SIZES=1KB,1GB BENCH_PATHS=allow,block BENCH_BUN=/path/to/bun|off
- *                       BENCH_INSTRUCTIONS=off)
+ *                       BENCH_NODE_LTS=/path/to/node|off BENCH_INSTRUCTIONS=off)
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -335,8 +338,33 @@ const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : 
 
 // ---------------------------------------------------------------- running
 
-/** `flags`: what the hook command gives that runtime before the script (hooks.json's, from core/hook-table.ts). */
-type Runtime = { name: 'node' | 'bun'; command: string; flags: string[] };
+/**
+ * `flags`: what the hook command gives that runtime before the script (hooks.json's, from core/hook-table.ts);
+ * `bare`: the Node whose `node -e 0` is its yardstick (each Node its own; Bun the machine's Node).
+ */
+type Runtime = { name: 'node' | 'node-lts' | 'bun'; label: string; command: string; flags: string[]; bare: string };
+
+/** The current LTS line's Node, from the npm registry (the `node` package's platform binaries). */
+const NODE_LTS_VERSION = '26.12.1';
+
+/** The LTS Node: BENCH_NODE_LTS, else NODE_LTS_VERSION fetched once into bench/.data/tools; `off` leaves it out. */
+function findLtsNode(): string | undefined {
+  if (process.env.BENCH_NODE_LTS === 'off') return undefined;
+  if (process.env.BENCH_NODE_LTS) return process.env.BENCH_NODE_LTS;
+  const dir = join(DATA, 'tools', `node-${NODE_LTS_VERSION}`);
+  const node = join(dir, 'package', 'bin', 'node');
+  if (!existsSync(node)) {
+    const spec = `node-${process.platform}-${process.arch}@${NODE_LTS_VERSION}`;
+    process.stderr.write(`bench: fetching ${spec} into bench/.data/tools\n`);
+    mkdirSync(dir, { recursive: true });
+    const packed = spawnSync('npm', ['pack', '--silent', spec, '--pack-destination', dir], { encoding: 'utf8' });
+    const tarball = packed.stdout.trim().split('\n').pop();
+    if (packed.status !== 0 || !tarball) return undefined;
+    spawnSync('tar', ['-xzf', join(dir, tarball), '-C', dir]);
+    rmSync(join(dir, tarball), { force: true });
+  }
+  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${NODE_LTS_VERSION}` ? node : undefined;
+}
 
 /** Node's flags in the hook command every route writes where Bun is absent (NODE_HOOK: `node <flags>`). */
 const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
@@ -388,8 +416,9 @@ function instructions(command: string, args: string[], input: () => string | und
 /** The self cost of V8's hash-seed prime search in one callgrind output (0 when callgrind_annotate is missing). */
 function hashSeedSearch(file: string): number {
   const annotated = spawnSync('callgrind_annotate', ['--threshold=100', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const line = annotated.stdout?.split('\n').find((text) => text.includes('detail::sprp'));
-  return line ? Number(/^\s*([\d,]+)/.exec(line)?.[1]?.replaceAll(',', '') ?? 0) : 0;
+  // Node 20's V8 names the search itself; a newer V8 inlines it into HashSeed::InitializeRoots.
+  const lines = annotated.stdout?.split('\n').filter((text) => /detail::sprp|HashSeed::InitializeRoots/.test(text)) ?? [];
+  return lines.reduce((sum, line) => sum + Number(/^\s*([\d,]+)/.exec(line)?.[1]?.replaceAll(',', '') ?? 0), 0);
 }
 
 const INSTRUCTION_RUNS = 3;
@@ -428,16 +457,15 @@ function statedReason(runtime: Runtime, path: PathCase, input: string, env: Node
   return { reason: last && last[1] === event ? last[2]!.trim() : '(no verdict line)', run };
 }
 
-type Cell = { ms: number; ratio: number; peakMB: number; wrong?: string | undefined };
+/** One runtime's figures on one path; `overMB`: its peak over its yardstick's (`node -e 0`). */
+type Cell = { ms: number; ratio: number; overMB: number; instructionRatio: number | undefined; wrong?: string | undefined };
 
 type Row = {
   size: string;
   bytes: number;
   path: PathCase;
+  /** The machine's `node -e 0`, median ms. */
   bareMs: number;
-  bareMB: number;
-  /** Node's instructions over bare Node's, one callgrind run each (undefined: not counted). */
-  instructionRatio: number | undefined;
   cells: Partial<Record<Runtime['name'], Cell>>;
 };
 
@@ -456,7 +484,8 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
     if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout))
       wrong[runtime.name] = `stated "${reason}", exit ${run.status}, stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
   }
-  const bare: number[] = [];
+  const yardsticks = [...new Set(runtimes.map((runtime) => runtime.bare))];
+  const bare: Record<string, number[]> = Object.fromEntries(yardsticks.map((node) => [node, []]));
   const times: Record<string, number[]> = {};
   const ratios: Record<string, number[]> = {};
   for (const runtime of runtimes) {
@@ -464,72 +493,85 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
     ratios[runtime.name] = [];
   }
   for (let i = 0; i < RUNS; i++) {
-    // Each hook run is paired with the bare run just before it: the ratio resists a host whose speed drifts.
-    const b = runOnce(process.execPath, ['-e', '0'], undefined, env).ms;
-    bare.push(b);
+    // Each hook run is paired with its yardstick's bare run just before: the ratio resists a host whose speed drifts.
+    for (const node of yardsticks) bare[node]!.push(runOnce(node, ['-e', '0'], undefined, env).ms);
     for (const runtime of runtimes) {
       const run = runOnce(runtime.command, args(runtime), path.input(t, project, untimed), env);
       if ((run.status !== 0 || !path.stdout.test(run.stdout)) && !wrong[runtime.name])
         wrong[runtime.name] = `a timed run exited ${run.status} with stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
       times[runtime.name]!.push(run.ms);
-      ratios[runtime.name]!.push(run.ms / b);
+      ratios[runtime.name]!.push(run.ms / bare[runtime.bare]!.at(-1)!);
     }
   }
-  const barePeaks: number[] = [];
+  const barePeaks: Record<string, number[]> = Object.fromEntries(yardsticks.map((node) => [node, []]));
   const peaks: Record<string, number[]> = {};
   for (const runtime of runtimes) peaks[runtime.name] = [];
   for (let i = 0; i < PEAK_RUNS; i++) {
-    barePeaks.push(peakKiB(process.execPath, ['-e', '0'], undefined, env));
+    for (const node of yardsticks) barePeaks[node]!.push(peakKiB(node, ['-e', '0'], undefined, env));
     for (const runtime of runtimes)
       peaks[runtime.name]!.push(peakKiB(runtime.command, args(runtime), path.input(t, project, untimed), env));
   }
-  const bareMB = median(barePeaks) / 1024;
-  let instructionRatio: number | undefined;
-  if (countInstructions) {
-    const bareCount = instructions(process.execPath, ['-e', '0'], () => undefined, env);
-    const hookCount = instructions(process.execPath, [...NODE_FLAGS, ...scriptArgs(path)], () => path.input(t, project, untimed), env);
-    if (bareCount && hookCount) instructionRatio = hookCount / bareCount;
-  }
   const cells: Row['cells'] = {};
-  for (const runtime of runtimes)
+  for (const runtime of runtimes) {
+    let instructionRatio: number | undefined;
+    if (countInstructions && runtime.name !== 'bun') {
+      const bareCount = instructions(runtime.bare, ['-e', '0'], () => undefined, env);
+      const hookCount = instructions(runtime.command, args(runtime), () => path.input(t, project, untimed), env);
+      if (bareCount && hookCount) instructionRatio = hookCount / bareCount;
+    }
     cells[runtime.name] = {
       ms: median(times[runtime.name]!),
       ratio: median(ratios[runtime.name]!),
-      peakMB: median(peaks[runtime.name]!) / 1024,
+      overMB: (median(peaks[runtime.name]!) - median(barePeaks[runtime.bare]!)) / 1024,
+      instructionRatio,
       wrong: wrong[runtime.name],
     };
-  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare), bareMB, instructionRatio, cells };
+  }
+  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare[process.execPath]!), cells };
 }
 
 // ---------------------------------------------------------------- report
 
-function cellText(cell: Cell | undefined): string[] {
-  if (!cell) return ['–', '–', '–'];
-  if (cell.wrong) return ['wrong verdict', '✗', '–'];
-  const over = cell.peakMB;
-  return [cell.ms.toFixed(1), `**${cell.ratio.toFixed(2)}×** ${cell.ratio <= TARGET_RATIO ? '✓' : '✗'}`, `${over.toFixed(1)}`];
+/** A runtime's cells: ms, × bare, instructions × bare (Node only), MB over bare. */
+function cellText(cell: Cell | undefined, counted: boolean): string[] {
+  const texts = (values: string[]) => (counted ? values : [values[0]!, values[1]!, values[3]!]);
+  if (!cell) return texts(['–', '–', '–', '–']);
+  if (cell.wrong) return texts(['wrong verdict', '✗', '–', '–']);
+  const over = cell.overMB;
+  return texts([
+    cell.ms.toFixed(1),
+    `**${cell.ratio.toFixed(2)}×** ${cell.ratio <= TARGET_RATIO ? '✓' : '✗'}`,
+    cell.instructionRatio === undefined ? '–' : `${cell.instructionRatio.toFixed(3)}× ${cell.instructionRatio <= TARGET_RATIO ? '✓' : '✗'}`,
+    `${over >= 0 ? '+' : ''}${over.toFixed(1)} ${over <= TARGET_MB ? '✓' : '✗'}`,
+  ]);
 }
 
-function rowText(row: Row): string {
-  const node = row.cells.node;
-  const bun = row.cells.bun;
-  const memOver = node && !node.wrong ? node.peakMB - row.bareMB : undefined;
-  const [nodeMs, nodeRatio] = cellText(node);
-  const [bunMs, bunRatio] = cellText(bun);
-  const bunOver = bun && !bun.wrong ? bun.peakMB - row.bareMB : undefined;
-  const mem = (over: number | undefined) =>
-    over === undefined ? '–' : `${over >= 0 ? '+' : ''}${over.toFixed(1)} ${over <= TARGET_MB ? '✓' : '✗'}`;
-  const counted = row.instructionRatio === undefined ? '–' : `${row.instructionRatio.toFixed(3)}×`;
+function rowText(row: Row, runtimes: Runtime[]): string {
   const verdict = row.path.statusLine ? `\`statusline.cjs\` → ${row.path.reason}` : `\`${row.path.event}\` → ${row.path.reason}`;
-  return `| ${row.size} | ${row.path.path} | ${verdict} | ${row.bareMs.toFixed(1)} | ${nodeMs} | ${nodeRatio} | ${counted} | ${bunMs} | ${bunRatio} | ${mem(memOver)} | ${mem(bunOver)} |`;
+  const cells = runtimes.flatMap((runtime) => cellText(row.cells[runtime.name], runtime.name !== 'bun'));
+  return `| ${row.size} | ${row.path.path} | ${verdict} | ${row.bareMs.toFixed(1)} | ${cells.join(' | ')} |`;
+}
+
+/** The table's head: each runtime's columns in rowText's order. */
+function tableHead(runtimes: Runtime[]): string {
+  const heads = runtimes.flatMap(({ name, label }) =>
+    name === 'bun'
+      ? [`${label} ms`, `${label} × bare`, `${label} − bare MB`]
+      : [`${label} ms`, `${label} × its bare`, `${label} instr × its bare`, `${label} − its bare MB`],
+  );
+  return `| transcript | path | event → stated verdict | \`node -e 0\` ms | ${heads.join(' | ')} |\n|${'---|'.repeat(4 + heads.length)}`;
 }
 
 function main(): void {
   if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
   const bun = findBun();
+  const ltsNode = findLtsNode();
   const runtimes: Runtime[] = [
-    { name: 'node', command: process.execPath, flags: NODE_FLAGS },
-    ...(bun ? [{ name: 'bun' as const, command: bun, flags: [] }] : []),
+    { name: 'node', label: `node ${process.version.split('.')[0]}`, command: process.execPath, flags: NODE_FLAGS, bare: process.execPath },
+    ...(ltsNode
+      ? [{ name: 'node-lts' as const, label: `node ${NODE_LTS_VERSION.split('.')[0]}`, command: ltsNode, flags: NODE_FLAGS, bare: ltsNode }]
+      : []),
+    ...(bun ? [{ name: 'bun' as const, label: 'bun', command: bun, flags: [], bare: process.execPath }] : []),
   ];
   const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
   // Fresh state and projects each bench run: first warnings and checkpoints must really be first.
@@ -555,7 +597,7 @@ function main(): void {
       process.stderr.write(`bench: ${size} ${path.path}: ${RUNS} paired runs\n`);
       const row = benchPath(size, t, path, runtimes, env);
       rows.push(row);
-      process.stderr.write(`${rowText(row)}\n`);
+      process.stderr.write(`${rowText(row, runtimes)}\n`);
       for (const [name, cell] of Object.entries(row.cells))
         if (cell?.wrong) process.stderr.write(`bench: WRONG VERDICT ${size} ${path.path} under ${name}: ${cell.wrong}\n`);
     }
@@ -566,15 +608,21 @@ function main(): void {
       .filter(([, cell]) => cell?.wrong)
       .map(([name, cell]) => `- ${row.size} ${row.path.path} under ${name}: ${cell!.wrong}`),
   );
+  const label = (name: string) => runtimes.find((runtime) => runtime.name === name)?.label ?? name;
   const slow = rows.flatMap((row) =>
     Object.entries(row.cells)
       .filter(([, cell]) => cell && !cell.wrong && cell.ratio > TARGET_RATIO)
-      .map(([name, cell]) => `${row.size} ${row.path.path} (${name} ${cell!.ratio.toFixed(2)}×)`),
+      .map(([name, cell]) => `${row.size} ${row.path.path} (${label(name)} ${cell!.ratio.toFixed(2)}×)`),
+  );
+  const slowCounted = rows.flatMap((row) =>
+    Object.entries(row.cells)
+      .filter(([, cell]) => cell && !cell.wrong && cell.instructionRatio !== undefined && cell.instructionRatio > TARGET_RATIO)
+      .map(([name, cell]) => `${row.size} ${row.path.path} (${label(name)} ${cell!.instructionRatio!.toFixed(3)}×)`),
   );
   const report = `## Hook paths: start-up and memory
 
 Generated by \`npm run bench\` (bench/guard.ts) on ${date}.
-Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}${bunVersion ? `, Bun ${bunVersion}` : ', no Bun found'}, ${process.platform}.
+Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}${ltsNode ? ` and Node v${NODE_LTS_VERSION} (the current LTS line, from the npm registry)` : ''}${bunVersion ? `, Bun ${bunVersion}` : ', no Bun found'}, ${process.platform}.
 
 Each row times one path a session runs, as a whole process, by each runtime the hook command every route writes
 picks (\`bun plugin/dist/hook.cjs <event>\` where Bun is on the PATH, else \`${NODE_HOOK} plugin/dist/hook.cjs <event>\`), with the input and settings that produce that verdict; the verdict
@@ -592,9 +640,11 @@ before it, untimed), as after every compaction (the alert it left). "status line
 reading the transcript" gets no usage (a resumed session before its first turn) and reads it from the transcript. The
 private state directory exists, as after a user's first warning, so Node runs compile from the code cache
 the (untimed) check run wrote; Bun keeps no cache.
-Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to the \`node -e 0\` run
-just before it (for both runtimes: Node's floor is the yardstick); memory is the median peak RSS of
-${PEAK_RUNS} runs (\`/usr/bin/time -f %M\`) over bare Node's. "node instr × bare" is the main thread's instructions over
+Each Node runs against its own \`node -e 0\` (a user's hooks run with the Node they have; the LTS Node is the one
+installed today), Bun against the machine's Node (Node's floor is the yardstick).
+Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to its yardstick's \`node -e 0\` run
+just before it; memory is the median peak RSS of
+${PEAK_RUNS} runs (\`/usr/bin/time -f %M\`) over the yardstick's. "instr × its bare" is the main thread's instructions over
 \`node -e 0\`'s, the least of ${INSTRUCTION_RUNS} runs each (valgrind's callgrind), which other load on the host does not change,
 net of V8's hash-seed prime search (random per process, 0–10 M in bare Node and hook alike; –: valgrind absent or
 BENCH_INSTRUCTIONS=off).
@@ -602,11 +652,11 @@ Targets: ≤ ${TARGET_RATIO} × \`node -e 0\`, ≤ bare Node + ${TARGET_MB} MB.
 
 ### ${date}
 
-| transcript | path | event → stated verdict | \`node -e 0\` ms | node ms | node × bare | node instr × bare | bun ms | bun × bare | node − bare MB | bun − bare MB |
-|---|---|---|---|---|---|---|---|---|---|---|
-${rows.map(rowText).join('\n')}
+${tableHead(runtimes)}
+${rows.map((row) => rowText(row, runtimes)).join('\n')}
 
-${slow.length > 0 ? `Not within ${TARGET_RATIO}× yet: ${slow.join(', ')}.` : `Every path within ${TARGET_RATIO}×.`}
+By wall time, ${slow.length > 0 ? `not within ${TARGET_RATIO}× yet: ${slow.join(', ')}.` : `every path within ${TARGET_RATIO}×.`}
+By instructions, ${slowCounted.length > 0 ? `not within ${TARGET_RATIO}× yet: ${slowCounted.join(', ')}.` : `every Node path within ${TARGET_RATIO}×.`}
 ${wrongRows.length > 0 ? `\nWrong verdicts (not results):\n\n${wrongRows.join('\n')}\n` : ''}`;
   writeSection(join(ROOT, 'bench', 'RESULTS.md'), 'guard', report);
   process.stderr.write('bench: wrote bench/RESULTS.md\n');
