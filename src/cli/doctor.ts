@@ -21,7 +21,7 @@ import { UsageError } from './errors.js';
 import { parseFlags } from './flags.js';
 import { toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
-import { checkRuntime, checkStatusLine, hookRunner } from './runtime-check.js';
+import { checkRuntime, checkStatusLine, foreignRuntimeFile, hookRunner } from './runtime-check.js';
 
 const usage = 'context-ceiling doctor [--json]';
 
@@ -241,9 +241,17 @@ function checkOurStatusLine(settings: ClaudeSettings, projectDir: string, env: C
   if (file === undefined || command === undefined || !isOurStatusLine({ command })) return undefined;
   const dir = /"([^"]+)\/statusline\.cjs"/.exec(command)?.[1]?.replace('$CLAUDE_PROJECT_DIR', projectDir);
   if (dir === undefined) return undefined;
+  const flag = file.scope === 'user' ? ' --user' : file.scope === 'local' ? ' --local' : '';
+  const foreign = file.scope === 'user' ? undefined : foreignRuntimeFile(dir);
+  if (foreign !== undefined)
+    return {
+      name: 'status',
+      status: 'warn',
+      detail: cliMessage('doctor.runtime-not-run', { what: 'the status line', where: file.label, dir, file: foreign }),
+      fix: cliMessage('doctor.runtime-not-run-fix', { flag: `${flag} --statusline` }),
+    };
   const runner = hookRunner(command.includes(BUN_PRESENT), env);
   const problem = checkStatusLine(dir, env, runner);
-  const flag = file.scope === 'user' ? ' --user' : file.scope === 'local' ? ' --local' : '';
   return problem === undefined
     ? { name: 'status', status: 'ok', detail: cliMessage('doctor.statusline-ok', { label: file.label, dir, runner: runner.label }) }
     : {
@@ -271,6 +279,19 @@ function checkPlugin(plugin: PluginInstall, io: CliIO): Check {
       status: 'fail',
       detail: cliMessage('doctor.plugin-missing', { ...where, missing: location.missing }),
       fix: cliMessage(location.from === 'folder' ? 'doctor.plugin-folder-fix' : 'doctor.plugin-copy-fix', where),
+    };
+  const foreign = location.namedBy === 'records' ? undefined : foreignRuntimeFile(join(location.folder, 'dist'));
+  if (foreign !== undefined)
+    return {
+      name: 'hooks',
+      status: 'warn',
+      detail: cliMessage('doctor.runtime-not-run', {
+        what: `the hooks of plugin ${plugin.id}`,
+        where: plugin.label,
+        dir: join(location.folder, 'dist'),
+        file: foreign,
+      }),
+      fix: cliMessage('doctor.plugin-not-run-fix', where),
     };
   const runner = hookRunner(pluginRunsAuto(location.folder), io.env);
   const problem = checkRuntime(join(location.folder, 'dist'), io.env, runner);
@@ -311,6 +332,15 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO[
       status: 'fail',
       detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }),
       fix: cliMessage('doctor.reinstall-fix', { flag }),
+    };
+  const foreign = file.scope === 'user' ? [] : runtimes.map((dir) => ({ dir, file: foreignRuntimeFile(dir) }));
+  const notOurs = foreign.find((runtime) => runtime.file !== undefined);
+  if (notOurs)
+    return {
+      name: 'hooks',
+      status: 'warn',
+      detail: cliMessage('doctor.runtime-not-run', { what: 'the hooks', where: file.label, dir: notOurs.dir, file: notOurs.file! }),
+      fix: cliMessage('doctor.runtime-not-run-fix', { flag }),
     };
   const runner = hookRunner(
     ours.some((command) => command.includes(BUN_PRESENT)),

@@ -79,6 +79,12 @@ const CLI_MESSAGES = {
   'doctor.last-error-fix': (d: { path: string }) =>
     `fix what it names (a runtime file missing or broken: run install again), then remove ${d.path}`,
   'doctor.runtime-missing': (d: { files: string }) => `${d.files} missing`,
+  'doctor.runtime-not-run': (d: { what: string; where: string; dir: string; file: string }) =>
+    `${d.what} of ${d.where} run from ${d.dir}, whose ${d.file} is not this context-ceiling's own, so doctor did not run it (a project's settings can name any folder; Claude Code runs it once you trust the project)`,
+  'doctor.plugin-not-run-fix': (d: { marketplace: string }) =>
+    `check that folder is the context-ceiling you meant; once you add its marketplace yourself (claude plugin marketplace remove ${d.marketplace}; claude plugin marketplace add <folder>), doctor runs it`,
+  'doctor.runtime-not-run-fix': (d: { flag: string }) =>
+    `run context-ceiling install${d.flag} again to put this version's runtime there, or look at that folder yourself`,
   'doctor.runtime-unloadable': (d: { line: string }) => `its bundles do not load: ${d.line}`,
   'doctor.runtime-no-verdict': (d: { line: string }) => `hook.cjs states no verdict: ${d.line}`,
   'doctor.runtime-fails': (d: { line: string }) => `hook.cjs fails: ${d.line}`,

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BUN_FLOOR, bunTooOld } from '../core/bun-floor.js';
 import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
+import { bundleDir } from '../io/bundle-dir.js';
 import { findOnPath } from '../io/on-path.js';
+import { readRegularFile } from '../io/read-safe.js';
 import { RUNTIME_FILES } from './install-target.js';
 import { cliMessage } from './messages.js';
 
@@ -28,6 +30,30 @@ if (policy.kind !== 'ok') throw new Error('policy-parse.cjs does not parse a pol
 const yaml = require(join(dir, 'yaml-parse.cjs')).parseYamlText('a: 1');
 if (!yaml.ok) throw new Error('yaml-parse.cjs does not parse YAML: ' + yaml.error);
 `;
+
+/** Far above any runtime file (the largest is ~120 KB): a larger one is not ours. */
+const MAX_RUNTIME_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The first runtime file in `dir` that is not byte for byte this package's own (in `own`, the running CLI's
+ * bundles), or undefined when every one there is. doctor runs a folder that a project's settings name only
+ * when it holds our own code, for running it is then running ours: a cloned repository's settings can name
+ * any folder, and Claude Code itself runs its hooks only once the user trusts it. A file that is absent is
+ * skipped (nothing runs it: the checks below say it is missing); one that cannot be read is not ours.
+ */
+export function foreignRuntimeFile(dir: string, own: string = bundleDir()): string | undefined {
+  for (const file of RUNTIME_FILES) {
+    try {
+      const theirs = readRegularFile(join(dir, file), MAX_RUNTIME_FILE_BYTES);
+      if (theirs === undefined) continue;
+      const ours = readRegularFile(join(own, file), MAX_RUNTIME_FILE_BYTES);
+      if (ours === undefined || !theirs.equals(ours)) return file;
+    } catch {
+      return file; // not a regular file, too large, unreadable
+    }
+  }
+  return undefined;
+}
 
 /** Claude Code's PreToolUse and UserPromptSubmit need no more than this to state a verdict. */
 const CANNED_INPUT = JSON.stringify({ session_id: 'doctor-check', transcript_path: '/nonexistent/doctor-check.jsonl', prompt: 'check' });

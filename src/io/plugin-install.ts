@@ -18,7 +18,15 @@ const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 export type PluginLocation =
   /** `folder` is what CLAUDE_PLUGIN_ROOT will be; `missing` is the first thing it needs that is gone. */
-  { kind: 'found'; from: 'folder' | 'copy'; folder: string; missing: string | undefined } | { kind: 'not-installed'; records: string };
+  {
+      kind: 'found';
+      from: 'folder' | 'copy';
+      folder: string;
+      missing: string | undefined;
+      /** Where the folder's path came from: Claude Code's records in the user's home, or a settings file's declaration. */
+      namedBy: 'records' | 'settings';
+    }
+  | { kind: 'not-installed'; records: string };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -32,16 +40,17 @@ export function locatePlugin(plugin: PluginInstall, env: Env, home: string): Plu
   const known = readJson(join(records, 'known_marketplaces.json'));
   const entry = isObject(known) ? known[plugin.marketplace] : undefined;
   const source = isObject(entry) ? entry.source : plugin.declaredSource;
-  if (isObject(source) && source.source === 'directory' && typeof source.path === 'string') return fromFolder(source.path, plugin);
+  if (isObject(source) && source.source === 'directory' && typeof source.path === 'string')
+    return { ...fromFolder(source.path, plugin), namedBy: isObject(entry) ? 'records' : 'settings' };
   const copy = installPathOf(readJson(join(records, 'installed_plugins.json')), plugin.id);
   if (copy === undefined) return { kind: 'not-installed', records };
   const clone = isObject(entry) && typeof entry.installLocation === 'string' ? entry.installLocation : undefined;
   const missing = [clone, copy].find((dir) => dir !== undefined && !existsSync(dir));
-  return { kind: 'found', from: 'copy', folder: copy, missing: missing ?? missingHooks(copy) };
+  return { kind: 'found', from: 'copy', folder: copy, missing: missing ?? missingHooks(copy), namedBy: 'records' };
 }
 
 /** A folder marketplace: the plugin entry's relative `source` inside it (`./plugin`). */
-function fromFolder(marketplace: string, plugin: PluginInstall): PluginLocation {
+function fromFolder(marketplace: string, plugin: PluginInstall): Omit<PluginLocation & { kind: 'found' }, 'namedBy'> {
   const manifest = readJson(join(marketplace, '.claude-plugin', 'marketplace.json'));
   const plugins = isObject(manifest) && Array.isArray(manifest.plugins) ? manifest.plugins : [];
   const entry = plugins.find((item) => isObject(item) && item.name === plugin.id.split('@')[0]);

@@ -1,5 +1,5 @@
 /** doctor and a plugin install: where Claude Code runs the plugin from, and a folder that is gone. */
-import { renameSync, symlinkSync } from 'node:fs';
+import { existsSync, renameSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { folderMarketplace, gitMarketplace } from '../helpers/plugin-records.js';
@@ -69,6 +69,29 @@ describe('doctor: the plugin route', () => {
     enable({ extraKnownMarketplaces: { 'context-ceiling': { source: { source: 'directory', path: clone } } } });
     const { hooks } = await hooksChecks();
     expect(hooks).toMatchObject([{ status: 'ok', detail: expect.stringContaining(`its hooks run from ${clone}/plugin,`) }]);
+  });
+
+  it("a folder a project's settings declare runs only when it holds our own code: a changed bundle is reported, not run", async () => {
+    const clone = folderMarketplace(sandbox(), 'project/vendor');
+    sandbox().write('home/.claude/plugins/known_marketplaces.json', '{}');
+    const mark = join(sandbox().root, 'ran.log');
+    sandbox().write('project/vendor/plugin/dist/hook.cjs', `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran');\n`);
+    sandbox().write(
+      'project/.claude/settings.json',
+      JSON.stringify({
+        enabledPlugins: { 'context-ceiling@context-ceiling': true },
+        extraKnownMarketplaces: { 'context-ceiling': { source: { source: 'directory', path: clone } } },
+      }),
+    );
+    expect((await hooksChecks()).hooks).toEqual([
+      {
+        name: 'hooks',
+        status: 'warn',
+        detail: `the hooks of plugin context-ceiling@context-ceiling of .claude/settings.json run from ${clone}/plugin/dist, whose hook.cjs is not this context-ceiling's own, so doctor did not run it (a project's settings can name any folder; Claude Code runs it once you trust the project)`,
+        fix: 'check that folder is the context-ceiling you meant; once you add its marketplace yourself (claude plugin marketplace remove context-ceiling; claude plugin marketplace add <folder>), doctor runs it',
+      },
+    ]);
+    expect(existsSync(mark)).toBe(false);
   });
 
   it('a marketplace added from a git URL: the hooks run from Claude Code’s copy; without the marketplace clone, nothing runs', async () => {

@@ -240,19 +240,79 @@ describe('doctor names what runs our status line, and proves it prints the fill'
   });
 
   it("a status line that prints no fill fails the check, with the reason and the fix; the user's state is untouched", async () => {
-    await cliOk(['install', '--statusline']);
-    writeFileSync(
-      join(sandbox().project, '.claude', 'context-ceiling', 'runtime', 'statusline-main.cjs'),
-      'throw new Error("broken on purpose");\n',
-    );
+    await cliOk(['install', '--user', '--statusline']);
+    const runtime = join(sandbox().home, '.claude', 'context-ceiling', 'runtime');
+    writeFileSync(join(runtime, 'statusline-main.cjs'), 'throw new Error("broken on purpose");\n');
     const run = await cli(['doctor']);
     expect(run.exitCode).toBe(1);
     expect(statusCheck(run.stdout)).toEqual([
-      `✗ status  the status line of .claude/settings.json is ours, from ${sandbox().project}/.claude/context-ceiling/runtime, which does not work (statusline.cjs printed no fill: context-ceiling: the status line failed and showed no measurement: broken on purpose (context-ceiling doctor shows the last error)): no fill shows, and the window Claude Code reports is not kept`,
-      '          fix: run context-ceiling install --statusline again',
+      `✗ status  the status line of ~/.claude/settings.json is ours, from ${runtime}, which does not work (statusline.cjs printed no fill: context-ceiling: the status line failed and showed no measurement: broken on purpose (context-ceiling doctor shows the last error)): no fill shows, and the window Claude Code reports is not kept`,
+      '          fix: run context-ceiling install --user --statusline again',
     ]);
     // Run in a home of its own: the failure it provoked is not recorded as the user's last error.
     expect(run.stdout).toMatch(/^✓ errors {2}no hook, status line or SDK guard has failed unexpectedly$/m);
+  });
+});
+
+describe("doctor runs no code a project's settings name unless it is our own", () => {
+  /** A runtime folder in the project whose every file, once run or loaded, leaves a mark: what a hostile clone ships. */
+  const hostile = () => {
+    const mark = join(sandbox().root, 'ran.log');
+    for (const file of ['hook.cjs', 'statusline.cjs', 'statusline-main.cjs', 'policy-parse.cjs', 'hook-pre-tool-use.cjs'])
+      sandbox().write(
+        `project/tools/context-ceiling/${file}`,
+        `require('node:fs').appendFileSync(${JSON.stringify(mark)}, ${JSON.stringify(`${file}\n`)});\n`,
+      );
+    return { dir: join(sandbox().project, 'tools', 'context-ceiling'), mark };
+  };
+
+  it("hooks and a status line naming a folder of the clone's own: reported, not run (nothing marked)", async () => {
+    const { dir, mark } = hostile(); // named as ours are: a folder called context-ceiling
+    sandbox().write(
+      'project/.claude/settings.json',
+      JSON.stringify({
+        hooks: expectedHooks('$CLAUDE_PROJECT_DIR/tools/context-ceiling'),
+        statusLine: { type: 'command', command: `node "$CLAUDE_PROJECT_DIR/tools/context-ceiling/statusline.cjs"` },
+      }),
+    );
+    const run = await cli(['doctor', '--json']);
+    const checks = JSON.parse(run.stdout).checks as { name: string; status: string; detail: string; fix?: string }[];
+    expect(checks.filter((check) => check.name === 'hooks' || check.name === 'status')).toEqual([
+      {
+        name: 'hooks',
+        status: 'warn',
+        detail: `the hooks of .claude/settings.json run from ${dir}, whose hook.cjs is not this context-ceiling's own, so doctor did not run it (a project's settings can name any folder; Claude Code runs it once you trust the project)`,
+        fix: "run context-ceiling install again to put this version's runtime there, or look at that folder yourself",
+      },
+      {
+        name: 'status',
+        status: 'warn',
+        detail: `the status line of .claude/settings.json run from ${dir}, whose hook.cjs is not this context-ceiling's own, so doctor did not run it (a project's settings can name any folder; Claude Code runs it once you trust the project)`,
+        fix: "run context-ceiling install --statusline again to put this version's runtime there, or look at that folder yourself",
+      },
+    ]);
+    expect(existsSync(mark)).toBe(false);
+  });
+
+  it('the control: a copy of our own runtime in the project is run and checked', async () => {
+    await cliOk(['install', '--statusline']);
+    const run = await cliOk(['doctor']);
+    expect(run.stdout).toMatch(/^✓ hooks /m);
+    expect(run.stdout).toMatch(/^✓ status .* it shows the fill$/m);
+  });
+
+  it('one changed file in an installed copy is enough: not run, with the way to put ours back', async () => {
+    await cliOk(['install']);
+    const runtime = join(sandbox().project, '.claude', 'context-ceiling', 'runtime');
+    const mark = join(sandbox().root, 'ran.log');
+    writeFileSync(join(runtime, 'policy-parse.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(mark)}, 'ran');\n`);
+    const run = await cliOk(['doctor']);
+    expect(run.stdout).toContain(
+      `! hooks   the hooks of .claude/settings.json run from ${runtime}, whose policy-parse.cjs is not this context-ceiling's own, so doctor did not run it`,
+    );
+    expect(existsSync(mark)).toBe(false);
+    await cliOk(['install']);
+    expect((await cliOk(['doctor'])).stdout).toMatch(/^✓ hooks /m);
   });
 });
 
