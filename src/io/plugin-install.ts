@@ -18,7 +18,7 @@ const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 
 export type PluginLocation =
   /** `folder` is what CLAUDE_PLUGIN_ROOT will be; `missing` is the first thing it needs that is gone. */
-  {
+  | {
       kind: 'found';
       from: 'folder' | 'copy';
       folder: string;
