@@ -34,6 +34,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
+import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
 import { writeSection } from './results.js';
 
 /** The package root: this file runs bundled from bench/.data/, so look upwards for package.json. */
@@ -344,28 +345,6 @@ const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : 
  */
 type Runtime = { name: 'node' | 'node-lts' | 'bun'; label: string; command: string; flags: string[]; bare: string };
 
-/** The current LTS line's Node, from the npm registry (the `node` package's platform binaries). */
-const NODE_LTS_VERSION = '26.12.1';
-
-/** The LTS Node: BENCH_NODE_LTS, else NODE_LTS_VERSION fetched once into bench/.data/tools; `off` leaves it out. */
-function findLtsNode(): string | undefined {
-  if (process.env.BENCH_NODE_LTS === 'off') return undefined;
-  if (process.env.BENCH_NODE_LTS) return process.env.BENCH_NODE_LTS;
-  const dir = join(DATA, 'tools', `node-${NODE_LTS_VERSION}`);
-  const node = join(dir, 'package', 'bin', 'node');
-  if (!existsSync(node)) {
-    const spec = `node-${process.platform}-${process.arch}@${NODE_LTS_VERSION}`;
-    process.stderr.write(`bench: fetching ${spec} into bench/.data/tools\n`);
-    mkdirSync(dir, { recursive: true });
-    const packed = spawnSync('npm', ['pack', '--silent', spec, '--pack-destination', dir], { encoding: 'utf8' });
-    const tarball = packed.stdout.trim().split('\n').pop();
-    if (packed.status !== 0 || !tarball) return undefined;
-    spawnSync('tar', ['-xzf', join(dir, tarball), '-C', dir]);
-    rmSync(join(dir, tarball), { force: true });
-  }
-  return spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout?.trim() === `v${NODE_LTS_VERSION}` ? node : undefined;
-}
-
 /** Node's flags in the hook command every route writes where Bun is absent (NODE_HOOK: `node <flags>`). */
 const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
 
@@ -565,7 +544,7 @@ function tableHead(runtimes: Runtime[]): string {
 function main(): void {
   if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
   const bun = findBun();
-  const ltsNode = findLtsNode();
+  const ltsNode = findLtsNode(DATA);
   const runtimes: Runtime[] = [
     { name: 'node', label: `node ${process.version.split('.')[0]}`, command: process.execPath, flags: NODE_FLAGS, bare: process.execPath },
     ...(ltsNode

@@ -1,7 +1,8 @@
 /**
  * `context-ceiling replay` against `ccusage session --json --offline` on the same corpus, side by side,
- * paired round by round, under Node and under Bun, and as the user runs it: `node cli.cjs replay` with Bun on
- * the PATH, which hands the run to Bun. Every run's output is checked: ours against counts
+ * paired round by round, under the machine's Node, the current LTS Node (bench/lts-node.ts) and Bun, and as
+ * the user runs it: `node cli.cjs replay` with Bun on the PATH, which hands the run to Bun. Every run's
+ * output is checked: ours against counts
  * the generator knows and against a naive in-process replay (every line parsed), ccusage against the
  * generator's token totals. Writes a dated section to bench/RESULTS.md.
  *
@@ -19,6 +20,7 @@ import { aTranscript } from '../src/samples/transcript-builder.js';
 import { recordedSessionWindow } from '../src/window/session-window.js';
 import { replayFile } from '../src/cli/replay-file.js';
 import { findOnPath } from '../src/io/on-path.js';
+import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
 import { writeSection } from './results.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
@@ -322,7 +324,14 @@ const bun = findBun();
 const bunPath = bun && (bun.includes('/') ? resolve(bun) : findOnPath(bun, process.env.PATH));
 const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
 const handsOver = bunPath !== undefined && !bunTooOld(bunVersion);
-const runtimes: Array<[string, string]> = [['Node', process.execPath], ...(bun ? [['Bun', bun] as [string, string]] : [])];
+const ltsNode = findLtsNode(DATA);
+/** The current LTS Node's column: a user installing Node today runs replay (and ccusage's launcher) with it. */
+const LTS = `Node ${NODE_LTS_VERSION.split('.')[0]}`;
+const runtimes: Array<[string, string]> = [
+  ['Node', process.execPath],
+  ...(ltsNode ? [[LTS, ltsNode] as [string, string]] : []),
+  ...(bun ? [['Bun', bun] as [string, string]] : []),
+];
 const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
   {
     name: `replay (${runtime})`,
@@ -330,7 +339,7 @@ const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
     runtime,
     command,
     // Node's row is Node's: --runtime node, whatever Bun the PATH holds (the row as typed below hands over).
-    args: [CLI, 'replay', '--json', ...(runtime === 'Node' ? ['--runtime', 'node'] : [])],
+    args: [CLI, 'replay', '--json', ...(runtime !== 'Bun' ? ['--runtime', 'node'] : [])],
     check: checkOurs(expected, naive),
     ms: [],
     cpuMs: [],
@@ -341,7 +350,7 @@ const runners: Runner[] = runtimes.flatMap(([runtime, command]) => [
     tool: 'ours-2',
     runtime,
     command,
-    args: [CLI, 'replay', '--json', '--jobs', '2', ...(runtime === 'Node' ? ['--runtime', 'node'] : [])],
+    args: [CLI, 'replay', '--json', '--jobs', '2', ...(runtime !== 'Bun' ? ['--runtime', 'node'] : [])],
     check: checkOurs(expected, naive, 2),
     ms: [],
     cpuMs: [],
@@ -398,25 +407,33 @@ const cell = (tool: Runner['tool'], runtime: string) => {
 };
 const version = (command: string) => spawnSync(command, ['--version'], { encoding: 'utf8' }).stdout.trim();
 const date = new Date().toISOString().slice(0, 10);
+/** The table's columns: each runtime the runs used (the machine's Node first). */
+const columns = runtimes.map(([runtime]) => runtime);
 const pass = (r: number) => (r <= 1 ? '✓' : '✗');
 const table = `### ${date}
 
-Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}${bun ? `, Bun ${version(bun)}` : ', no Bun'}; ccusage ${JSON.parse(readFileSync(join(TOOLS, 'node_modules', 'ccusage', 'package.json'), 'utf8')).version}.
+Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}; Node ${process.version}${ltsNode ? ` and v${NODE_LTS_VERSION} (the current LTS line, from the npm registry)` : ''}${bun ? `, Bun ${version(bun)}` : ', no Bun'}; ccusage ${JSON.parse(readFileSync(join(TOOLS, 'node_modules', 'ccusage', 'package.json'), 'utf8')).version}.
 Corpus: ${files.length} sessions, ${(expected.bytes / MiB).toFixed(0)} MiB. ${ROUNDS} rounds, order rotated each round; wall ms, median (min–max), and the
 median CPU ms (user + system, children included); "replay / ccusage" is the median of each round's wall-time ratio.
 replay (threads as it chose them) read with ${[...oursThreads].join(', ')} thread(s). Load average before the runs: ${loadBefore}, after: ${loadavg()
   .map((l) => l.toFixed(1))
   .join(' ')}.
 
-| command (timed: the whole process, warm page cache) | Node ms | Bun ms |
-|---|---|---|
-| \`context-ceiling replay --json\` (Node: \`--runtime node\`; checked: sessions, compactions, peak, gated calls by tool per ceiling = the generator's; summary = a naive every-line replay) | **${cell('ours', 'Node')}** | **${cell('ours', 'Bun')}** |
-| \`context-ceiling replay --json --jobs 2\` (checked the same way) | ${cell('ours-2', 'Node')} | ${cell('ours-2', 'Bun')} |
-| \`context-ceiling replay --json\` as typed: \`node cli.cjs\` with Bun ${BUN_FLOOR}+ on the PATH, which it hands the run to (handover timed; checked the same way) | ${handsOver ? `**${cell('ours-typed', 'Node')}**` : `n/a (${bun ? `Bun ${bunVersion} is older than ${BUN_FLOOR}` : 'no Bun'})`} | — |
-| \`ccusage session --json --offline\` (checked: 40 sessions; input, output, cache-read and total tokens = the generator's) | ${cell('ccusage', 'Node')} | ${cell('ccusage', 'Bun')} |
-| replay / ccusage | **${ratio('Node').toFixed(2)}×** ${pass(ratio('Node'))} | ${bun ? `**${ratio('Bun').toFixed(2)}×** ${pass(ratio('Bun'))}` : 'n/a'} |
-| replay --jobs 2 / ccusage | ${ratio('Node', 'ours-2').toFixed(2)}× | ${bun ? `${ratio('Bun', 'ours-2').toFixed(2)}×` : 'n/a'} |
-| replay as typed (Bun on the PATH) / ccusage under Node (as \`ccusage\` typed runs) | ${handsOver ? `**${ratio('Node', 'ours-typed').toFixed(2)}×** ${pass(ratio('Node', 'ours-typed'))}` : 'n/a'} | — |
+| command (timed: the whole process, warm page cache) | ${columns.map((runtime) => `${runtime} ms`).join(' | ')} |
+|---|${columns.map(() => '---|').join('')}
+| \`context-ceiling replay --json\` (Node: \`--runtime node\`; checked: sessions, compactions, peak, gated calls by tool per ceiling = the generator's; summary = a naive every-line replay) | ${columns.map((runtime) => `**${cell('ours', runtime)}**`).join(' | ')} |
+| \`context-ceiling replay --json --jobs 2\` (checked the same way) | ${columns.map((runtime) => cell('ours-2', runtime)).join(' | ')} |
+| \`context-ceiling replay --json\` as typed: \`node cli.cjs\` with Bun ${BUN_FLOOR}+ on the PATH, which it hands the run to (handover timed; checked the same way) | ${handsOver ? `**${cell('ours-typed', 'Node')}**` : `n/a (${bun ? `Bun ${bunVersion} is older than ${BUN_FLOOR}` : 'no Bun'})`} | ${columns
+  .slice(1)
+  .map(() => '—')
+  .join(' | ')} |
+| \`ccusage session --json --offline\` (checked: 40 sessions; input, output, cache-read and total tokens = the generator's) | ${columns.map((runtime) => cell('ccusage', runtime)).join(' | ')} |
+| replay / ccusage | ${columns.map((runtime) => `**${ratio(runtime).toFixed(2)}×** ${pass(ratio(runtime))}`).join(' | ')} |
+| replay --jobs 2 / ccusage | ${columns.map((runtime) => `${ratio(runtime, 'ours-2').toFixed(2)}×`).join(' | ')} |
+| replay as typed (Bun on the PATH) / ccusage under Node (as \`ccusage\` typed runs) | ${handsOver ? `**${ratio('Node', 'ours-typed').toFixed(2)}×** ${pass(ratio('Node', 'ours-typed'))}` : 'n/a'} | ${columns
+  .slice(1)
+  .map(() => '—')
+  .join(' | ')} |
 `;
 const path = join(ROOT, 'bench', 'RESULTS.md');
 const current = readFileSync(path, 'utf8');
@@ -429,7 +446,8 @@ every 13th an Agent, followed by six \`progress\` decoys nesting the subagent's 
 every 60th 512 KiB, bookkeeping records; keys in Claude Code's order, a user record's type before its message),
 compacted near 80 % of the model's 200K window. Both tools run as
 a user runs them (\`HOME\` and \`CLAUDE_CONFIG_DIR\` point at the corpus, whose home has the private state directory
-a user's hooks make, where our CLI keeps its code cache) under Node and under Bun, and ours as typed
+a user's hooks make, where our CLI keeps its code cache) under the machine's Node, the current LTS Node (fetched from the npm
+registry: what a user installing Node today runs) and Bun, and ours as typed
 (\`node cli.cjs\` with Bun on the PATH: the Node CLI hands the run to Bun, and that handover is timed); every
 run's answer is checked, and a wrong one stops the bench. Target: replay / ccusage ≤ 1.
 `;
