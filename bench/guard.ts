@@ -546,7 +546,13 @@ function main(): void {
   const bun = findBun();
   const ltsNode = findLtsNode(DATA);
   const runtimes: Runtime[] = [
-    { name: 'node', label: `node ${process.versions.node.split('.')[0]}`, command: process.execPath, flags: NODE_FLAGS, bare: process.execPath },
+    {
+      name: 'node',
+      label: `node ${process.versions.node.split('.')[0]}`,
+      command: process.execPath,
+      flags: NODE_FLAGS,
+      bare: process.execPath,
+    },
     ...(ltsNode
       ? [{ name: 'node-lts' as const, label: `node ${NODE_LTS_VERSION.split('.')[0]}`, command: ltsNode, flags: NODE_FLAGS, bare: ltsNode }]
       : []),
