@@ -247,7 +247,7 @@ function checkOurStatusLine(settings: ClaudeSettings, projectDir: string, env: C
     return {
       name: 'status',
       status: 'warn',
-      detail: cliMessage('doctor.runtime-not-run', { what: 'the status line', where: file.label, dir, file: foreign }),
+      detail: cliMessage('doctor.runtime-not-run', { what: 'status line', where: file.label, dir, file: foreign }),
       fix: cliMessage('doctor.runtime-not-run-fix', { flag: `${flag} --statusline` }),
     };
   const runner = hookRunner(command.includes(BUN_PRESENT), env);
@@ -286,7 +286,8 @@ function checkPlugin(plugin: PluginInstall, io: CliIO): Check {
       name: 'hooks',
       status: 'warn',
       detail: cliMessage('doctor.runtime-not-run', {
-        what: `the hooks of plugin ${plugin.id}`,
+        what: 'plugin',
+        id: plugin.id,
         where: plugin.label,
         dir: join(location.folder, 'dist'),
         file: foreign,
@@ -339,7 +340,7 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO[
     return {
       name: 'hooks',
       status: 'warn',
-      detail: cliMessage('doctor.runtime-not-run', { what: 'the hooks', where: file.label, dir: notOurs.dir, file: notOurs.file! }),
+      detail: cliMessage('doctor.runtime-not-run', { what: 'hooks', where: file.label, dir: notOurs.dir, file: notOurs.file! }),
       fix: cliMessage('doctor.runtime-not-run-fix', { flag }),
     };
   const runner = hookRunner(

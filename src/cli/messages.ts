@@ -79,8 +79,8 @@ const CLI_MESSAGES = {
   'doctor.last-error-fix': (d: { path: string }) =>
     `fix what it names (a runtime file missing or broken: run install again), then remove ${d.path}`,
   'doctor.runtime-missing': (d: { files: string }) => `${d.files} missing`,
-  'doctor.runtime-not-run': (d: { what: string; where: string; dir: string; file: string }) =>
-    `${d.what} of ${d.where} run from ${d.dir}, whose ${d.file} is not this context-ceiling's own, so doctor did not run it (a project's settings can name any folder; Claude Code runs it once you trust the project)`,
+  'doctor.runtime-not-run': (d: { what: 'hooks' | 'status line' | 'plugin'; id?: string; where: string; dir: string; file: string }) =>
+    `${d.what === 'plugin' ? `the hooks of plugin ${d.id}` : `the ${d.what}`} of ${d.where} run from ${d.dir}, whose ${d.file} is not this context-ceiling's own, so doctor did not run it (a project's settings can name any folder; Claude Code runs it once you trust the project)`,
   'doctor.plugin-not-run-fix': (d: { marketplace: string }) =>
     `check that folder is the context-ceiling you meant; once you add its marketplace yourself (claude plugin marketplace remove ${d.marketplace}; claude plugin marketplace add <folder>), doctor runs it`,
   'doctor.runtime-not-run-fix': (d: { flag: string }) =>
