@@ -16,8 +16,8 @@ import { BUN_BIN, ROOT } from '../helpers/sandbox.js';
 const work = mkdtempSync(join(tmpdir(), 'cc-e2e-bun-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** Files that run no hook command: the SDK's (in-process) and the manifest validation. */
-const NO_HOOK_COMMAND = ['bun-runtime.test.ts', 'sdk.test.ts', 'sdk-types.test.ts', 'plugin-validate.test.ts'];
+/** Files that run no hook command: the SDK's (in-process) and the manifest validation; and the Node LTS re-run (its own). */
+const NO_HOOK_COMMAND = ['bun-runtime.test.ts', 'node-lts-runtime.test.ts', 'sdk.test.ts', 'sdk-types.test.ts', 'plugin-validate.test.ts'];
 
 function hookCommandSuites(): string[] {
   return readdirSync(join(ROOT, 'test', 'e2e'))

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLAUDE_BIN, type World } from './world.js';
+import { CLAUDE_BIN, hookNodeFirst, type World } from './world.js';
 
 const POLL_MS = 250;
 const POLLS = 160;
@@ -33,7 +33,7 @@ export class Terminal {
       ANTHROPIC_BASE_URL: world.apiUrl,
       ANTHROPIC_API_KEY: 'sk-ant-e2e-test',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      PATH: process.env.PATH ?? '',
+      PATH: hookNodeFirst(process.env.PATH ?? ''),
       ...env,
     };
     execFileSync('tmux', [

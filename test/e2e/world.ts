@@ -230,7 +230,7 @@ export class World {
 
   private baseEnv(): Record<string, string> {
     return {
-      PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      PATH: hookNodeFirst(`${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`),
       HOME: this.home,
       TMPDIR: this.tmp,
       ANTHROPIC_BASE_URL: this.url,
@@ -240,6 +240,11 @@ export class World {
       ...this.env,
     };
   }
+}
+
+/** The client's PATH: CC_HOOK_NODE_DIR (node-lts-runtime.test.ts) first, a folder whose `node` runs the hooks instead of the tests' own. */
+export function hookNodeFirst(path: string): string {
+  return process.env.CC_HOOK_NODE_DIR ? `${process.env.CC_HOOK_NODE_DIR}:${path}` : path;
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
