@@ -365,6 +365,9 @@ function runOnce(command: string, args: string[], input: string | undefined, env
   const start = process.hrtime.bigint();
   const result = spawnSync(command, args, { input, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  // A hook that exits before reading its input (EPIPE on our write) did not do its job: a wrong row, not a crash.
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE')
+    return { ms, status: result.status, stdout: `(exited before reading its input) ${result.stdout ?? ''}` };
   if (result.error) throw result.error;
   return { ms, status: result.status, stdout: result.stdout };
 }
