@@ -334,15 +334,17 @@ function checkSettingsHooks(file: SettingsFacts, projectDir: string, env: CliIO[
       detail: cliMessage('doctor.runtime-absent', { ...where, dirs: absent.join(', ') }),
       fix: cliMessage('doctor.reinstall-fix', { flag }),
     };
-  const foreign = file.scope === 'user' ? [] : runtimes.map((dir) => ({ dir, file: foreignRuntimeFile(dir) }));
-  const notOurs = foreign.find((runtime) => runtime.file !== undefined);
-  if (notOurs)
-    return {
-      name: 'hooks',
-      status: 'warn',
-      detail: cliMessage('doctor.runtime-not-run', { what: 'hooks', where: file.label, dir: notOurs.dir, file: notOurs.file! }),
-      fix: cliMessage('doctor.runtime-not-run-fix', { flag }),
-    };
+  // The user's own settings are theirs to trust; a project's name a folder doctor runs only when it holds our code.
+  for (const dir of file.scope === 'user' ? [] : runtimes) {
+    const foreign = foreignRuntimeFile(dir);
+    if (foreign !== undefined)
+      return {
+        name: 'hooks',
+        status: 'warn',
+        detail: cliMessage('doctor.runtime-not-run', { what: 'hooks', where: file.label, dir, file: foreign }),
+        fix: cliMessage('doctor.runtime-not-run-fix', { flag }),
+      };
+  }
   const runner = hookRunner(
     ours.some((command) => command.includes(BUN_PRESENT)),
     env,
