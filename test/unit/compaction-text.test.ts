@@ -1,4 +1,6 @@
 /** The summariser brief, the kept summary and what it dropped: exact texts (golden files), budgets, and the matching rule. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildCheckpoint, type Checkpoint, type OrchestrationRecord } from '../../src/core/checkpoint.js';
@@ -8,6 +10,8 @@ import {
   droppedLead,
   findMissing,
   keptSummaryLines,
+  PLAIN_TEXT,
+  wordsOf,
   mustKeepItems,
   parseKeptSummary,
   renderDroppedNotice,
@@ -18,6 +22,7 @@ import { PRECOMPACT_OUTPUT_LIMIT, SUMMARISER_BRIEF_CHARS } from '../../src/core/
 import { renderResumptionContext } from '../../src/core/resumption-text.js';
 import { renderCompactionAlert } from '../../src/core/alert-text.js';
 import { describeFill, estimateTokens } from '../../src/core/text-budget.js';
+import { REAL_CLIENTS } from '../helpers/real-clients.js';
 
 const PROJ_001: OrchestrationRecord = {
   path: '/home/dev/project/ORCHESTRATION.yaml',
@@ -160,6 +165,60 @@ describe('what a summary dropped', () => {
   ])('%s', (_name, item, summary, missing) => {
     expect(findMissing([item], summary)).toEqual(missing ? [item] : []);
   });
+
+  it('nothing is looked for when the checkpoint recorded nothing to keep', () => {
+    expect(findMissing([], LOSSY_SUMMARY)).toEqual([]);
+  });
+
+  // The split at anything but Unicode's letters and numbers, as the words were always found.
+  const unicodeWords = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(
+        (word) =>
+          (word.length >= 3 || /^\d+$/.test(word)) &&
+          !/^(the|and|then|with|for|from|that|this|into|when|before|after|are|was|its)$/.test(word),
+      );
+
+  it('the plain split lets through no letter or number beyond a-z and 0-9, so it finds the same words', () => {
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const char = String.fromCharCode(unit);
+      if (!PLAIN_TEXT.test(char) || /[a-z0-9]/.test(char)) continue;
+      expect(/[\p{L}\p{N}]/u.test(char), `U+${unit.toString(16).padStart(4, '0')} is a letter or number`).toBe(false);
+    }
+    const pool = [...'aZ9 _-./:()é—–…•→“”‘’«»×├─✓€ßİΣ字٣𝐀😀\u0301\u00a0\ud800'];
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 80 }), fc.string({ unit: fc.constantFrom(...pool), maxLength: 80 })),
+        (text) => {
+          expect(wordsOf(text)).toEqual(unicodeWords(text));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each(REAL_CLIENTS.map((client) => [client.version, client.dir] as const))(
+    "Claude Code %s's compaction summaries take the plain split (their dashes are punctuation)",
+    (_version, dir) => {
+      const summaries = ['auto-compact.jsonl', 'skill-then-manual-compact.jsonl'].flatMap((file) =>
+        readFileSync(join(dir, file), 'utf8')
+          .split('\n')
+          .filter((line) => line.includes('"isCompactSummary":true'))
+          .map((line) => {
+            const content = (JSON.parse(line) as { message: { content: string | { text?: string }[] } }).message.content;
+            return typeof content === 'string' ? content : content.map((part) => part.text ?? '').join('');
+          }),
+      );
+      expect(summaries.length).toBeGreaterThan(0);
+      for (const summary of summaries) {
+        expect(summary).toMatch(/[^\x00-\x7f]/);
+        expect(PLAIN_TEXT.test(summary.toLowerCase())).toBe(true);
+        expect(wordsOf(summary)).toEqual(unicodeWords(summary));
+      }
+    },
+  );
 
   it('the kept record caps the summary, never the verdict', () => {
     const kept = buildKeptSummary({
