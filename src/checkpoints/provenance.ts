@@ -8,7 +8,7 @@ import type * as Crypto from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, realpathSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { asRecord } from '../core/json-shape.js';
-import { sha256Hex } from '../core/sha256.js';
+import { sha256Js, sha256Wasm } from '../core/sha256.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
@@ -20,15 +20,18 @@ export type WrittenRecord = { kind: WrittenKind; path: string; session: string; 
 /** The records file is trimmed to its newest half past this: a record is some 250 bytes, so thousands of checkpoints. */
 const MAX_RECORDS_BYTES = 512 * 1024;
 
-/** Up to this many bytes (UTF-16 units for a text) sha256Hex costs less than loading node:crypto (~3 M instructions a KiB against ~12 M). */
+/** Without WebAssembly, up to this many bytes (UTF-16 units for a text) sha256Js costs less than loading node:crypto (~3 M instructions a KiB against ~12 M). */
 const SHORT_INPUT = 2048;
 
 /**
- * SHA-256 as hex. node:crypto is loaded only for long inputs (a checkpoint's bytes): loading it costs a hook
- * ~15 % of a Node start, and the monitor, on every prompt, hashes only the project's folder name.
+ * SHA-256 as hex, by WebAssembly (core/sha256.ts). Where the runtime has none, node:crypto is loaded only for
+ * long inputs (a checkpoint's bytes): loading it costs a hook ~15 % of a Node start, and the monitor, on every
+ * prompt, hashes only the project's folder name.
  */
 export function digestOf(bytes: string | Uint8Array): string {
-  if (bytes.length <= SHORT_INPUT) return sha256Hex(bytes);
+  const digest = sha256Wasm(bytes);
+  if (digest !== undefined) return digest;
+  if (bytes.length <= SHORT_INPUT) return sha256Js(bytes);
   return (require('node:crypto') as typeof Crypto).createHash('sha256').update(bytes).digest('hex');
 }
 

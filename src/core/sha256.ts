@@ -1,8 +1,72 @@
 /**
- * SHA-256 (FIPS 180-4) of a short text, as lowercase hex: the same digest node:crypto gives, for the hooks that
- * hash only a folder's path. Loading node:crypto costs a hook ~15 % of a Node start (bench/RESULTS.md); the
- * callers keep node:crypto for anything long (io: checkpoints/provenance.ts `digestOf`).
+ * SHA-256 (FIPS 180-4) as lowercase hex: the same digest node:crypto gives, without loading it. Loading
+ * node:crypto costs a hook ~15 % of a Node start (bench/RESULTS.md), and the hooks hash a folder's path on every
+ * prompt and a checkpoint's bytes around each compaction. The compression function runs as WebAssembly
+ * (core/sha256.wat: ~0.4 M instructions to instantiate, then native speed); where the runtime offers none
+ * (`--jitless`), in JavaScript, which V8 only interprets in a process this short (~3–4 M instructions a KiB):
+ * callers then keep node:crypto for long inputs (checkpoints/provenance.ts `digestOf`).
  */
+import { SHA256_WASM } from './sha256-wasm.js';
+
+/** What core/sha256.wat exports. */
+type Compressor = { memory: { buffer: ArrayBuffer }; init: () => void; blocks: (count: number) => void };
+
+// The one WebAssembly API used, declared here: the project's lib (ES2022) has no WebAssembly types.
+declare const WebAssembly: {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+};
+
+/** Where core/sha256.wat takes the blocks to compress, and how many bytes of them at a time. */
+const DATA = 1024;
+const CHUNK = 32 * 1024;
+
+/** The compressor, instantiated on first use; null where WebAssembly is unavailable. */
+let compressor: Compressor | null | undefined;
+
+function wasmCompressor(): Compressor | null {
+  if (compressor === undefined) {
+    try {
+      compressor = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array(SHA256_WASM))).exports as Compressor;
+    } catch {
+      compressor = null; // no WebAssembly (`--jitless`), or no memory for it
+    }
+  }
+  return compressor;
+}
+
+/** The digest of `input` (a string is hashed as its UTF-8 bytes). */
+export function sha256Hex(input: string | Uint8Array): string {
+  return sha256Wasm(input) ?? sha256Js(input);
+}
+
+/** The digest by WebAssembly; undefined where the runtime has none. */
+export function sha256Wasm(input: string | Uint8Array): string | undefined {
+  const wasm = wasmCompressor();
+  if (!wasm) return undefined;
+  const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
+  const memory = new Uint8Array(wasm.memory.buffer);
+  wasm.init();
+  const whole = bytes.length - (bytes.length % 64);
+  for (let at = 0; at < whole; at += CHUNK) {
+    const end = Math.min(at + CHUNK, whole);
+    memory.set(bytes.subarray(at, end), DATA);
+    wasm.blocks((end - at) / 64);
+  }
+  // The rest of the message, a 1 bit, zeros, and its length in bits (64-bit big-endian): one block or two.
+  const rest = bytes.length - whole;
+  const tail = rest < 56 ? 64 : 128;
+  memory.fill(0, DATA, DATA + tail);
+  memory.set(bytes.subarray(whole), DATA);
+  memory[DATA + rest] = 0x80;
+  const view = new DataView(wasm.memory.buffer);
+  view.setUint32(DATA + tail - 8, Math.floor(bytes.length / 0x20000000));
+  view.setUint32(DATA + tail - 4, (bytes.length << 3) >>> 0);
+  wasm.blocks(tail / 64);
+  let hex = '';
+  for (let at = 0; at < 32; at += 4) hex += view.getUint32(at, true).toString(16).padStart(8, '0');
+  return hex;
+}
 
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be,
@@ -14,11 +78,11 @@ const K = new Int32Array([
 ]);
 
 /**
- * The digest of `bytes` (a string is hashed as its UTF-8 bytes). Written for a function that runs once per
- * process, in V8's interpreter and baseline tiers, never optimised: every rotation is written out (a call per
- * rotation cost PreCompact ~2 M instructions on a checkpoint's 800 bytes) and the working state stays in locals.
+ * The digest in JavaScript, where there is no WebAssembly. Written for a function that runs once per process, in
+ * V8's interpreter and baseline tiers, never optimised: every rotation is written out (a call per rotation cost
+ * PreCompact ~2 M instructions on a checkpoint's 800 bytes) and the working state stays in locals.
  */
-export function sha256Hex(input: string | Uint8Array): string {
+export function sha256Js(input: string | Uint8Array): string {
   const bytes = typeof input === 'string' ? new TextEncoder().encode(input) : input;
   // The message, a 1 bit, zeros, and its length in bits (64-bit big-endian) filling whole 64-byte blocks.
   const blocks = Math.ceil((bytes.length + 9) / 64);

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { ORCHESTRATION } from '../helpers/compaction-fixture.js';
 import { runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
@@ -81,6 +82,40 @@ describe('the Node built-ins a hook loads', () => {
     const run = await builtinsLoaded('pre-compact', { session_id: 's', transcript_path: transcript, trigger: 'auto' });
     expect(run.run.reason).toBe('checkpoint cx-001');
     expect(heavyIn(run.modules)).toEqual([]);
+  });
+
+  /** A long resumption state: its checkpoint is over the 2 KB the JavaScript digest is kept for. */
+  const LONG_ORCHESTRATION = `${ORCHESTRATION}${Array.from({ length: 30 }, (_, i) => `    - src/hooks/module-${i}/in-flight.ts\n`).join('')}`;
+
+  async function aroundACompaction(nodeOptions: string) {
+    const transcript = setUp();
+    sandbox().write('project/ORCHESTRATION.yaml', LONG_ORCHESTRATION);
+    const input = { session_id: 's', transcript_path: transcript };
+    const footprint = `--require ${join(sandbox().root, 'footprint.cjs')}`;
+    const pre = await builtinsLoaded('pre-compact', { ...input, trigger: 'auto' });
+    const checkpoint = readFileSync(join(sandbox().project, '.claude', 'context-ceiling', 'checkpoints', 's', 'cx-001-checkpoint.json'));
+    expect(checkpoint.length).toBeGreaterThan(2048);
+    const env = { NODE_OPTIONS: `${footprint} ${nodeOptions}` };
+    const start = await builtinsLoaded('session-start', { ...input, source: 'compact' }, env);
+    const post = await builtinsLoaded('post-compact', { ...input, trigger: 'auto', compact_summary: 'Summary: phase 4.' }, env);
+    return { pre, start, post };
+  }
+
+  it('around a compaction, a checkpoint over 2 KB is hashed without node:crypto: PreCompact, the alert after it, PostCompact', async () => {
+    const { pre, start, post } = await aroundACompaction('');
+    expect(pre.run.reason).toBe('checkpoint cx-001');
+    expect(start.run.reason).toBe('compaction-alert');
+    expect(post.run.reason).toBe('summary-kept');
+    for (const run of [pre, start, post]) expect(run.modules).not.toContain('crypto');
+  });
+
+  it('without WebAssembly (--jitless) the same checkpoint is still its own: node:crypto hashes it, to the same digest', async () => {
+    const { start, post } = await aroundACompaction('--jitless');
+    // The alert and the kept summary each need the digest PreCompact recorded (by WebAssembly) to match.
+    expect(start.run.reason).toBe('compaction-alert');
+    expect(post.run.reason).toBe('summary-kept');
+    expect(start.modules).toContain('crypto');
+    expect(post.modules).toContain('crypto');
   });
 
   it('the check itself sees a heavy module when one loads (a preload that requires node:crypto)', async () => {
