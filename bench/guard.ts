@@ -28,6 +28,7 @@ import {
   renameSync,
   rmSync,
   statSync,
+  writeFileSync,
   writeSync,
 } from 'node:fs';
 import { cpus } from 'node:os';
@@ -167,6 +168,8 @@ type PathCase = {
   statusLine?: true;
   /** Extra environment for this path (on top of a fixed, explicit one). */
   env?: Record<string, string>;
+  /** The user's policy file (~/.claude/context-ceiling.json) this path runs with, in a home of its own. */
+  userPolicy?: string;
   /**
    * The hook input of one run (a path that must start fresh, e.g. a first warning, gets a new session each run);
    * `untimed` runs a hook before it, outside the timing (e.g. the compaction a resumed session follows).
@@ -205,6 +208,15 @@ const PATHS: PathCase[] = [
     path: 'allow',
     event: 'pre-tool-use',
     input: (t, project) => guardInput(t.turns, 'bench-allow', project),
+    reason: 'allow below-ceiling',
+    stdout: /^$/,
+  },
+  {
+    // As `context-ceiling config set ceilingPct 35` leaves it: the way a team configures the guard.
+    path: 'allow with a policy file',
+    event: 'pre-tool-use',
+    userPolicy: '{\n  "ceilingPct": 35\n}\n',
+    input: (t, project) => guardInput(t.turns, 'bench-allow-policy', project),
     reason: 'allow below-ceiling',
     stdout: /^$/,
   },
@@ -456,6 +468,13 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   const project = join(DATA, 'projects', slug);
   mkdirSync(join(project, 'src'), { recursive: true });
   const env: NodeJS.ProcessEnv = { ...baseEnv, CLAUDE_PROJECT_DIR: project, ...path.env };
+  if (path.userPolicy !== undefined) {
+    // Its own home: a policy file there would change every other path. The private state directory as a user's.
+    env.HOME = join(DATA, 'homes', slug);
+    mkdirSync(join(env.HOME, '.local', 'state', 'context-ceiling'), { recursive: true, mode: 0o700 });
+    mkdirSync(join(env.HOME, '.claude'), { recursive: true });
+    writeFileSync(join(env.HOME, '.claude', 'context-ceiling.json'), path.userPolicy);
+  }
   const args = (runtime: Runtime) => [...runtime.flags, ...scriptArgs(path)];
   const untimed = (event: string, input: string) => void runOnce(process.execPath, [...NODE_FLAGS, HOOK, event], input, env);
   const wrong: Partial<Record<Runtime['name'], string>> = {};
@@ -563,7 +582,7 @@ function main(): void {
   ];
   const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
   // Fresh state and projects each bench run: first warnings and checkpoints must really be first.
-  for (const dir of ['state', 'projects', 'home']) rmSync(join(DATA, dir), { recursive: true, force: true });
+  for (const dir of ['state', 'projects', 'home', 'homes']) rmSync(join(DATA, dir), { recursive: true, force: true });
   mkdirSync(join(DATA, 'home'), { recursive: true });
   // The default private state directory a user's hooks have after their first run: the only one the launcher keeps
   // its code cache in (a state directory a variable names may be a repository's choice).
@@ -620,7 +639,9 @@ a time). The 1 KB transcript is one turn; the 1 GB one is realistic turns (13 KB
 of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 300,005 tokens of the
 1,000,000 window of the transcript's model (30%; no window is stated, as with nothing configured),
 **behind a 4 MiB tool result**; "unknown occupancy" ends the same tail with a
-\`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "warn" and PreCompact
+\`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "allow with a policy file" runs
+with the user's \`~/.claude/context-ceiling.json\` as \`config set ceilingPct 35\` writes it (validated by the check
+run, its answer kept as a user's first run keeps it). "warn" and PreCompact
 start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one;
 "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
 before it, untimed), as after every compaction (the alert it left). "status line" times \`statusline.cjs\` (install

@@ -1,5 +1,5 @@
 /**
- * The hook bundles' services (see services.ts): the policy parser (zod, policy-parse.cjs) and the guard's
+ * The hook bundles' services (see services.ts): the policy parser (zod, policy-parse.cjs, its answer kept per text) and the guard's
  * voice (guard-voice.cjs, through the code cache) sit beside the running bundle and load on first use only; the bounded YAML
  * parser is linked in and runs the YAML parser's bundle (yaml-parse.cjs) in a worker.
  */
@@ -10,7 +10,8 @@ import { YAML_BUDGET_MS } from '../runtime/run.js';
 import type * as GuardVoice from './guard-voice.js';
 import type { BundleCache } from '../io/code-cache.js';
 import { keepCodeCache } from '../io/code-cache-write.js';
-import { readCachedBundle } from './launch.js';
+import { CODE_CACHE_DIR, readCachedBundle } from './launch.js';
+import { keptValidation } from '../io/policy-cache.js';
 import type { HookServices } from './linked-services.js';
 import { enableCompileCache } from './node-compile-cache.js';
 
@@ -31,12 +32,16 @@ export function bundledServices(
   let voiceCache: BundleCache | undefined;
   let compileCacheAsked = false;
   return {
+    // Validated once per text (io/policy-cache.ts): zod loads only when a policy file is new or changed.
     parsePolicy: (text, path) => {
-      if (stateDir && !compileCacheAsked) {
-        compileCacheAsked = true;
-        compileCache(stateDir);
-      }
-      return (require(join(dir, 'policy-parse.cjs')) as typeof PolicyParse).parsePolicyText(text, path);
+      const validator = join(dir, 'policy-parse.cjs');
+      return keptValidation(stateDir && join(stateDir, CODE_CACHE_DIR), validator, text, path, () => {
+        if (stateDir && !compileCacheAsked) {
+          compileCacheAsked = true;
+          compileCache(stateDir);
+        }
+        return (require(validator) as typeof PolicyParse).parsePolicyText(text, path);
+      });
     },
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
     voice: () => {

@@ -50,10 +50,7 @@ export function keepCodeCache(cache: BundleCache | undefined, kind: string): voi
  * version's files), and keeps the ones other V8s wrote for this bundle. The folder is made private, or refused.
  */
 function writeCache(dir: string, identity: string, data: Buffer): void {
-  if (!lstatSync(dir, { throwIfNoEntry: false })) mkdirSync(dir, { mode: 0o700 });
-  const stat = lstatSync(dir);
-  const uid = process.getuid?.();
-  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid) || (stat.mode & 0o077) !== 0) return;
+  if (!privateCacheDir(dir)) return;
   const name = identity.slice(0, identity.indexOf('.cjs.') + 4);
   // `<name>.<size>.<mtime>.<ino>.`: this bundle's caches, whatever V8 wrote them.
   const bundle = identity.slice(0, identity.length - CODE_CACHE_SUFFIX.length - process.versions.v8.length);
@@ -63,4 +60,15 @@ function writeCache(dir: string, identity: string, data: Buffer): void {
     if (!anotherV8) unlinkSync(join(dir, old));
   }
   writeFileAtomic(join(dir, identity), data, 0o600);
+}
+
+/**
+ * The cache folder inside the private state directory, made (0700) when missing: true when it is a directory of
+ * ours closed to others, false otherwise (nothing is then written there). Throws what making it throws.
+ */
+export function privateCacheDir(dir: string): boolean {
+  if (!lstatSync(dir, { throwIfNoEntry: false })) mkdirSync(dir, { mode: 0o700 });
+  const stat = lstatSync(dir);
+  const uid = process.getuid?.();
+  return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o077) === 0;
 }

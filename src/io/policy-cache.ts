@@ -1,0 +1,67 @@
+/**
+ * A policy file's validation, kept per text. A hook that finds a policy file (`config set` writes one) validates it
+ * with zod (policy-parse.cjs), which costs a hook run ~30 % of a Node start (bench/RESULTS.md); the file rarely
+ * changes between runs. So the result is kept beside the code cache, in the private state directory, with what it
+ * answers: the validator's file identity, the file's path and its exact text. It is used only when all three are
+ * equal (an edit of any byte, in any second, another path or a rebuilt validator validates again), so a result kept
+ * is only ever the validator's own answer for this text. One file per policy path, replaced when its text changes.
+ */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import { asRecord } from '../core/json-shape.js';
+import type { ReadPolicy } from './config.js';
+import { privateCacheDir } from './code-cache-write.js';
+import { writeFileAtomic } from './fs-safe.js';
+import { readRegularText } from './read-safe.js';
+
+/** A kept result is a few KB at most: a file past this is not one of ours. */
+const MAX_KEPT_BYTES = 256 * 1024;
+
+/**
+ * What `validate` answers for `text` at `path`, from the result kept in `cacheDir` (a private directory the launcher
+ * checked; undefined: nothing kept) when its key matches; otherwise validated now and kept. `validator` is the file
+ * `validate` runs (its size, mtime and inode are part of the key: a rebuilt or updated validator validates again).
+ * Never throws what keeping fails on: the answer is then validated each run.
+ */
+export function keptValidation(
+  cacheDir: string | undefined,
+  validator: string,
+  text: string,
+  path: string,
+  validate: () => ReadPolicy,
+): ReadPolicy {
+  if (cacheDir === undefined) return validate();
+  let kept: { validator: string; path: string; text: string } | undefined;
+  let file: string | undefined;
+  try {
+    const stat = statSync(validator);
+    kept = { validator: `${stat.size}.${Math.trunc(stat.mtimeMs)}.${stat.ino}`, path, text };
+    file = join(cacheDir, `policy.${nameOf(path)}.json`);
+    const found = asRecord(JSON.parse(readRegularText(file, MAX_KEPT_BYTES) ?? 'null'));
+    if (found?.validator === kept.validator && found.path === path && found.text === text && isReadPolicy(found.result))
+      return found.result;
+  } catch {
+    // nothing kept yet, or unreadable: validated below
+  }
+  const result = validate();
+  try {
+    if (kept && file && privateCacheDir(cacheDir)) writeFileAtomic(file, JSON.stringify({ ...kept, result }), 0o600);
+  } catch {
+    // the folder cannot be made or written: validated again next run
+  }
+  return result;
+}
+
+/** A file name for a path (FNV-1a, 32 bits): two paths that share one only take turns replacing it. */
+function nameOf(path: string): string {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < path.length; at++) hash = Math.imul(hash ^ path.charCodeAt(at), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/** The shape a validation answers with (the key already says it is this text's). */
+function isReadPolicy(value: unknown): value is ReadPolicy {
+  const r = asRecord(value);
+  if (r?.kind === 'ok') return asRecord(r.file) !== undefined;
+  return r?.kind === 'invalid' && Array.isArray(r.problems) && r.problems.every((p) => typeof p === 'string');
+}
