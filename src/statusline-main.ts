@@ -6,7 +6,8 @@ import type { BundleCache } from './io/code-cache.js';
 import { keepCodeCache } from './io/code-cache-write.js';
 import { statusLineMain } from './hooks/statusline.js';
 
-export function runStatusLineBundle(args: readonly string[], bundleDir: string, cache: BundleCache | undefined): void {
+/** `stateDir`: the private state directory the launcher found (undefined: none), where a policy file's validation is kept. */
+export function runStatusLineBundle(args: readonly string[], bundleDir: string, cache: BundleCache | undefined, stateDir?: string): void {
   // The kind of run: a line from Claude Code's usage, or one that read the transcript (each compiles its own functions).
-  keepCodeCache(cache, statusLineMain(args, bundleDir));
+  keepCodeCache(cache, statusLineMain(args, bundleDir, stateDir));
 }

@@ -10,7 +10,7 @@ import { launcherStateDir, launchFailedModule, readCachedBundle } from './launch
 
 /** What statusline-main.cjs exports. */
 export type StatusLineBundle = {
-  runStatusLineBundle: (args: readonly string[], bundleDir: string, cache: BundleCache | undefined) => void;
+  runStatusLineBundle: (args: readonly string[], bundleDir: string, cache: BundleCache | undefined, stateDir?: string) => void;
 };
 
 /** The status line's bundle, beside the launcher. */
@@ -19,6 +19,7 @@ export const STATUSLINE_BUNDLE = 'statusline-main.cjs';
 /** Never throws; exits 0. */
 export function launchStatusLine(args: readonly string[], bundleDir: string): void {
   let loaded: ReturnType<typeof readCachedBundle>;
+  let stateDir: string | undefined;
   try {
     const bun = process.versions.bun;
     if (bun !== undefined && bunTooOld(bun)) {
@@ -26,7 +27,8 @@ export function launchStatusLine(args: readonly string[], bundleDir: string): vo
       launchFailedModule(bundleDir).statusLineUnderNode(args, bundleDir, bun);
       return;
     }
-    loaded = readCachedBundle(bundleDir, STATUSLINE_BUNDLE, launcherStateDir(process.env));
+    stateDir = launcherStateDir(process.env);
+    loaded = readCachedBundle(bundleDir, STATUSLINE_BUNDLE, stateDir);
   } catch (error) {
     try {
       launchFailedModule(bundleDir).statusLineFailed(error);
@@ -41,7 +43,7 @@ export function launchStatusLine(args: readonly string[], bundleDir: string): vo
     return;
   }
   try {
-    (loaded.exports as StatusLineBundle).runStatusLineBundle(args, bundleDir, loaded.cache);
+    (loaded.exports as StatusLineBundle).runStatusLineBundle(args, bundleDir, loaded.cache, stateDir);
   } catch {
     process.exitCode = 0; // the status line catches its own failures; this is only a last guard
   }

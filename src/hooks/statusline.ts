@@ -30,12 +30,13 @@ export type StatusLineOptions = {
  * The status line process, `node statusline.cjs [--wrap "<command>"] [--no-color]`: never fails, at worst prints
  * nothing. Returns the kind of run, for the code cache: `statusline`, or `transcript` when it read the transcript.
  */
-export function statusLineMain(args: readonly string[], bundleDir: string): string {
+export function statusLineMain(args: readonly string[], bundleDir: string, stateDir?: string): string {
   let kind = 'statusline';
   try {
     const wrapAt = args.indexOf('--wrap');
     const wrap = wrapAt === -1 ? undefined : args[wrapAt + 1];
-    const host = processHookHost(bundledServices(bundleDir, undefined));
+    // The state directory keeps a policy file's validation (io/policy-cache.ts): the line runs after every turn.
+    const host = processHookHost(bundledServices(bundleDir, stateDir));
     // --no-color is said as NO_COLOR, which the status line reads (to a wrapped command too), as the CLI's statusline does.
     if (args.some((arg, i) => arg === '--no-color' && (wrapAt === -1 || i !== wrapAt + 1))) host.env = { ...host.env, NO_COLOR: '1' };
     const output = runStatusLine(readStdin(), host, {

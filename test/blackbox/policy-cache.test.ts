@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { execa } from 'execa';
+import { FIXTURES, ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
 
@@ -105,5 +106,30 @@ describe('a policy file is validated once per text', () => {
     expect(await guard(transcript)).toMatchObject({ reason: 'warn over-ceiling unremembered', validated: true });
     expect(await guard(transcript)).toMatchObject({ reason: 'warn over-ceiling unremembered', validated: true });
     expect(readdirSync(stateDir())).toEqual([]);
+  });
+
+  it('the status line, after every turn, answers from the kept validation too', async () => {
+    setUp('{ "ceilingPct": 25 }\n');
+    const input = readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8');
+    const line = async () => {
+      const before = keptInode();
+      const out = join(sandbox().root, `loaded-${Math.random().toString(36).slice(2)}.txt`);
+      const preload = sandbox().write(
+        'loaded.cjs',
+        `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, Object.keys(require.cache).join('\\n')));`,
+      );
+      const run = await execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
+        input,
+        env: sandbox().env({ NODE_OPTIONS: `--require ${preload}` }),
+        extendEnv: false,
+        cwd: sandbox().project,
+      });
+      const validated = readFileSync(out, 'utf8').includes('policy-parse.cjs');
+      expect(keptInode() === undefined || keptInode() !== before).toBe(validated);
+      return { stdout: run.stdout, validated };
+    };
+    // 121,005 of 1,000,000 tokens: the line counts to the file's 25 % ceiling, validated once.
+    expect(await line()).toEqual({ stdout: expect.stringContaining('to the 25% ceiling'), validated: true });
+    expect(await line()).toEqual({ stdout: expect.stringContaining('to the 25% ceiling'), validated: false });
   });
 });
