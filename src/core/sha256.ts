@@ -35,12 +35,7 @@ function wasmCompressor(): Compressor | null {
   return compressor;
 }
 
-/** The digest of `input` (a string is hashed as its UTF-8 bytes). */
-export function sha256Hex(input: string | Uint8Array): string {
-  return sha256Wasm(input) ?? sha256Js(input);
-}
-
-/** The digest by WebAssembly; undefined where the runtime has none. */
+/** The digest of `input` (a string is hashed as its UTF-8 bytes) by WebAssembly; undefined where the runtime has none. */
 export function sha256Wasm(input: string | Uint8Array): string | undefined {
   const wasm = wasmCompressor();
   if (!wasm) return undefined;

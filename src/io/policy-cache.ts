@@ -9,17 +9,17 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { asRecord } from '../core/json-shape.js';
-import type { ReadPolicy } from './config.js';
+import { MAX_POLICY_BYTES, type ReadPolicy } from './config.js';
 import { privateCacheDir } from './code-cache-write.js';
 import { writeFileAtomic } from './fs-safe.js';
 import { readRegularText } from './read-safe.js';
 
-/** A kept result is a few KB at most: a file past this is not one of ours. */
-const MAX_KEPT_BYTES = 256 * 1024;
+/** A kept file holds the text and its answer, each at most a policy file's size, JSON-escaped: past this it is not ours. */
+const MAX_KEPT_BYTES = 4 * MAX_POLICY_BYTES;
 
 /**
  * What `validate` answers for `text` at `path`, from the result kept in `cacheDir` (a private directory the launcher
- * checked; undefined: nothing kept) when its key matches; otherwise validated now and kept. `validator` is the file
+ * checked; undefined: nothing kept) when it was kept for this validator, path and text; otherwise validated now and kept. `validator` is the file
  * `validate` runs (its size, mtime and inode are part of the key: a rebuilt or updated validator validates again).
  * Never throws what keeping fails on: the answer is then validated each run.
  */
