@@ -4,7 +4,7 @@
  * core/bun-floor.ts); it runs the replay itself when there is none, when asked (`--runtime node`), or when that
  * Bun does not take the run. Kept to what this needs: it is all the bin loads before the handover.
  */
-import { spawnSync } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import { constants } from 'node:os';
 import { bunTooOld } from '../core/bun-floor.js';
@@ -55,6 +55,9 @@ function replayUnderBun(
     const cli = runningBundle();
     const bun = cli && findOnPath('bun', env.PATH);
     if (!cli || !bun) return undefined;
+    // Required only here: node:child_process brings streams, net and dgram with it (~9 % of a Node start, measured),
+    // which every other command the bin runs would pay for nothing.
+    const { spawnSync } = require('node:child_process') as typeof ChildProcess;
     const run = spawnSync(bun, [cli, ...argv], {
       stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
       env: { ...env, [REPLAY_HANDOVER_ENV]: '1' },

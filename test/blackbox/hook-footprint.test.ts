@@ -1,14 +1,15 @@
 /**
  * What a hook process loads of Node itself, path by path: every built-in module a hook loads is compiled in that
  * process, on every prompt and tool call. node:crypto (with the stream stack it drags in) costs ~15 % of a Node
- * start, worker_threads ~9 %: neither may load on the paths a session runs all the time (bench/RESULTS.md).
+ * start, worker_threads ~9 %: neither may load on the paths a session runs all the time (bench/RESULTS.md). The CLI
+ * bin likewise: node:child_process (~9 % of a start, with streams, net and dgram) only for the replay it hands to Bun.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { ORCHESTRATION } from '../helpers/compaction-fixture.js';
-import { runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { BUN_BIN, runCli, runHook, useProjectSandbox, withoutNpmBins } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
 
@@ -128,5 +129,53 @@ describe('the Node built-ins a hook loads', () => {
     );
     expect(run.reason).toBe('allow below-ceiling');
     expect(heavyIn(modules)).toContain('crypto');
+  });
+});
+
+describe('the Node built-ins the CLI bin loads', () => {
+  /** The built-ins `context-ceiling <args>` loaded beyond what Node had when its first line ran, and its run. */
+  async function cliBuiltins(args: string[], env: Record<string, string> = {}) {
+    const out = join(sandbox().root, `modules-cli-${Math.random().toString(36).slice(2)}.txt`);
+    const preload = sandbox().write(
+      'cli-footprint.cjs',
+      `const before = new Set(process.moduleLoadList);
+process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
+    );
+    const run = await runCli(sandbox(), args, { CLAUDE_PROJECT_DIR: sandbox().project, NODE_OPTIONS: `--require ${preload}`, ...env });
+    const modules = readFileSync(out, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('NativeModule '))
+      .map((line) => line.slice('NativeModule '.length));
+    return { run, modules };
+  }
+
+  /** One recorded session where replay looks (~/.claude/projects), at 60,000 tokens: its path. */
+  function aSession(): string {
+    const dir = join(sandbox().home, '.claude', 'projects', '-p');
+    mkdirSync(dir, { recursive: true });
+    return sandbox().write(join('home', '.claude', 'projects', '-p', 's.jsonl'), aTranscript().assistant({ cacheRead: 60_000 }).toString());
+  }
+
+  it('no node:child_process (streams, net, dgram with it) unless a replay is handed to Bun: status, and a replay Node runs', async () => {
+    const transcript = aSession();
+    const status = await cliBuiltins(['status', '--json', '--transcript', transcript]);
+    expect(status.run.exitCode, status.run.stderr).toBe(0);
+    expect(JSON.parse(status.run.stdout)).toMatchObject({ occupancy: 60_005, ceilingPct: 40 });
+    expect(status.modules).not.toContain('child_process');
+    const replay = await cliBuiltins(['replay', '--json', '--runtime', 'node']);
+    expect(replay.run.exitCode, replay.run.stderr).toBe(0);
+    expect(JSON.parse(replay.run.stdout)).toHaveProperty('sessions', 1);
+    expect(replay.modules).not.toContain('child_process');
+  });
+
+  it('the check itself sees node:child_process where the bin hands a replay to the Bun on the PATH', async () => {
+    aSession();
+    const bunDir = join(sandbox().root, 'bun-bin');
+    mkdirSync(bunDir);
+    symlinkSync(realpathSync(BUN_BIN), join(bunDir, 'bun'));
+    const replay = await cliBuiltins(['replay', '--json'], { PATH: `${bunDir}${delimiter}${withoutNpmBins(process.env.PATH ?? '')}` });
+    expect(replay.run.exitCode, replay.run.stderr).toBe(0);
+    expect(JSON.parse(replay.run.stdout)).toHaveProperty('sessions', 1);
+    expect(replay.modules).toContain('child_process');
   });
 });
