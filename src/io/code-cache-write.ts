@@ -45,20 +45,29 @@ export function keepCodeCache(cache: BundleCache | undefined, kind: string): voi
   }
 }
 
+/** Caches of one bundle by other V8s kept beside this V8's: a user switching between a few Nodes keeps one for each. */
+export const OTHER_V8_CACHES = 2;
+
 /**
  * One cache per bundle and V8: the new one replaces those of an earlier bundle of that name (and an earlier
- * version's files), and keeps the ones other V8s wrote for this bundle. The folder is made private, or refused.
+ * version's files), and keeps the newest OTHER_V8_CACHES ones other V8s wrote for this bundle (an upgraded Node's
+ * old ones go, oldest first). The folder is made private, or refused.
  */
 function writeCache(dir: string, identity: string, data: Buffer): void {
   if (!privateCacheDir(dir)) return;
   const name = identity.slice(0, identity.indexOf('.cjs.') + 4);
   // `<name>.<size>.<mtime>.<ino>.`: this bundle's caches, whatever V8 wrote them.
   const bundle = identity.slice(0, identity.length - CODE_CACHE_SUFFIX.length - process.versions.v8.length);
+  const otherV8s: Array<{ file: string; mtimeMs: number }> = [];
   for (const old of readdirSync(dir)) {
     if (!old.startsWith(`${name}.`) || old === identity || !(old.endsWith(CODE_CACHE_SUFFIX) || old.endsWith('.v8'))) continue;
     const anotherV8 = old.startsWith(bundle) && old.length > bundle.length + CODE_CACHE_SUFFIX.length;
-    if (!anotherV8) unlinkSync(join(dir, old));
+    const file = join(dir, old);
+    if (!anotherV8) unlinkSync(file);
+    else otherV8s.push({ file, mtimeMs: lstatSync(file).mtimeMs });
   }
+  otherV8s.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { file } of otherV8s.slice(OTHER_V8_CACHES)) unlinkSync(file);
   writeFileAtomic(join(dir, identity), data, 0o600);
 }
 

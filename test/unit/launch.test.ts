@@ -8,6 +8,7 @@ import {
   readFileSync,
   renameSync,
   statSync,
+  utimesSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -18,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { bundledServices } from '../../src/hooks/bundled-services.js';
 import { launcherStateDir } from '../../src/hooks/launch.js';
 import { type CompileCacheModule, enableCompileCache } from '../../src/hooks/node-compile-cache.js';
-import { loadBundle } from '../../src/io/code-cache-write.js';
+import { loadBundle, OTHER_V8_CACHES } from '../../src/io/code-cache-write.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-launch-'));
 
@@ -220,6 +221,24 @@ describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
     expect(readdirSync(cache).sort()).toEqual([otherName, otherV8, `${thisBundle}.${process.versions.v8}.v8k`].sort());
     expect(readFileSync(join(cache, otherV8), 'utf8')).toBe('another');
     expect(loadBundle(bundles, file, cache, req).fromCache).toBe(true);
+  });
+
+  it('of the caches other V8s wrote for the bundle, the two newest are kept: an upgraded Node leaves no trail', () => {
+    expect(OTHER_V8_CACHES).toBe(2);
+    const file = bundle('upgrades.cjs', SOURCE);
+    const cache = join(dirWithMode(root, 'state-upgrades'), 'code-cache');
+    mkdirSync(cache, { mode: 0o700 });
+    const { size, mtimeMs, ino } = statSync(join(bundles, file));
+    const thisBundle = `upgrades.cjs.${size}.${Math.trunc(mtimeMs)}.${ino}`;
+    // Four Nodes before this one, each writing its cache a day after the one before.
+    const olderV8s = ['10.1.0.1-node.1', '11.3.0.2-node.2', '12.4.0.3-node.3', '13.6.0.4-node.4'].map((v8, day) => {
+      const name = `${thisBundle}.${v8}.v8k`;
+      writeFileSync(join(cache, name), v8);
+      utimesSync(join(cache, name), 1_700_000_000 + day * 86_400, 1_700_000_000 + day * 86_400);
+      return name;
+    });
+    loadBundle(bundles, file, cache, req).saveCache('allow');
+    expect(readdirSync(cache).sort()).toEqual([...olderV8s.slice(2), `${thisBundle}.${process.versions.v8}.v8k`].sort());
   });
 
   it('no cache is written into a folder open to others, and without a folder nothing is cached', () => {
