@@ -322,6 +322,16 @@ const PATHS: PathCase[] = [
     stdout: /^ctx 30% .* 300,00[05]\/1,000,000 /,
   },
   {
+    // The same, for a team that configured the guard (`config set ceilingPct 35`): the policy file's kept validation.
+    path: 'status line with a policy file',
+    event: 'statusline',
+    statusLine: true,
+    userPolicy: '{\n  "ceilingPct": 35\n}\n',
+    input: (t, project) => statusInput(t.turns, project, true),
+    reason: 'the line',
+    stdout: /^ctx 30% .* 300,00[05]\/1,000,000 .* to the 35% ceiling/,
+  },
+  {
     // Before a resumed session's first turn (or after /compact): no usage in the input, so the transcript is read.
     path: 'status line reading the transcript',
     event: 'statusline',
@@ -645,7 +655,8 @@ run, its answer kept as a user's first run keeps it). "warn" and PreCompact
 start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one;
 "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
 before it, untimed), as after every compaction (the alert it left). "status line" times \`statusline.cjs\` (install
---statusline; Claude Code runs it after every turn) given the turn's usage, its check the line it prints; "status line
+--statusline; Claude Code runs it after every turn) given the turn's usage, its check the line it prints (with a policy
+file: as "allow with a policy file"); "status line
 reading the transcript" gets no usage (a resumed session before its first turn) and reads it from the transcript. The
 private state directory exists, as after a user's first warning, so Node runs compile from the code cache
 the (untimed) check run wrote; Bun keeps no cache.
