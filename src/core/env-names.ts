@@ -1,5 +1,8 @@
 /** The environment variables the package reads, by name: one place, so a name is never spelt twice. */
 
+/** The state directory's variable, on its own: the hook launcher reads only this one (the table costs every run to build). */
+export const STATE_DIR_ENV = 'DEV_TEAM_CONTEXT_STATE_DIR';
+
 /** Names of the environment variables. The seed's four names are kept exactly. */
 export const ENV = {
   ceiling: 'DEV_TEAM_CONTEXT_CEILING',
@@ -7,7 +10,7 @@ export const ENV = {
   ceilingPct: 'DEV_TEAM_CONTEXT_CEILING_PCT',
   window: 'DEV_TEAM_CONTEXT_WINDOW',
   policy: 'DEV_TEAM_CONTEXT_POLICY',
-  stateDir: 'DEV_TEAM_CONTEXT_STATE_DIR',
+  stateDir: STATE_DIR_ENV,
   debug: 'DEV_TEAM_CONTEXT_DEBUG',
   maxScanBytes: 'DEV_TEAM_CONTEXT_MAX_SCAN_BYTES',
   recoverySkills: 'DEV_TEAM_CONTEXT_RECOVERY_SKILLS',

@@ -8,7 +8,7 @@
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { bunTooOld } from '../core/bun-floor.js';
-import { ENV } from '../core/env-names.js';
+import { STATE_DIR_ENV } from '../core/env-names.js';
 import { entryBundleFile } from '../core/entry-bundle.js';
 import { type BundleCache, readBundle } from '../io/code-cache.js';
 import { homeDirectory } from '../io/home.js';
@@ -30,6 +30,7 @@ const ENTRY_SHAPE = /^[a-z]+(?:-[a-z]+)*$/;
 
 /** `bundleDir`: the folder of the running hook.cjs, where the entry bundles sit. Never throws; exits 0 on any failure but a wrong name. */
 export function launchHook(name: string | undefined, bundleDir: string): void {
+  process.getegid?.();
   try {
     const bun = process.versions.bun;
     if (bun !== undefined && bunTooOld(bun)) {
@@ -41,6 +42,7 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
     try {
       if (name === undefined || !ENTRY_SHAPE.test(name)) throw new Error('not an entry name');
       stateDir = launcherStateDir(process.env);
+      process.getegid?.();
       // A name that is no entry finds no bundle: launch-failed.cjs tells the two apart.
       loaded = readCachedBundle(bundleDir, entryBundleFile(name), stateDir);
     } catch (error) {
@@ -63,7 +65,7 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
  * Nothing is created or changed. Never throws: a cache is never a reason for a run to fail.
  */
 export function launcherStateDir(env: Readonly<Record<string, string | undefined>>): string | undefined {
-  if (env[ENV.stateDir]) return undefined;
+  if (env[STATE_DIR_ENV]) return undefined;
   try {
     return existingPrivateDir(resolveStateDir({ policy: { stateDir: undefined }, env, home: homeDirectory(env) }));
   } catch {
