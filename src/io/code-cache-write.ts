@@ -64,7 +64,11 @@ function writeCache(dir: string, identity: string, data: Buffer): void {
     const anotherV8 = old.startsWith(bundle) && old.length > bundle.length + CODE_CACHE_SUFFIX.length;
     const file = join(dir, old);
     if (!anotherV8) unlinkSync(file);
-    else otherV8s.push({ file, mtimeMs: lstatSync(file).mtimeMs });
+    else {
+      // Gone meanwhile (another hook of the same turn pruning too): nothing to keep or delete.
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      if (stat) otherV8s.push({ file, mtimeMs: stat.mtimeMs });
+    }
   }
   otherV8s.sort((a, b) => b.mtimeMs - a.mtimeMs);
   for (const { file } of otherV8s.slice(OTHER_V8_CACHES)) unlinkSync(file);
