@@ -30,7 +30,6 @@ const ENTRY_SHAPE = /^[a-z]+(?:-[a-z]+)*$/;
 
 /** `bundleDir`: the folder of the running hook.cjs, where the entry bundles sit. Never throws; exits 0 on any failure but a wrong name. */
 export function launchHook(name: string | undefined, bundleDir: string): void {
-  process.getegid?.();
   try {
     const bun = process.versions.bun;
     if (bun !== undefined && bunTooOld(bun)) {
@@ -42,7 +41,6 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
     try {
       if (name === undefined || !ENTRY_SHAPE.test(name)) throw new Error('not an entry name');
       stateDir = launcherStateDir(process.env);
-      process.getegid?.();
       // A name that is no entry finds no bundle: launch-failed.cjs tells the two apart.
       loaded = readCachedBundle(bundleDir, entryBundleFile(name), stateDir);
     } catch (error) {
