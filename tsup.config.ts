@@ -69,7 +69,7 @@ export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...PAYLOAD_CJS,
-    // hook.cjs is a launcher of about a KB that loads the event's own bundle (hook-<name>.cjs) from V8's code
+    // hook.cjs is a launcher of under 3 KB (compiled from source on every run) that loads the event's own bundle (hook-<name>.cjs) from V8's code
     // cache; launch-failed.cjs holds what it does when that fails, loaded only then. guard-voice.cjs holds what only a speaking guard verdict needs;
     // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
     // parser, run in a worker thread with a deadline (io/yaml-bounded.ts), never in the hook's own thread.

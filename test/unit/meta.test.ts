@@ -122,6 +122,16 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     },
   );
 
+  it.each(['hook.cjs', 'statusline.cjs'])(
+    "plugin/dist/%s, the launcher Node compiles from source on every run, holds no table it does not read: of the variables only the state directory's",
+    (file) => {
+      const launcher = read(`plugin/dist/${file}`);
+      expect(launcher).toContain(ENV.stateDir);
+      for (const name of Object.values(ENV).filter((name) => name !== ENV.stateDir)) expect(launcher).not.toContain(`"${name}"`);
+      expect(launcher.length).toBeLessThan(3 * 1024);
+    },
+  );
+
   it('replay-worker.cjs, what a replay worker thread compiles, holds the scan and the analysis, not the CLI', () => {
     const worker = read('plugin/dist/replay-worker.cjs');
     expect(worker).toContain('context-ceiling replay worker'); // the role it serves
