@@ -35,7 +35,7 @@ export function parsePreToolUseInput(value: unknown): PreToolUseInput | undefine
     tool_name: toolName,
     tool_input: input.tool_input,
     agent_id: input.agent_id as string | undefined,
-    tool_use_id: typeof input.tool_use_id === 'string' && SAFE_AGENT_ID.test(input.tool_use_id) ? input.tool_use_id : undefined,
+    tool_use_id: typeof input.tool_use_id === 'string' && isSafeId(input.tool_use_id) ? input.tool_use_id : undefined,
   };
 }
 
@@ -66,5 +66,17 @@ function text(value: unknown, max: number): string | undefined {
   return typeof value === 'string' && value.length > 0 && value.length <= max ? value : undefined;
 }
 
-/** Agent ids become part of a file path (anything else is not measured: the call passes); tool_use ids are looked for in lines. */
-export const SAFE_AGENT_ID = /^[A-Za-z0-9_-]{1,128}$/;
+/**
+ * An id that may become part of a file path as it is (`/^[A-Za-z0-9_-]{1,128}$/`): agent ids (anything else is not
+ * measured: the call passes), tool_use ids looked for in lines, session ids. Spelt out rather than as that expression:
+ * every hook run checks one, and a regular expression's first use compiles it (~40 K instructions, measured).
+ */
+export function isSafeId(id: string): boolean {
+  if (id.length === 0 || id.length > 128) return false;
+  for (let at = 0; at < id.length; at++) {
+    const c = id.charCodeAt(at);
+    const safe = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+    if (!safe) return false;
+  }
+  return true;
+}

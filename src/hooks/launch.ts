@@ -9,7 +9,7 @@ import { writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { bunTooOld } from '../core/bun-floor.js';
 import { STATE_DIR_ENV } from '../core/env-names.js';
-import { entryBundleFile } from '../core/entry-bundle.js';
+import { entryBundleFile, isEntryName } from '../core/entry-bundle.js';
 import { type BundleCache, readBundle } from '../io/code-cache.js';
 import { homeDirectory } from '../io/home.js';
 import { existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
@@ -25,9 +25,6 @@ export type Launch = {
 /** What every entry bundle (hooks/entries/*.ts → hook-<name>.cjs) exports. */
 export type EntryBundle = { runBundle: (bundleDir: string, launch: Launch) => void };
 
-/** What an entry's name looks like: anything else is refused before it names a file. */
-const ENTRY_SHAPE = /^[a-z]+(?:-[a-z]+)*$/;
-
 /** `bundleDir`: the folder of the running hook.cjs, where the entry bundles sit. Never throws; exits 0 on any failure but a wrong name. */
 export function launchHook(name: string | undefined, bundleDir: string): void {
   try {
@@ -39,7 +36,8 @@ export function launchHook(name: string | undefined, bundleDir: string): void {
     let loaded: ReturnType<typeof readBundle>;
     let stateDir: string | undefined;
     try {
-      if (name === undefined || !ENTRY_SHAPE.test(name)) throw new Error('not an entry name');
+      // What an entry's name looks like: anything else is refused before it names a file.
+      if (name === undefined || !isEntryName(name)) throw new Error('not an entry name');
       stateDir = launcherStateDir(process.env);
       // A name that is no entry finds no bundle: launch-failed.cjs tells the two apart.
       loaded = readCachedBundle(bundleDir, entryBundleFile(name), stateDir);

@@ -6,7 +6,7 @@
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
-import { parsePreToolUseInput, SAFE_AGENT_ID, type PreToolUseInput } from '../core/hook-input.js';
+import { isSafeId, parsePreToolUseInput, type PreToolUseInput } from '../core/hook-input.js';
 import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/guard-text.js';
 import { judgeStuckAfterCompaction, type StuckAfterCompaction } from '../core/compaction-notice.js';
 import type { ResolvedWindow } from '../core/window.js';
@@ -286,6 +286,6 @@ function withSdkOccupancy(measurement: Measurement, sdk: SdkContextUsage): Measu
 export function measuredTranscript(input: Pick<PreToolUseInput, 'transcript_path' | 'agent_id' | 'cwd'>): string | undefined {
   const main = isAbsolute(input.transcript_path) ? input.transcript_path : resolve(input.cwd ?? '.', input.transcript_path);
   if (input.agent_id === undefined) return main;
-  if (!SAFE_AGENT_ID.test(input.agent_id)) return undefined;
+  if (!isSafeId(input.agent_id)) return undefined;
   return locateSubagentTranscript(join(main.replace(/\.jsonl$/, ''), 'subagents'), `agent-${input.agent_id}.jsonl`);
 }

@@ -14,8 +14,7 @@ import { judgeStuckAfterCompaction } from '../core/compaction-notice.js';
 import { readNewestCompaction } from '../io/newest-compaction.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
 import type { HookHost } from '../runtime/host.js';
-
-const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;
+import { isSafeId } from '../core/hook-input.js';
 
 export function runSaveCheckpoint(_stdin: string | undefined, host: HookHost): HookOutcome {
   const { outcome, stuck } = save(host);
@@ -28,8 +27,7 @@ type Saved = { outcome: SaveOutcome; stuck?: { postTokens: number; ceilingPct: n
 
 function save(host: HookHost): Saved {
   const sessionId = host.env.CLAUDE_CODE_SESSION_ID ?? '';
-  if (!SESSION_ID.test(sessionId))
-    return { outcome: { kind: 'not-saved', reason: 'CLAUDE_CODE_SESSION_ID is not set: not run by Claude Code' } };
+  if (!isSafeId(sessionId)) return { outcome: { kind: 'not-saved', reason: 'CLAUDE_CODE_SESSION_ID is not set: not run by Claude Code' } };
   const transcript = findSessionTranscript(host.env, host.home, host.env.CLAUDE_PROJECT_DIR || host.cwd, sessionId);
   const config = loadHookConfig(host, projectDirOf(host, transcript));
   const { policy, projectDir, debug } = config;

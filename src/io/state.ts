@@ -12,6 +12,7 @@ import { createExclusive, writeFileAtomic } from './fs-safe.js';
 import { LAST_ERROR_FILE, writeLastErrorIn, type LastError } from './last-error.js';
 import { createStateDir, privateDirForRead } from './state-dir.js';
 import { readRegularText } from './read-safe.js';
+import { isSafeId } from '../core/hook-input.js';
 import type { DedupEpoch } from '../core/dedup.js';
 import type { CompactionNumbers, MonitorMark } from '../core/compaction-notice.js';
 
@@ -74,8 +75,9 @@ export function readLastError(stateDir: string): LastError | undefined {
     : undefined;
 }
 
-/** Session and agent ids become file names only through this. */
+/** Session and agent ids become file names only through this. Claude Code's own (UUIDs) are kept as they are. */
 export function sanitizeId(id: string): string {
+  if (isSafeId(id)) return id;
   const clean = id.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 128);
   return clean.length > 0 ? clean : '_';
 }
