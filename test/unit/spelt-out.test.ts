@@ -1,13 +1,17 @@
 /**
- * The names every hook run checks before they reach a file path (core/hook-input.ts isSafeId, core/entry-bundle.ts
- * isEntryName, io/state.ts sanitizeId), spelt out instead of regular expressions: each must accept and refuse exactly
- * what its expression did, whatever the string.
+ * What every hook run checks or formats, spelt out instead of regular expressions (a pattern's first use compiles it,
+ * its second again to machine code): the names that reach a file path (core/hook-input.ts isSafeId,
+ * core/entry-bundle.ts isEntryName, io/state.ts sanitizeId), the sanitiser's plain-text test (core/sanitize.ts isPlain)
+ * and the token counts the model and the person read (core/guard-text.ts formatTokens). Each must answer exactly what
+ * its expression did, whatever the input.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isEntryName } from '../../src/core/entry-bundle.js';
 import { ENTRY_NAMES } from '../../src/core/hook-table.js';
+import { formatTokens } from '../../src/core/guard-text.js';
 import { isSafeId } from '../../src/core/hook-input.js';
+import { isPlain } from '../../src/core/sanitize.js';
 import { sanitizeId } from '../../src/io/state.js';
 
 const SAFE_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -69,5 +73,49 @@ describe('isEntryName', () => {
     for (const name of ENTRY_NAMES) expect(isEntryName(name), name).toBe(true);
     for (const name of ['', '-', 'pre-', '-pre', 'pre--tool', 'Pre-tool', '../x', 'pre.tool', 'pre_tool'])
       expect(isEntryName(name), name).toBe(false);
+  });
+});
+
+describe('isPlain', () => {
+  const PLAIN = /^[\x20-\x3b\x3d-\x7e]*$/;
+  it('is /^[\x20-\x3b\x3d-\x7e]*$/ for any string', () => {
+    const texts = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.string({
+        unit: fc.constantFrom('a', ' ', '<', '>', '~', '\u007f', '\u001f', '\n', '\t', '\u00a0', '\u2039', ';', '='),
+        maxLength: 40,
+      }),
+    );
+    fc.assert(
+      fc.property(texts, (text) => isPlain(text) === PLAIN.test(text)),
+      { numRuns: 5000 },
+    );
+  });
+});
+
+describe('formatTokens', () => {
+  const byPattern = (tokens: number) => String(Math.round(tokens)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  it('is the lookahead pattern for any number: integers, fractions, negatives, huge, Infinity and NaN', () => {
+    const numbers = fc.oneof(
+      fc.integer(),
+      fc.nat({ max: 10_000_000 }),
+      fc.double(),
+      fc.constantFrom(0, -0, 1e21, -1e21, 999, 1000, -1000, Number.MAX_SAFE_INTEGER),
+    );
+    fc.assert(
+      fc.property(numbers, (n) => formatTokens(n) === byPattern(n)),
+      { numRuns: 5000 },
+    );
+  });
+
+  it.each([
+    [0, '0'],
+    [999, '999'],
+    [1000, '1,000'],
+    [300_005, '300,005'],
+    [1_000_000, '1,000,000'],
+    [-1234.6, '-1,235'],
+  ])('%d → %s', (tokens, text) => {
+    expect(formatTokens(tokens)).toBe(text);
   });
 });
