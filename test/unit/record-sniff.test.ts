@@ -57,4 +57,33 @@ describe('sniffRecordType', () => {
       { numRuns: 2000 },
     );
   });
+
+  // Short strings are searched byte by byte, long ones natively from the 64th byte on: both ways, and the seam between them.
+  it('agrees with JSON.parse on strings of any length, escaped quotes and backslashes at any byte', () => {
+    const text = fc
+      .array(fc.oneof(fc.constantFrom('"', '\\', '\\"', 'x', '{', '}', '[', ']', ',', ':'), fc.string({ maxLength: 3 })), {
+        maxLength: 150,
+      })
+      .map((parts) => parts.join(''));
+    const record = fc.tuple(fc.array(fc.tuple(text, fc.oneof(text, fc.array(text, { maxLength: 3 }))), { maxLength: 4 }), fc.boolean());
+    fc.assert(
+      fc.property(record, ([pairs, typed]) => {
+        const value: Record<string, unknown> = {};
+        for (const [key, inner] of pairs) if (key !== 'type') value[key] = inner;
+        if (typed) value.type = 'attachment';
+        const line = JSON.stringify(value);
+        const got = sniff(line);
+        if (got === SNIFF_UNKNOWN) expect(line).toContain('\\');
+        else expect(got).toBe(typed ? 2 : SNIFF_OTHER);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it.each([63, 64, 65, 200])('skips a %i-byte string whose quote sits past the bytes looked at one by one', (length) => {
+    const long = `${'x'.repeat(length - 2)}\\"`;
+    expect(sniff(JSON.stringify({ a: long, type: 'system' }))).toBe(1);
+    expect(sniff(JSON.stringify({ a: 'x'.repeat(length), type: 'system' }))).toBe(1);
+    expect(sniff(`{"a":"${'x'.repeat(length)}`)).toBe(SNIFF_UNKNOWN);
+  });
 });
