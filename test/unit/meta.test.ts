@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 import { BUN_FLOOR } from '../../src/core/bun-floor.js';
 import { HOOK_TABLE, type HookSpec } from '../../src/core/hook-table.js';
+import { REGISTRY_MODELS } from '../../src/core/model-registry.generated.js';
 import { expectedCommand } from '../helpers/hook-table.js';
 import { CLI_BUNDLES, PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
@@ -129,6 +130,16 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
       expect(launcher).toContain(ENV.stateDir);
       for (const name of Object.values(ENV).filter((name) => name !== ENV.stateDir)) expect(launcher).not.toContain(`"${name}"`);
       expect(launcher.length).toBeLessThan(3 * 1024);
+    },
+  );
+
+  // package.json's "sideEffects": false lets esbuild drop a module whose exports a bundle never uses, top level and
+  // all: without it, every bundle that imports anything beside the model registry's module builds its table and maps.
+  it.each(['guard-voice.cjs', 'hook-post-compact.cjs', 'hook-post-tool-use.cjs', 'hook-session-start.cjs', 'launch-failed.cjs'])(
+    'plugin/dist/%s, which never reads the model registry, neither holds nor builds it',
+    (file) => {
+      const bundle = read(`plugin/dist/${file}`);
+      for (const model of REGISTRY_MODELS) expect(bundle).not.toContain(`"${model.id}"`);
     },
   );
 
