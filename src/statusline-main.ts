@@ -4,10 +4,12 @@
  */
 import type { BundleCache } from './io/code-cache.js';
 import { keepCodeCache } from './io/code-cache-write.js';
+import { endRun } from './hooks/main.js';
 import { statusLineMain } from './hooks/statusline.js';
 
 /** `stateDir`: the private state directory the launcher found (undefined: none), where a policy file's validation is kept. */
 export function runStatusLineBundle(args: readonly string[], bundleDir: string, cache: BundleCache | undefined, stateDir?: string): void {
   // The kind of run: a line from Claude Code's usage, or one that read the transcript (each compiles its own functions).
   keepCodeCache(cache, statusLineMain(args, bundleDir, stateDir));
+  endRun();
 }

@@ -23,4 +23,14 @@ export function runEntry(name: EntryName, handlerOf: (services: HookServices) =>
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }
+  endRun();
+}
+
+/**
+ * The run is over and all it says was written synchronously (runtime/run.ts writeAll): end the process here, with
+ * the exit code set, rather than let Node free the heap and tear the isolate down first (~1.1 M instructions of
+ * every hook run on Node 26, measured; a worker a hook left running is ended with it).
+ */
+export function endRun(): void {
+  process.exit();
 }

@@ -4,12 +4,13 @@
  * start, worker_threads ~9 %: neither may load on the paths a session runs all the time (bench/RESULTS.md). The CLI
  * bin likewise: node:child_process (~9 % of a start, with streams, net and dgram) only for the replay it hands to Bun.
  */
-import { mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { ORCHESTRATION } from '../helpers/compaction-fixture.js';
-import { BUN_BIN, runCli, runHook, useProjectSandbox, withoutNpmBins } from '../helpers/sandbox.js';
+import { BUN_BIN, FIXTURES, ROOT, runCli, runHook, useProjectSandbox, withoutNpmBins } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
 
@@ -177,5 +178,65 @@ process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, pro
     expect(replay.run.exitCode, replay.run.stderr).toBe(0);
     expect(JSON.parse(replay.run.stdout)).toHaveProperty('sessions', 1);
     expect(replay.modules).toContain('child_process');
+  });
+});
+
+describe('how a hook process ends', () => {
+  /** The hook's run, and whether it ended through process.exit (Node's natural exit never calls process.reallyExit). */
+  const ended = () => {
+    const out = join(sandbox().root, `ended-${Math.random().toString(36).slice(2)}.txt`);
+    const preload = sandbox().write(
+      'ended.cjs',
+      `const { appendFileSync } = require('fs');
+const reallyExit = process.reallyExit;
+process.reallyExit = function (code) { appendFileSync(${JSON.stringify(out)}, 'process.exit ' + code + '\\n'); return reallyExit.call(process, code); };`,
+    );
+    return { env: { NODE_OPTIONS: `--require ${preload}` }, how: () => (existsSync(out) ? readFileSync(out, 'utf8') : 'naturally') };
+  };
+
+  // Node's natural exit frees the heap and tears the isolate down first (~1.1 M instructions of every run, Node 26):
+  // a hook whose output is written ends through process.exit, with its exit code and every byte it said.
+  it('the guard allowing and warning, and the monitor: through process.exit, once all they say is out', async () => {
+    const input = { session_id: 's', tool_name: 'Skill', tool_input: { skill: 'deep-dive' } };
+    const allow = ended();
+    const allowed = await runHook(sandbox(), { ...input, transcript_path: setUp() }, allow.env);
+    expect([allowed.exitCode, allowed.stdout, allowed.reason, allow.how()]).toEqual([0, '', 'allow below-ceiling', 'process.exit 0\n']);
+    const warn = ended();
+    const warned = await runHook(sandbox(), { ...input, transcript_path: setUp(450_000) }, warn.env);
+    expect([warned.exitCode, warned.reason, warn.how()]).toEqual([0, 'warn over-ceiling', 'process.exit 0\n']);
+    expect(JSON.parse(warned.stdout).hookSpecificOutput.additionalContext).toContain('45%');
+    const monitor = ended();
+    const monitored = await runHook(
+      sandbox(),
+      { session_id: 's', transcript_path: setUp(450_000), hook_event_name: 'UserPromptSubmit', prompt: 'next' },
+      monitor.env,
+      'hook',
+      'user-prompt-submit',
+    );
+    expect([monitored.exitCode, monitored.reason, monitor.how()]).toEqual([0, 'monitor', 'process.exit 0\n']);
+    expect(JSON.parse(monitored.stdout).hookSpecificOutput.additionalContext).toContain('<context-monitor');
+  });
+
+  it('the status line: through process.exit, its line printed', async () => {
+    setUp();
+    const status = ended();
+    const run = await execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
+      input: readFileSync(join(FIXTURES, 'statusline-after-turn.json'), 'utf8'),
+      env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project, ...status.env }),
+      extendEnv: false,
+      cwd: sandbox().project,
+      reject: false,
+    });
+    expect([run.exitCode, run.stderr, status.how()]).toEqual([0, '', 'process.exit 0\n']);
+    expect(run.stdout).toMatch(/^ctx \d+%/);
+  });
+
+  it('the check itself sees a natural exit', async () => {
+    const check = ended();
+    const run = await execa(process.execPath, ['-e', 'process.stdout.write("done")'], {
+      env: { ...process.env, ...check.env },
+      reject: false,
+    });
+    expect([run.stdout, check.how()]).toEqual(['done', 'naturally']);
   });
 });
