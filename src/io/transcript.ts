@@ -268,11 +268,14 @@ function settleChunk<T>(line: LineScan<T>, chunk: Buffer, pos: number): ChunkSte
   while (newline !== -1) {
     const evidence = settleLine(line, pos + newline + 1, chunk.subarray(newline + 1, end));
     if (evidence) return { kind: 'found', evidence };
-    // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs nothing).
-    end = skipUnmarked(line.seeker.marks, chunk, newline);
+    const previous = newline === 0 ? -1 : chunk.lastIndexOf(NEWLINE, newline - 1);
+    // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs
+    // nothing). With no newline before this line, [0, newline) is the end of a line begun in an earlier read (a big
+    // tool result, mostly): judged when its start is read, never searched for marks here.
+    end = previous === -1 ? newline : skipUnmarked(line.seeker.marks, chunk, newline);
     line.lineEnd = pos + end;
     if (line.timeUp()) return { kind: 'time-up' };
-    newline = end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
+    newline = end === newline ? previous : end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
   }
   return { kind: 'rest', end };
 }
