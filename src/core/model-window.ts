@@ -244,15 +244,21 @@ function catalogIdOf(wanted: ParsedModelId): string | undefined {
  * also in its short form when no `-N` follows (`/claude-opus-4(?!-\d(?!\d))/` → `claude-opus-4-0`).
  */
 function containedCatalogId(text: string): string | undefined {
-  for (const { id, shortForm } of CONTAINED_ORDER) {
+  for (const { id, shortForm } of containedOrder()) {
     if (containsId(text, id) || shortForm?.test(text)) return id;
   }
   return undefined;
 }
 
-const CONTAINED_ORDER = [...MODELS_BY_ID.keys()]
-  .sort((a, b) => b.length - a.length)
-  .map((id) => ({ id, shortForm: id.endsWith('-0') ? new RegExp(`${id.slice(0, -2)}(?!-\\d(?!\\d))`) : undefined }));
+let containedOrderMemo: ReadonlyArray<{ id: string; shortForm: RegExp | undefined }> | undefined;
+
+/** Built on first use: a session's model is nearly always a catalog id, found without it (~0.1 M instructions a hook run). */
+function containedOrder(): ReadonlyArray<{ id: string; shortForm: RegExp | undefined }> {
+  containedOrderMemo ??= [...MODELS_BY_ID.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((id) => ({ id, shortForm: id.endsWith('-0') ? new RegExp(`${id.slice(0, -2)}(?!-\\d(?!\\d))`) : undefined }));
+  return containedOrderMemo;
+}
 
 function containsId(text: string, id: string): boolean {
   for (let at = text.indexOf(id); at !== -1; at = text.indexOf(id, at + 1)) {
