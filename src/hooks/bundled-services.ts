@@ -44,11 +44,11 @@ export function bundledServices(
       });
     },
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
-    voice: () => {
+    voice: (reads) => {
       // From the code cache too, kept after the run like the entry's (main.ts): the voice's functions have run by then.
       const { exports, cache } = readCachedBundle(dir, 'guard-voice.cjs', stateDir);
       voiceCache = cache;
-      return (exports as typeof GuardVoice).GUARD_VOICE;
+      return (exports as typeof GuardVoice).guardVoice(reads);
     },
     keepVoiceCache: (kind) => keepCodeCache(voiceCache, kind),
   };

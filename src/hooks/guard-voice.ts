@@ -13,7 +13,7 @@ import { createExclusive } from '../io/fs-safe.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { readNewestCompaction } from '../io/newest-compaction.js';
 import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from '../io/state.js';
-import { findLastCompaction } from '../io/transcript.js';
+import type { findLastCompaction, readCompactionSince } from '../io/transcript.js';
 
 /**
  * How a warning's claim came out: `speak` (this call won its band), `deduplicated` (its band already
@@ -24,33 +24,49 @@ export type WarningClaim = 'speak' | 'deduplicated' | 'unremembered';
 
 export type DedupPlace = { stateDir: string; key: string; transcript: string; fileSize: number | undefined; maxScanBytes: number };
 
+/**
+ * What the voice reads from the transcript, handed in by the guard: its own bundle has that code (the backward
+ * reader) compiled and cached already, so the voice's bundle holds none of it (~12 KB less to load on every
+ * speaking verdict; measured in bench/RESULTS.md).
+ */
+export type VoiceReads = { findLastCompaction: typeof findLastCompaction; readCompactionSince: typeof readCompactionSince };
+
 export type GuardVoice = {
   nameRecoverySkill: typeof resolveRecoverySkill;
   render: typeof renderVerdict;
-  claimWarningOnce: typeof claimWarningOnce;
+  claimWarningOnce: (verdict: Verdict, place: DedupPlace, debug: Debug) => WarningClaim;
   claimNotice: typeof claimNotice;
   recordEvent: typeof recordEvent;
-  readNewestCompaction: typeof readNewestCompaction;
+  readNewestCompaction: (
+    place: { stateDir: string; key: string; transcript: string; maxScanBytes: number },
+    timeUp: (() => boolean) | undefined,
+    debug: Debug,
+  ) => ReturnType<typeof readNewestCompaction>;
 };
 
-export const GUARD_VOICE: GuardVoice = {
-  nameRecoverySkill: resolveRecoverySkill,
-  render: renderVerdict,
-  claimWarningOnce,
-  claimNotice,
-  recordEvent,
-  readNewestCompaction,
-};
+/** The voice, reading the transcript with `reads`. */
+export function guardVoice(reads: VoiceReads): GuardVoice {
+  return {
+    nameRecoverySkill: resolveRecoverySkill,
+    render: renderVerdict,
+    claimWarningOnce: (verdict, place, debug) => claimWarningOnce(verdict, place, debug, reads),
+    claimNotice,
+    recordEvent,
+    readNewestCompaction: (place, timeUp, debug) => readNewestCompaction(place, timeUp, debug, reads.readCompactionSince),
+  };
+}
 
 /** `speak` when this call's 5-point bucket (or a higher one) has not warned since the last compaction and it won the exclusive marker. */
-function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): WarningClaim {
+function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug, reads: VoiceReads): WarningClaim {
   try {
     const dir = sessionStateDir(place.stateDir, place.key);
     const fileSize = place.fileSize ?? 0;
     const prior = readDedupEpoch(dir);
     const step = planEpoch(prior, fileSize);
     const next =
-      step.kind === 'decided' ? step.next : epochAfterScan(prior!, findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
+      step.kind === 'decided'
+        ? step.next
+        : epochAfterScan(prior!, reads.findLastCompaction(place.transcript, step.scanFrom, place.maxScanBytes));
     if (shouldWriteEpoch(prior, next)) writeDedupEpoch(dir, next);
     if (prior && next.epoch !== prior.epoch) {
       debug(`compaction or rewrite detected (epoch ${prior.epoch} → ${next.epoch}); dedup reset`);

@@ -8,9 +8,10 @@ import { parsePolicyText } from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import type { HookHost } from '../runtime/host.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
-import { GUARD_VOICE, type GuardVoice } from './guard-voice.js';
+import { guardVoice, type GuardVoice, type VoiceReads } from './guard-voice.js';
 
-export type HookServices = Pick<HookHost, 'parsePolicy' | 'parseYaml'> & { voice: () => GuardVoice };
+/** `voice`: the guard's voice, reading the transcript with the guard's own `reads` (guard-voice.ts). */
+export type HookServices = Pick<HookHost, 'parsePolicy' | 'parseYaml'> & { voice: (reads: VoiceReads) => GuardVoice };
 
 /**
  * Everything linked into the running code. YAML is parsed as in the hook bundle, in a worker with a
@@ -22,6 +23,6 @@ export function linkedServices(bundleDir?: string | undefined): HookServices {
     parseYaml: bundleDir
       ? (text) => parseYamlWithin(join(bundleDir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS)
       : () => ({ ok: false, error: 'no YAML parser here: the guard reads no YAML' }),
-    voice: () => GUARD_VOICE,
+    voice: guardVoice,
   };
 }

@@ -13,13 +13,13 @@ import type { ResolvedWindow } from '../core/window.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';
 import { projectOwnsName } from '../io/recovery-skill.js';
-import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
+import { findLastCompaction, locateSubagentTranscript, readCompactionSince, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
 import { parseJson, silent, sleepSync, type HookOutcome } from '../runtime/hook-io.js';
 import type { HookHost, SdkContextUsage } from '../runtime/host.js';
 import type { HookHandler } from '../runtime/run.js';
 import { sessionWindow } from '../window/reading.js';
-import type { GuardVoice } from './guard-voice.js';
+import type { GuardVoice, VoiceReads } from './guard-voice.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
 const CALL_RECORD_WAIT_MS = 500;
@@ -42,7 +42,7 @@ export type GuardResult = {
  * The guard as a command hook: its result as protocol output (a block is a `deny` decision, a warning
  * additional context). `voice` is what only a speaking verdict needs; the hook bundle loads it lazily.
  */
-export function guardHook(voice: () => GuardVoice): HookHandler {
+export function guardHook(voice: (reads: VoiceReads) => GuardVoice): HookHandler {
   return (stdin, host) => renderGuardResult(judgePreToolUse(stdin, host, voice));
 }
 
@@ -80,7 +80,7 @@ export function guardProtocolOutput(result: GuardResult): GuardProtocolOutput | 
 }
 
 /** input → config → the call's gate → (gated only) the calling turn and the session's window → one verdict → wording and state. */
-export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice: () => GuardVoice): GuardResult {
+export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice: (reads: VoiceReads) => GuardVoice): GuardResult {
   const input = parsePreToolUseInput(parseJson(stdin));
   if (!input) return { outcome: 'allow', reason: 'not-a-pre-tool-use-input' };
   const config = loadHookConfig(host, input.cwd);
@@ -117,12 +117,15 @@ export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice
 type Speaking = {
   config: HookConfig;
   host: HookHost;
-  voice: () => GuardVoice;
+  voice: (reads: VoiceReads) => GuardVoice;
   input: PreToolUseInput;
   key: string;
   transcript: string | undefined;
   measurement: Measurement | undefined;
 };
+
+/** The voice reads the transcript with this bundle's reader, compiled already for the measurement. */
+const TRANSCRIPT_READS: VoiceReads = { findLastCompaction, readCompactionSince };
 
 /** Word the verdict, claim its warning band, log it; only a verdict or notice that speaks loads the voice. */
 function speak(verdict: Verdict, s: Speaking): GuardResult {
@@ -132,7 +135,7 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const relaxed = config.loaded.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
   const pending = judgeNotices(window, held, relaxed, config.loaded.problems, host.ignoredPaths);
   if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: reasonOf(verdict), verdict };
-  const voice = s.voice();
+  const voice = s.voice(TRANSCRIPT_READS);
   const place = { stateDir: config.stateDir, key: s.key };
   const notice = pending.length > 0 ? voice.claimNotice(pending, place, config.debug) : undefined;
   if (verdict.kind === 'allow') return { outcome: 'allow', reason: reasonOf(verdict), verdict, notice };

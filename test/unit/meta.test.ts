@@ -143,6 +143,17 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     },
   );
 
+  // The voice reads the transcript with the reader the guard hands it (hooks/guard-voice.ts VoiceReads): a copy of its
+  // own would be loaded, and its code cache read, on every speaking verdict.
+  it('plugin/dist/guard-voice.cjs holds no transcript reader of its own: the guard that loads it has one', () => {
+    const voice = read('plugin/dist/guard-voice.cjs');
+    const guard = read('plugin/dist/hook-pre-tool-use.cjs');
+    for (const mark of ['compact_boundary', 'transcript shrank while being read']) {
+      expect(guard).toContain(mark);
+      expect(voice).not.toContain(mark);
+    }
+  });
+
   it('replay-worker.cjs, what a replay worker thread compiles, holds the scan and the analysis, not the CLI', () => {
     const worker = read('plugin/dist/replay-worker.cjs');
     expect(worker).toContain('context-ceiling replay worker'); // the role it serves
