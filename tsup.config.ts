@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { defineConfig, type Options } from 'tsup';
+import ts from 'typescript';
 import { ENTRY_NAMES, entryBundleFile, renderPluginHooks } from './src/core/hook-table.js';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -37,6 +38,45 @@ const ONE_REQUIRE_PER_BUILTIN: NonNullable<Options['esbuildPlugins']>[number] = 
     });
   },
 };
+
+/**
+ * The launchers (hook.cjs, statusline.cjs) are the one code compiled from source on every run, and V8 compiles a
+ * function declaration lazily: the whole text is pre-parsed with the script, then each function parsed again and
+ * compiled when first called. A function expression in parentheses is compiled with the script instead, in one
+ * parse. Every top-level function of a launcher is rewritten so (`var f=(function(…){…});`, defined first, as a
+ * declaration is hoisted): ~0.3 M instructions off every hook run on Node 26 (bench/RESULTS.md).
+ */
+const LAUNCHERS = new Set(['hook.cjs', 'statusline.cjs']);
+const EAGER_LAUNCHERS: NonNullable<Options['plugins']>[number] = {
+  name: 'eager-launchers',
+  renderChunk(code, chunk) {
+    const file = chunk.path.split(/[\\/]/).pop() ?? '';
+    return LAUNCHERS.has(file) ? { code: compiledWithTheScript(code) } : undefined;
+  },
+};
+
+/** `code` with each top-level function declaration a parenthesized function expression, defined before anything else. */
+export function compiledWithTheScript(code: string): string {
+  const source = ts.createSourceFile('launcher.cjs', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const eager: string[] = [];
+  let rest = '';
+  let at = 0;
+  let prologueEnd = 0;
+  for (const statement of source.statements) {
+    if (ts.isExpressionStatement(statement) && ts.isStringLiteral(statement.expression) && at === 0 && eager.length === 0) {
+      prologueEnd = statement.end; // "use strict" stays first
+      continue;
+    }
+    if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.body || statement.asteriskToken || statement.modifiers)
+      continue;
+    const start = statement.getStart(source);
+    rest += code.slice(Math.max(at, prologueEnd), start);
+    eager.push(`var ${statement.name.text}=(${code.slice(start, statement.end).replace(/^function [\w$]+/, 'function')});`);
+    at = statement.end;
+  }
+  rest += code.slice(Math.max(at, prologueEnd));
+  return code.slice(0, prologueEnd) + eager.join('') + rest;
+}
 
 /** plugin/hooks/hooks.json's description of the plugin. */
 const PLUGIN_DESCRIPTION =
@@ -83,6 +123,7 @@ export default defineConfig([
       statusline: 'src/statusline.ts',
       'statusline-main': 'src/statusline-main.ts',
     },
+    plugins: [EAGER_LAUNCHERS],
     external: ON_DEMAND.map((name) => `./${name}.cjs`),
     noExternal: [new RegExp(`^(?!\\./(${ON_DEMAND.join('|')})\\.cjs$)`)],
     // The plugin's hooks.json comes from the one hook table (committed; a test keeps it equal).

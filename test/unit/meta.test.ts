@@ -8,6 +8,7 @@ import { PRESET_NAMES } from '../../src/core/policy.js';
 import { PRESETS } from '../../src/io/config.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { spawnSync } from 'node:child_process';
+import ts from 'typescript';
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 import { BUN_FLOOR } from '../../src/core/bun-floor.js';
 import { HOOK_TABLE, type HookSpec } from '../../src/core/hook-table.js';
@@ -130,6 +131,26 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
       expect(launcher).toContain(ENV.stateDir);
       for (const name of Object.values(ENV).filter((name) => name !== ENV.stateDir)) expect(launcher).not.toContain(`"${name}"`);
       expect(launcher.length).toBeLessThan(3 * 1024);
+    },
+  );
+
+  // tsup.config.ts EAGER_LAUNCHERS: V8 compiles a parenthesized function with the script, a declaration only when first
+  // called (parsing it a second time): the launchers, compiled from source on every run, hold none.
+  it.each(['hook.cjs', 'statusline.cjs'])(
+    'plugin/dist/%s defines its functions to be compiled with the script, not on first call',
+    (file) => {
+      const text = read(`plugin/dist/${file}`);
+      const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+      const declared = source.statements.filter(ts.isFunctionDeclaration).map((f) => f.name?.text);
+      expect(declared).toEqual([]);
+      const eager = source.statements.filter(
+        (s) =>
+          ts.isVariableStatement(s) &&
+          s.declarationList.declarations.some(
+            (d) => d.initializer && ts.isParenthesizedExpression(d.initializer) && ts.isFunctionExpression(d.initializer.expression),
+          ),
+      );
+      expect(eager.length).toBeGreaterThanOrEqual(8); // the launch, the state directory, the code cache reader…
     },
   );
 
