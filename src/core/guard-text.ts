@@ -25,7 +25,15 @@ type Facts = VerdictData & { pct: string; used: string; size: string; from: stri
 /** The one line that states the window, named wherever the window is only assumed or proven wrong. */
 export const STATE_THE_WINDOW = `${ENV.window}=1000000 (your model's window in tokens)`;
 
-const MESSAGES: Partial<Record<MessageId, Render>> = {
+/** The verdicts that have words: every other one is silent (every allow). */
+const SPOKEN = ['over-ceiling', 'over-ceiling-blocked', 'over-ceiling-assumed-window'] as const satisfies readonly MessageId[];
+
+/** Whether renderVerdict words `verdict` (apart from the texts, so the guard's bundle can ask without holding them). */
+export function verdictSpeaks(verdict: Verdict): boolean {
+  return (SPOKEN as readonly MessageId[]).includes(verdict.messageId) && verdict.data.window !== undefined;
+}
+
+const MESSAGES: Record<(typeof SPOKEN)[number], Render> = {
   'over-ceiling': (d) => ({
     stderr: `context-ceiling: context at ${d.pct} (${d.used} of ${d.size} tokens, window: ${d.from}) is over the ${d.ceilingPct}% ceiling before ${d.call}; ${d.way} before loading more capabilities.`,
     model:
@@ -55,7 +63,7 @@ const MESSAGES: Partial<Record<MessageId, Render>> = {
 
 /** Texts for a verdict that speaks; `undefined` for the silent ones (every allow). */
 export function renderVerdict(verdict: Verdict, wording: WordingFacts = {}): GuardTexts | undefined {
-  const render = MESSAGES[verdict.messageId];
+  const render = MESSAGES[verdict.messageId as (typeof SPOKEN)[number]] as Render | undefined;
   const d = verdict.data;
   if (!render || !d.window) return undefined;
   // The skill name comes from the project's policy and the target from the model's tool input: text from outside.

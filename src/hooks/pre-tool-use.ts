@@ -7,19 +7,20 @@ import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.j
 import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { isSafeId, parsePreToolUseInput, type PreToolUseInput } from '../core/hook-input.js';
-import { judgeNotices, renderUnremembered, type GuardTexts } from '../core/guard-text.js';
+import { judgeNotices, renderUnremembered, verdictSpeaks, type GuardTexts } from '../core/guard-text.js';
 import { judgeStuckAfterCompaction, type StuckAfterCompaction } from '../core/compaction-notice.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';
 import { projectOwnsName } from '../io/recovery-skill.js';
-import { findLastCompaction, locateSubagentTranscript, readCompactionSince, readOccupancy, type Measurement } from '../io/transcript.js';
+import { locateSubagentTranscript, readCompactionSince, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
 import { parseJson, silent, sleepSync, type HookOutcome } from '../runtime/hook-io.js';
 import type { HookHost, SdkContextUsage } from '../runtime/host.js';
 import type { HookHandler } from '../runtime/run.js';
 import { sessionWindow } from '../window/reading.js';
 import type { GuardVoice, VoiceReads } from './guard-voice.js';
+import { claimWarningOnce, type WarningClaim } from '../io/warning-claim.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
 const CALL_RECORD_WAIT_MS = 500;
@@ -37,6 +38,13 @@ export type GuardResult = {
   texts?: GuardTexts | undefined;
   notice?: string | undefined;
 };
+
+/**
+ * `wordDeduplicated`: word a warning its band already gave too (the SDK reports what it would have said). The
+ * command hook prints nothing for one: it claims the band first and, deduplicated, never loads the voice (~1.4 M
+ * instructions less on Node 26).
+ */
+export type JudgeOptions = { wordDeduplicated?: boolean };
 
 /**
  * The guard as a command hook: its result as protocol output (a block is a `deny` decision, a warning
@@ -80,7 +88,12 @@ export function guardProtocolOutput(result: GuardResult): GuardProtocolOutput | 
 }
 
 /** input → config → the call's gate → (gated only) the calling turn and the session's window → one verdict → wording and state. */
-export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice: (reads: VoiceReads) => GuardVoice): GuardResult {
+export function judgePreToolUse(
+  stdin: string | undefined,
+  host: HookHost,
+  voice: (reads: VoiceReads) => GuardVoice,
+  options: JudgeOptions = {},
+): GuardResult {
   const input = parsePreToolUseInput(parseJson(stdin));
   if (!input) return { outcome: 'allow', reason: 'not-a-pre-tool-use-input' };
   const config = loadHookConfig(host, input.cwd);
@@ -111,7 +124,7 @@ export function judgePreToolUse(stdin: string | undefined, host: HookHost, voice
     facts,
   );
   config.debug(describeVerdict(verdict, measurement));
-  return speak(verdict, { config, host, voice, input, key, transcript, measurement });
+  return speak(verdict, { config, host, voice, input, key, transcript, measurement, wordDeduplicated: options.wordDeduplicated === true });
 }
 
 type Speaking = {
@@ -122,23 +135,30 @@ type Speaking = {
   key: string;
   transcript: string | undefined;
   measurement: Measurement | undefined;
+  wordDeduplicated: boolean;
 };
 
 /** The voice reads the transcript with this bundle's reader, compiled already for the measurement. */
-const TRANSCRIPT_READS: VoiceReads = { findLastCompaction, readCompactionSince };
+const TRANSCRIPT_READS: VoiceReads = { readCompactionSince };
 
-/** Word the verdict, claim its warning band, log it; only a verdict or notice that speaks loads the voice. */
+/**
+ * Claim a warning's band, word the verdict, log it. A warning whose band already warned is silent, its reason its
+ * message id alone (no words were chosen for it); the voice loads only for a verdict or notice that speaks.
+ */
 function speak(verdict: Verdict, s: Speaking): GuardResult {
   const { config, host } = s;
   const window = verdict.data.window;
   const held = Math.max(verdict.data.occupancy ?? 0, s.measurement?.preTokens ?? 0);
   const relaxed = config.loaded.relaxed.map((r) => `${r.key} ${JSON.stringify(r.value)} (${r.by})`);
   const pending = judgeNotices(window, held, relaxed, config.loaded.problems, host.ignoredPaths);
-  if (verdict.kind === 'allow' && pending.length === 0) return { outcome: 'allow', reason: reasonOf(verdict), verdict };
+  const speaks = verdict.kind !== 'allow' && verdictSpeaks(verdict);
+  const claim = speaks ? claimWarning(verdict, s) : undefined;
+  const silenced = claim === 'deduplicated' && !s.wordDeduplicated;
+  const quiet = { outcome: speaks ? ('deduplicated' as const) : ('allow' as const), reason: reasonOf(verdict), verdict };
+  if ((!speaks || silenced) && pending.length === 0) return quiet;
   const voice = s.voice(TRANSCRIPT_READS);
-  const place = { stateDir: config.stateDir, key: s.key };
-  const notice = pending.length > 0 ? voice.claimNotice(pending, place, config.debug) : undefined;
-  if (verdict.kind === 'allow') return { outcome: 'allow', reason: reasonOf(verdict), verdict, notice };
+  const notice = pending.length > 0 ? voice.claimNotice(pending, { stateDir: config.stateDir, key: s.key }, config.debug) : undefined;
+  if (!speaks || silenced) return { ...quiet, notice };
   const recoverySkill = voice.nameRecoverySkill({
     projectDir: config.projectDir,
     home: host.home,
@@ -147,10 +167,24 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
     runtimeDir: host.runtimeDir,
   });
   const stuck = judgeStuck(verdict, s, voice);
-  const texts = voice.render(verdict, { recoverySkill, stuck });
-  if (!texts) return { outcome: 'allow', reason: reasonOf(verdict), verdict, notice };
+  const texts = voice.render(verdict, { recoverySkill, stuck }) as GuardTexts; // it speaks
+  if (claim === 'deduplicated') return { ...quiet, texts, notice };
   const reason = stuck ? `${reasonOf(verdict)} over-ceiling-after-compaction` : reasonOf(verdict);
-  return spoken({ verdict, s, voice, texts, notice, reason });
+  return spoken({ verdict, s, voice, texts, notice, reason, claim });
+}
+
+/** A warning's claim on its band (io/warning-claim.ts); undefined for a block, or without a transcript to date it by. */
+function claimWarning(verdict: Verdict, s: Speaking): WarningClaim | undefined {
+  if (verdict.kind !== 'warn' || s.transcript === undefined) return undefined;
+  const { config } = s;
+  const place = {
+    stateDir: config.stateDir,
+    key: s.key,
+    transcript: s.transcript,
+    fileSize: s.measurement?.fileSize,
+    maxScanBytes: config.policy.maxScanBytes,
+  };
+  return claimWarningOnce(verdict, place, config.debug);
 }
 
 /**
@@ -167,7 +201,7 @@ function judgeStuck(verdict: Verdict, s: Speaking, voice: GuardVoice): StuckAfte
   return stuck;
 }
 
-/** A rendered warning or block: claim its warning band, log it. */
+/** A worded warning (that won its band, or whose dedup state is unusable) or block: log it. */
 function spoken(a: {
   verdict: Verdict;
   s: Speaking;
@@ -175,21 +209,15 @@ function spoken(a: {
   texts: GuardTexts;
   notice: string | undefined;
   reason: string;
+  claim: WarningClaim | undefined;
 }): GuardResult {
   const { verdict, s, voice, texts, notice, reason } = a;
   const { config, host } = s;
-  const place = { stateDir: config.stateDir, key: s.key };
-  if (verdict.kind === 'warn' && s.transcript !== undefined) {
-    const dedup = { ...place, transcript: s.transcript, fileSize: s.measurement?.fileSize, maxScanBytes: config.policy.maxScanBytes };
-    const claim = voice.claimWarningOnce(verdict, dedup, config.debug);
-    if (claim === 'deduplicated') return { outcome: 'deduplicated', reason, verdict, texts, notice };
-    if (claim === 'unremembered') {
-      const user = [texts.user, renderUnremembered(config.stateDir)].filter(Boolean).join('\n');
-      voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
-      return { outcome: 'warn', reason: `${reason} unremembered`, verdict, texts: { ...texts, user }, notice };
-    }
-  }
   voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
+  if (a.claim === 'unremembered') {
+    const user = [texts.user, renderUnremembered(config.stateDir)].filter(Boolean).join('\n');
+    return { outcome: 'warn', reason: `${reason} unremembered`, verdict, texts: { ...texts, user }, notice };
+  }
   return { outcome: verdict.kind, reason, verdict, texts, notice };
 }
 

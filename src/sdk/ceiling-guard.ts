@@ -107,7 +107,7 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
         let output: HookJSONOutput;
         let decision: CeilingDecision;
         try {
-          const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, voice);
+          const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, voice, { wordDeduplicated: true });
           const message = result.outcome === 'allow' ? undefined : result.texts?.stderr;
           decision = { toolName: input.tool_name, outcome: result.outcome, reason: result.reason, message, notice: result.notice };
           output = guardProtocolOutput(result) ?? {};

@@ -63,11 +63,13 @@ describe('the code cache of the hook bundles', () => {
     expect([entry.kinds, voice.kinds]).toEqual(['allow,warn', 'warn']);
     // Each kind once: another warning and another allow leave both caches as they are.
     expect((await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10' })).reason).toBe('deduplicated over-ceiling');
+    // A deduplicated warning says nothing: its band is claimed before anything is worded, and the voice never loads.
+    expect(cacheOf(cache, 'guard-voice.cjs')?.kinds).toBe('warn');
     expect((await run()).reason).toBe('allow below-ceiling');
     const block = await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10', DEV_TEAM_CONTEXT_STRICT: 'on' });
     expect(block.reason).toBe('block over-ceiling-blocked');
     expect(cacheOf(cache, 'hook-pre-tool-use.cjs')?.kinds).toBe('allow,warn,deduplicated,block');
-    expect(cacheOf(cache, 'guard-voice.cjs')?.kinds).toBe('warn,deduplicated,block');
+    expect(cacheOf(cache, 'guard-voice.cjs')?.kinds).toBe('warn,block');
     const settled = [cacheOf(cache, 'hook-pre-tool-use.cjs')!.ino, cacheOf(cache, 'guard-voice.cjs')!.ino];
     expect((await run({ DEV_TEAM_CONTEXT_CEILING_PCT: '10', DEV_TEAM_CONTEXT_STRICT: 'on' })).reason).toBe('block over-ceiling-blocked');
     expect((await run()).reason).toBe('allow below-ceiling');

@@ -115,6 +115,8 @@ describe('createCeilingGuard', () => {
     expect(first).toHaveProperty('systemMessage');
     expect(second).toEqual({});
     expect(decisions.map((d) => d.outcome)).toEqual(['warn', 'deduplicated']);
+    // What the silenced warning would have said (the command hook words nothing for one: it prints nothing).
+    expect(decisions[1]!.message).toBe(decisions[0]!.message);
     expect(decisions[0]!.message).toBe(
       'context-ceiling: context at 50% (100,005 of 200,000 tokens, window: env) is over the 40% ceiling before Agent "Explore"; have the conversation compacted (/compact) before loading more capabilities.',
     );
