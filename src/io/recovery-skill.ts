@@ -46,7 +46,8 @@ export type RecoverySkillFacts = {
  */
 export function resolveRecoverySkill(facts: RecoverySkillFacts): string | undefined {
   const roots = [projectSkills(facts), personalSkills(facts)];
-  const installed = (name: string) => PLAIN_NAME.test(name) && roots.some((root) => hasSkill(root, name));
+  // OUR_SKILL is a plain name: no expression to compile for it (its first use costs ~40 K instructions).
+  const installed = (name: string) => (name === OUR_SKILL || PLAIN_NAME.test(name)) && roots.some((root) => hasSkill(root, name));
   const team = facts.recoverySkills.find((name) => name !== OUR_SKILL && installed(name));
   if (team) return team;
   if (installed(OUR_SKILL) && !projectOwnsName(facts, OUR_SKILL)) return OUR_SKILL;
@@ -66,8 +67,9 @@ export function projectOwnsName(facts: Pick<RecoverySkillFacts, 'projectDir' | '
   return !(name === OUR_SKILL && runsFromProjectInstall(facts));
 }
 
-const projectSkills = (facts: Pick<RecoverySkillFacts, 'projectDir'>) => join(facts.projectDir, '.claude', 'skills');
-const personalSkills = (facts: Pick<RecoverySkillFacts, 'home' | 'env'>) => join(claudeConfigDir(facts.env, facts.home), 'skills');
+// Joined by hand: stat needs no normalized path, and each node:path join of a hook's first calls runs cold (~0.1 M in all here).
+const projectSkills = (facts: Pick<RecoverySkillFacts, 'projectDir'>) => `${facts.projectDir}/.claude/skills`;
+const personalSkills = (facts: Pick<RecoverySkillFacts, 'home' | 'env'>) => `${claudeConfigDir(facts.env, facts.home)}/skills`;
 
 /** The running bundle is the project's own runtime copy (`install --project`: <project>/.claude/context-ceiling/runtime). */
 function runsFromProjectInstall(facts: Pick<RecoverySkillFacts, 'projectDir' | 'runtimeDir'>): boolean {
@@ -96,7 +98,7 @@ function runsFromPlugin(facts: RecoverySkillFacts): boolean {
 function hasSkill(root: string, name: string): boolean {
   try {
     // No exception for the usual answer (no such skill): a thrown fs error costs a hook its construction.
-    return statSync(join(root, name, 'SKILL.md'), { throwIfNoEntry: false })?.isFile() === true;
+    return statSync(`${root}/${name}/SKILL.md`, { throwIfNoEntry: false })?.isFile() === true;
   } catch {
     return false;
   }
