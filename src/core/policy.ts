@@ -27,14 +27,16 @@ export type ResolvedPolicy = {
 /** The policy's top-level keys in field order (`tiers.warningPct` → `tiers`), which is the order `config show` prints. */
 const POLICY_KEYS = [...new Set(FIELD_KEYS.map((key) => key.split('.')[0]!))];
 
+/** Every field's default as flat entries (`tools.Skill`, `tiers.warningPct`), field by field: what each merge starts from. */
+const DEFAULT_ENTRIES: ReadonlyArray<[string, unknown]> = FIELD_KEYS.flatMap((key): Array<[string, unknown]> => {
+  const value = POLICY_FIELDS[key].default;
+  if (value === undefined) return [];
+  if (Array.isArray(value)) return [[key, [...value]]];
+  return typeof value === 'object' ? Object.entries(value).map(([sub, v]) => [`${key}.${sub}`, v]) : [[key, value]];
+});
+
 /** Every field's default, shaped as a layer. */
-export const DEFAULT_VALUES: PolicyValues = unflatten(
-  FIELD_KEYS.flatMap((key): Array<[string, unknown]> => {
-    const value = POLICY_FIELDS[key].default;
-    if (value === undefined) return [];
-    return [[key, Array.isArray(value) ? [...value] : typeof value === 'object' ? { ...value } : value]];
-  }),
-);
+export const DEFAULT_VALUES: PolicyValues = /* @__PURE__ */ unflatten(DEFAULT_ENTRIES);
 
 /**
  * Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). When the
@@ -61,9 +63,7 @@ function resolveMerged(
   const broken = (key: string) => problems.some((problem) => key === problem.key || key.startsWith(`${problem.key}.`));
   const fallback = mergeLayers(layers, broken);
   const warnings = problems.map((problem) => {
-    const defaults = flattenValues(DEFAULT_VALUES)
-      .filter(([key]) => broken(key))
-      .map(([, value]) => String(value));
+    const defaults = DEFAULT_ENTRIES.filter(([key]) => broken(key)).map(([, value]) => String(value));
     return `${problem.key} ${problem.message} (got ${problem.values.join(', ')}); using the defaults ${defaults.join(', ')}`;
   });
   return { ...fallback, warnings };
@@ -83,7 +83,7 @@ function judgePolicy(policy: Policy): RuleProblem[] {
 /** Defaults, then each layer in turn, flat key by flat key; `skip` leaves keys at their default. */
 function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = () => false): Pick<ResolvedPolicy, 'policy' | 'sources'> {
   const flat = new Map<string, { value: unknown; source: Source }>();
-  for (const [key, value] of flattenValues(DEFAULT_VALUES)) flat.set(key, { value, source: { layer: 'default' } });
+  for (const [key, value] of DEFAULT_ENTRIES) flat.set(key, { value, source: { layer: 'default' } });
   for (const layer of layers) {
     for (const [key, value] of flattenValues(layer.values)) if (!skip(key)) flat.set(key, { value, source: layer.source });
   }
