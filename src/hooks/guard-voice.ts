@@ -1,7 +1,8 @@
 /**
  * What the guard needs only when it speaks: naming the installed recovery skill, the wording, the one-time
- * notices and the event log (a warning's band is claimed before, by the guard: io/warning-claim.ts). The guard's bundle loads it from
- * dist/guard-voice.cjs on that path only, so an allowed call — nearly every call — never compiles it.
+ * notices and the event log (a warning's band is claimed before, by the guard itself: io/warning-claim.ts). The
+ * guard's bundle loads it from dist/guard-voice.cjs on that path only, so an allowed call — nearly every call —
+ * never compiles it.
  */
 import { join } from 'node:path';
 import { noticeKey, renderNotice, renderVerdict, type Notice } from '../core/guard-text.js';
