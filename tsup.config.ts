@@ -40,6 +40,9 @@ const ONE_REQUIRE_PER_BUILTIN: NonNullable<Options['esbuildPlugins']>[number] = 
   },
 };
 
+/** A rendered chunk's file name (`hook.cjs`), whatever the separator of its path. */
+const chunkFile = (path: string) => path.split(/[\\/]/).pop() ?? '';
+
 /**
  * The launchers (hook.cjs, statusline.cjs) are the one code compiled from source on every run, and V8 compiles a
  * function declaration lazily: the whole text is pre-parsed with the script, then each function parsed again and
@@ -51,7 +54,7 @@ const LAUNCHERS = new Set(['hook.cjs', 'statusline.cjs']);
 const EAGER_LAUNCHERS: NonNullable<Options['plugins']>[number] = {
   name: 'eager-launchers',
   renderChunk(code, chunk) {
-    const file = chunk.path.split(/[\\/]/).pop() ?? '';
+    const file = chunkFile(chunk.path);
     return LAUNCHERS.has(file) ? { code: compiledWithTheScript(code) } : undefined;
   },
 };
@@ -61,15 +64,15 @@ const EAGER_LAUNCHERS: NonNullable<Options['plugins']>[number] = {
  * launch's) are minified a second time by terser over the whole file (`toplevel`): esbuild minifies module by module,
  * terser then treats the bundle as one scope and drops what nothing reads (with `unused` and `reduce_vars`: without
  * either, or without `toplevel`, nothing changes). The guard's code cache shrinks (123.5 → 113.2 KB after an allow)
- * and with it the deserialising: on Node 26, allow −1.2 M instructions, block −0.8 M, warn and the monitor −0.6 M,
- * PreCompact −0.2 M (bench/RESULTS.md). The launchers keep esbuild's output (EAGER_LAUNCHERS); the zod and YAML
+ * and with it the deserialising: on Node 26, allow −1.2 M instructions, warn and the monitor −0.6 M, block −0.35 to
+ * −0.8 M, PreCompact −0.2 M (bench/RESULTS.md). The launchers keep esbuild's output (EAGER_LAUNCHERS); the zod and YAML
  * bundles, loaded rarely, stay as built.
  */
 const TOPLEVEL_MINIFIED = new Set([...ENTRY_NAMES.map(entryBundleFile), 'guard-voice.cjs', 'launch-failed.cjs', 'statusline-main.cjs']);
 const TERSER_TOPLEVEL: NonNullable<Options['plugins']>[number] = {
   name: 'terser-toplevel',
   async renderChunk(code, chunk) {
-    const file = chunk.path.split(/[\\/]/).pop() ?? '';
+    const file = chunkFile(chunk.path);
     if (!TOPLEVEL_MINIFIED.has(file)) return undefined;
     const minified = await terserMinify(code, {
       ecma: 2020,
