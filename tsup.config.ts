@@ -78,18 +78,18 @@ const TERSER_TOPLEVEL: NonNullable<Options['plugins']>[number] = {
       ecma: 2020,
       module: false,
       toplevel: true,
-      compress: { passes: 3 },
+      compress: { passes: 3, directives: false }, // directives: EAGER_DIRECTIVE reaches compiledEagerly
       mangle: true,
       format: { ascii_only: true }, // as esbuild's charset: a non-ASCII character makes V8 hold the text as two-byte
     });
     if (minified.code === undefined) throw new Error(`terser left ${file} empty`);
-    return { code: minified.code };
+    return { code: compiledEagerly(minified.code) };
   },
 };
 
 /** `code` with each top-level function declaration a parenthesized function expression, defined before anything else. */
-export function compiledWithTheScript(code: string): string {
-  const source = ts.createSourceFile('launcher.cjs', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+export function compiledWithTheScript(code: string, which: (fn: ts.FunctionDeclaration) => boolean = () => true): string {
+  const source = ts.createSourceFile('bundle.cjs', code, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
   const eager: string[] = [];
   let rest = '';
   let at = 0;
@@ -101,6 +101,7 @@ export function compiledWithTheScript(code: string): string {
     }
     if (!ts.isFunctionDeclaration(statement) || !statement.name || !statement.body || statement.asteriskToken || statement.modifiers)
       continue;
+    if (!which(statement)) continue;
     const start = statement.getStart(source);
     rest += code.slice(Math.max(at, prologueEnd), start);
     eager.push(`var ${statement.name.text}=(${code.slice(start, statement.end).replace(/^function [\w$]+/, 'function')});`);
@@ -108,6 +109,54 @@ export function compiledWithTheScript(code: string): string {
   }
   rest += code.slice(Math.max(at, prologueEnd));
   return code.slice(0, prologueEnd) + eager.join('') + rest;
+}
+
+/**
+ * The directive that asks for a function to be compiled with its bundle (or with the function around it), not
+ * on its first call: a function only some transcripts reach (a line longer than one read, a time budget looked
+ * at past the first read) would otherwise be missing from a code cache written by a run that never reached it,
+ * and be compiled on every such run after (+0.86 M instructions on a 1 GB allow whose cache a short session
+ * wrote, Node 26; bench/RESULTS.md).
+ */
+export const EAGER_DIRECTIVE = 'eager';
+
+/**
+ * `code` (terser's output, which keeps the directive) with every function whose body opens with EAGER_DIRECTIVE
+ * compiled with what holds it: a top-level declaration rewritten as compiledWithTheScript does, an expression
+ * (terser inlines a function called once) put in parentheses; the directive itself removed. Any other kind of
+ * function carrying it fails the build: it would silently stay lazy.
+ */
+export function compiledEagerly(code: string): string {
+  const marked = (fn: ts.FunctionLikeDeclaration) =>
+    fn.body !== undefined &&
+    ts.isBlock(fn.body) &&
+    fn.body.statements[0] !== undefined &&
+    ts.isExpressionStatement(fn.body.statements[0]) &&
+    ts.isStringLiteral(fn.body.statements[0].expression) &&
+    fn.body.statements[0].expression.text === EAGER_DIRECTIVE;
+  const hoisted = compiledWithTheScript(code, marked);
+  const source = ts.createSourceFile('bundle.cjs', hoisted, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+  const edits: Array<{ at: number; end: number; text: string }> = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && marked(node as ts.FunctionLikeDeclaration)) {
+      if (!ts.isFunctionExpression(node))
+        throw new Error(
+          `"${EAGER_DIRECTIVE}" in a ${ts.SyntaxKind[node.kind]} (only a function declaration or expression can be compiled eagerly)`,
+        );
+      const directive = (node.body as ts.Block).statements[0] as ts.Statement;
+      edits.push({ at: directive.getStart(source), end: directive.end, text: '' });
+      if (!ts.isParenthesizedExpression(node.parent)) {
+        edits.push({ at: node.getStart(source), end: node.getStart(source), text: '(' });
+        edits.push({ at: node.end, end: node.end, text: ')' });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  let out = hoisted;
+  for (const edit of edits.sort((a, b) => b.at - a.at || b.end - a.end)) out = out.slice(0, edit.at) + edit.text + out.slice(edit.end);
+  if (out.includes(`"${EAGER_DIRECTIVE}"`)) throw new Error(`a "${EAGER_DIRECTIVE}" directive was left in the bundle`);
+  return out;
 }
 
 /** plugin/hooks/hooks.json's description of the plugin. */

@@ -47,8 +47,15 @@ export function ownCheckpoints(records: readonly WrittenRecord[], session?: stri
   // sessions keep the order of their latest record.
   const latest = new Map<string, number>();
   for (const [index, entry] of entries.entries()) latest.set(entry.session, index);
-  const order = (entry: OwnEntry) => latest.get(entry.session) ?? 0;
-  return entries.sort((a, b) => order(a) - order(b) || a.sequence - b.sequence);
+  // Compiled with the hook bundle (tsup.config.ts): a session's first compaction, whose run writes the code cache, sorts one.
+  const order = function order(entry: OwnEntry) {
+    'eager';
+    return latest.get(entry.session) ?? 0;
+  };
+  return entries.sort(function earlierFirst(a, b) {
+    'eager';
+    return order(a) - order(b) || a.sequence - b.sequence;
+  });
 }
 
 type Own = { records: readonly WrittenRecord[] };

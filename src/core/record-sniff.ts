@@ -2,6 +2,8 @@
  * A transcript line's record type, read from its bytes without parsing it: replay, and the hooks'
  * backward reader on a line longer than a read, skip the records that can never decide anything (tool
  * results, progress, bookkeeping: most of a transcript's bytes) after looking at a few bytes of each.
+ * Each function is compiled with the hook bundle ('eager', tsup.config.ts): a hook's code cache written on a
+ * short transcript, which never sniffs, still holds them for the long ones.
  */
 
 /** The sniff could not tell the type (malformed, escaped, no top-level object): read the line the slow, exact way. */
@@ -26,6 +28,7 @@ const TYPE_KEY = [0x74, 0x79, 0x70, 0x65]; // type
  * Claude Code writes each key once; a line with two top-level `type`s is judged by its first.
  */
 export function sniffRecordType(bytes: Uint8Array, start: number, end: number, names: readonly Uint8Array[]): number {
+  'eager';
   let i = skipSpace(bytes, start, end);
   if (i >= end || bytes[i] !== OPEN_BRACE) return SNIFF_UNKNOWN;
   i = skipSpace(bytes, i + 1, end);
@@ -50,6 +53,7 @@ export function sniffRecordType(bytes: Uint8Array, start: number, end: number, n
 }
 
 function typeValue(bytes: Uint8Array, at: number, end: number, names: readonly Uint8Array[]): number {
+  'eager';
   if (at >= end) return SNIFF_UNKNOWN;
   if (bytes[at] !== QUOTE) return SNIFF_OTHER; // a type that is not a string is no record we read
   const close = stringEnd(bytes, at, end);
@@ -61,11 +65,13 @@ function typeValue(bytes: Uint8Array, at: number, end: number, names: readonly U
 }
 
 function equalsAt(bytes: Uint8Array, at: number, name: ArrayLike<number>): boolean {
+  'eager';
   for (let k = 0; k < name.length; k++) if (bytes[at + k] !== name[k]) return false;
   return true;
 }
 
 function skipSpace(bytes: Uint8Array, i: number, end: number): number {
+  'eager';
   while (i < end) {
     const c = bytes[i]!;
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return i;
@@ -76,6 +82,7 @@ function skipSpace(bytes: Uint8Array, i: number, end: number): number {
 
 /** The index just past the string opening at `at`, or -1 when it does not close before `end`. */
 function stringEnd(bytes: Uint8Array, at: number, end: number): number {
+  'eager';
   let from = at + 1;
   for (;;) {
     const quote = nextQuote(bytes, from, end);
@@ -96,6 +103,7 @@ const INLINE_SEARCH_BYTES = 64;
 
 /** The first quote in `bytes[from, end)`, or -1. */
 function nextQuote(bytes: Uint8Array, from: number, end: number): number {
+  'eager';
   const inlineEnd = Math.min(end, from + INLINE_SEARCH_BYTES);
   for (let i = from; i < inlineEnd; i++) if (bytes[i] === QUOTE) return i;
   if (inlineEnd >= end) return -1;
@@ -105,6 +113,7 @@ function nextQuote(bytes: Uint8Array, from: number, end: number): number {
 
 /** The index just past the value starting at `at`, or -1 when it is malformed or runs past `end`. */
 function valueEnd(bytes: Uint8Array, at: number, end: number): number {
+  'eager';
   if (at >= end) return -1;
   const first = bytes[at];
   if (first === QUOTE) return stringEnd(bytes, at, end);

@@ -17,9 +17,10 @@ export function runEntry(name: EntryName, handlerOf: (services: HookServices) =>
     const outcome = runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name));
     emitOutcome(outcome);
     // The kind of run is its verdict's first word (allow, warn, block, monitor…): a cache holds each kind's functions.
+    // The voice's first: the entry's cache then holds the function that keeps it, called on every run.
     const kind = outcome.reason.split(' ', 1)[0] ?? '';
-    keepCodeCache(launch.cache, kind);
     services.keepVoiceCache(kind);
+    keepCodeCache(launch.cache, kind);
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }

@@ -124,11 +124,19 @@ export function readMonitorMark(dir: string): MonitorMark | undefined {
   return undefined;
 }
 
-/** A remembered compaction's numbers, each kept only when it is a sane count (the file is ours, but may be garbled). */
+/**
+ * A remembered compaction's numbers, each kept only when it is a sane count (the file is ours, but may be garbled).
+ * Compiled with the hook bundle (tsup.config.ts): the monitor's code cache is written by a session's first prompt,
+ * before there is a compaction to remember.
+ */
 function readCompactionNumbers(value: unknown): CompactionNumbers | undefined {
+  'eager';
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
-  const count = (n: unknown) => (typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined);
+  const count = function count(n: unknown) {
+    'eager';
+    return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
+  };
   return {
     trigger: typeof v.trigger === 'string' ? v.trigger.slice(0, 40) : undefined,
     preTokens: count(v.preTokens),

@@ -1,7 +1,9 @@
 /**
  * Reads a Claude Code transcript from the end, in chunks, stopping at the
  * first record that settles occupancy. Cost depends on the distance to that
- * record, capped by maxScanBytes, never on the file's size.
+ * record, capped by maxScanBytes, never on the file's size. What only some
+ * transcripts reach (a line longer than a read, or past 64 KB) is compiled with the
+ * hook bundle ('eager', tsup.config.ts), so a code cache a short transcript wrote holds it.
  */
 import { closeSync, existsSync, fstatSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
@@ -265,6 +267,8 @@ type ChunkStep<T> = { kind: 'found'; evidence: T } | { kind: 'time-up' } | { kin
 function settleChunk<T>(line: LineScan<T>, chunk: Buffer, pos: number): ChunkStep<T> {
   let end = chunk.length;
   let newline = chunk.lastIndexOf(NEWLINE, end - 1);
+  // [0, first) is the end of a line begun in an earlier read (or the file's first line): never searched for marks.
+  const first = newline === -1 ? -1 : chunk.indexOf(NEWLINE);
   while (newline !== -1) {
     const evidence = settleLine(line, pos + newline + 1, chunk.subarray(newline + 1, end));
     if (evidence) return { kind: 'found', evidence };
@@ -272,7 +276,7 @@ function settleChunk<T>(line: LineScan<T>, chunk: Buffer, pos: number): ChunkSte
     // Lines without a mark cannot settle: jump over them in one native search (a flood of blank or filler lines costs
     // nothing). With no newline before this line, [0, newline) is the end of a line begun in an earlier read (a big
     // tool result, mostly): judged when its start is read, never searched for marks here.
-    end = previous === -1 ? newline : skipUnmarked(line.seeker.marks, chunk, newline);
+    end = previous === -1 ? newline : skipUnmarked(line.seeker.marks, chunk, first, newline);
     line.lineEnd = pos + end;
     if (line.timeUp()) return { kind: 'time-up' };
     newline = end === newline ? previous : end === 0 ? -1 : chunk.lastIndexOf(NEWLINE, end - 1);
@@ -313,6 +317,7 @@ function settleLine<T>(line: LineScan<T>, start: number, head: Buffer): T | unde
  * the last), as replay judges it.
  */
 function maySettle(line: LineScan<unknown>, start: number, head: Buffer): boolean {
+  'eager';
   const { types } = line.seeker;
   if (types === undefined) return true;
   const want = Math.min(line.lineEnd - start, SNIFF_BYTES);
@@ -338,18 +343,21 @@ function isUsage(evidence: unknown): boolean {
 
 /**
  * Where the unsettled part of `chunk` should end: the end of the last line
- * before `end` that holds a mark, else the first newline (every whole line in
- * between is unmarked), else `end` itself. Each mark is looked for only after
- * the last hit so far: one absent from the chunk (`compact_boundary`, mostly)
- * does not cost a search of all that precedes a turn.
+ * before `end` that holds a mark, else `first` (the chunk's first newline: every
+ * whole line in between is unmarked), else `end` itself. Each mark is looked for
+ * only after the last hit so far: one absent from the chunk (`compact_boundary`,
+ * mostly) does not cost a search of all that precedes a turn. Nothing before
+ * `first` is searched: a hit there would end the part at `first` all the same
+ * (the tail of a multi-MB tool result in the newest read cost two searches of
+ * 64 KB, ~0.27 M instructions of a hook on a long transcript).
  */
-function skipUnmarked(marks: readonly Buffer[], chunk: Buffer, end: number): number {
-  let hit = -1;
+function skipUnmarked(marks: readonly Buffer[], chunk: Buffer, first: number, end: number): number {
+  let hit = first;
   for (const mark of marks) {
     const found = chunk.subarray(hit + 1, end).lastIndexOf(mark);
     if (found !== -1) hit += 1 + found;
   }
-  const next = chunk.indexOf(NEWLINE, hit === -1 ? 0 : hit);
+  const next = chunk.indexOf(NEWLINE, hit);
   return next === -1 || next >= end ? end : next;
 }
 
@@ -357,6 +365,7 @@ const never = () => false;
 
 /** True when the JSON text nests deeper than `limit`; strings are skipped with native searches. */
 function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
+  'eager';
   let depth = 0;
   for (let i = 0; i < bytes.length; i++) {
     const c = bytes[i];
@@ -373,6 +382,7 @@ function nestsDeeperThan(bytes: Buffer, limit: number): boolean {
 }
 
 function closingQuote(bytes: Buffer, from: number): number {
+  'eager';
   for (let at = bytes.indexOf(QUOTE, from); at !== -1; at = bytes.indexOf(QUOTE, at + 1)) {
     let slashes = 0;
     while (bytes[at - 1 - slashes] === BACKSLASH) slashes++;
@@ -382,6 +392,7 @@ function closingQuote(bytes: Buffer, from: number): number {
 }
 
 function readRange(fd: number, start: number, end: number): Buffer {
+  'eager';
   const bytes = Buffer.allocUnsafe(end - start);
   readFully(fd, bytes, start);
   return bytes;

@@ -24,7 +24,11 @@ export const YAML_BUDGET_MS = 2_000;
 
 /** The budget's clock, started when the hook's context is made (in hook.cjs, a few ms after the process starts). */
 export function hookTimeUp(startedMs: number, nowMs: () => number = Date.now): () => boolean {
-  return () => nowMs() - startedMs > HOOK_BUDGET_MS;
+  // Looked at only once a transcript takes more than one read: compiled with the bundle (tsup.config.ts).
+  return function timeUp() {
+    'eager';
+    return nowMs() - startedMs > HOOK_BUDGET_MS;
+  };
 }
 
 /** Where a command's input comes from: hooks read stdin; skill commands take none. */

@@ -76,6 +76,54 @@ describe('the code cache of the hook bundles', () => {
     expect([cacheOf(cache, 'hook-pre-tool-use.cjs')!.ino, cacheOf(cache, 'guard-voice.cjs')!.ino]).toEqual(settled);
   });
 
+  // tsup.config.ts EAGER_DIRECTIVE: the first run of a kind writes the cache, often on a session's first, short
+  // transcript; the reader's code for a long one (a line longer than a read, a parsed line past 64 KB, the time budget
+  // looked at past the first read) must be in it all the same, or every later run on a long transcript compiles it.
+  it.each([
+    ['pre-tool-use', 'allow below-ceiling', { tool_name: 'Skill', tool_input: { skill: 'deep-dive' } }],
+    ['user-prompt-submit', 'monitor', { prompt: 'next step' }],
+  ])(
+    '%s: a cache a short transcript wrote holds what a run over a long one compiles (nothing compiled lazily)',
+    async (event, reason, fields) => {
+      setUp();
+      const short = sandbox().write('short.jsonl', aTranscript().user('hi').assistant({ cacheRead: 60_000 }).toString());
+      const long = sandbox().write(
+        'long.jsonl',
+        aTranscript()
+          .user('write it')
+          .assistant({ cacheRead: 60_000, toolUse: { name: 'Write', input: { file_path: 'a.ts', content: 'x'.repeat(100_000) } } })
+          .toolResult(300_000)
+          .attachment(13_000)
+          .noise()
+          .toString(),
+      );
+      // V8's own record of what it compiled, rewritten by each run: the same flags every time (the file's name too),
+      // or V8 refuses the cache (its flag hash).
+      const log = join(sandbox().root, 'v8.log');
+      const run = async (transcript: string) => {
+        const debug = join(sandbox().root, `debug-${Math.random().toString(36).slice(2)}.log`);
+        const flags = ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate'];
+        const result = await execa(process.execPath, [...flags, HOOK_BIN, event], {
+          input: JSON.stringify({ session_id: 's', transcript_path: transcript, cwd: sandbox().project, ...fields }),
+          env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project, DEV_TEAM_CONTEXT_DEBUG: debug }),
+          extendEnv: false,
+          cwd: sandbox().project,
+          reject: false,
+        });
+        expect(result.exitCode).toBe(0);
+        return { debug: readFileSync(debug, 'utf8'), compiled: compiledFrom(readFileSync(log, 'utf8'), `hook-${event}.cjs`) };
+      };
+      const first = await run(short);
+      expect(first.debug).toContain(`verdict ${event}: ${reason}`);
+      expect(first.compiled.fromCache).toBe(false); // no cache yet: this run writes it
+      const second = await run(long);
+      expect(second.debug).toContain(`verdict ${event}: ${reason}`);
+      expect(Number(/scanned=(\d+)/.exec(second.debug)?.[1])).toBeGreaterThan(300_000); // past the tool result: the long path ran
+      expect(second.compiled.fromCache).toBe(true);
+      expect(second.compiled.lazily).toEqual([]);
+    },
+  );
+
   it('a corrupt cache changes nothing the hook says, and is replaced', async () => {
     const { cache, run } = setUp();
     await run();
@@ -211,3 +259,20 @@ describe('the code cache of the status line (statusline-main.cjs: Claude Code st
     expect(existsSync(cache)).toBe(false);
   });
 });
+
+/**
+ * From V8's log (--log-function-events): whether `bundle` was compiled from a code cache, and the source ranges of
+ * its functions compiled after that, on their first call.
+ */
+function compiledFrom(log: string, bundle: string): { fromCache: boolean; lazily: string[] } {
+  const lines = log.split('\n').map((line) => line.split(','));
+  const ids = new Set(lines.filter((f) => f[0] === 'script-details' && f[2]?.endsWith(`/${bundle}`)).map((f) => f[1]));
+  expect(ids.size, `${bundle} in V8's log`).toBe(1);
+  const ofBundle = (f: string[]) => ids.has(f[2]);
+  return {
+    fromCache: lines.some((f) => f[0] === 'script' && f[1] === 'deserialize' && ofBundle(f)),
+    lazily: lines
+      .filter((f) => f[0] === 'function' && f[1] === 'parse-function' && ofBundle(f))
+      .map((f) => `${f[3]}-${f[4]} ${f[7] ?? ''}`),
+  };
+}

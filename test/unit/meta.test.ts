@@ -16,6 +16,7 @@ import { REGISTRY_MODELS } from '../../src/core/model-registry.generated.js';
 import { expectedCommand } from '../helpers/hook-table.js';
 import { CLI_BUNDLES, PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
+import { compiledEagerly } from '../../tsup.config.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
@@ -153,6 +154,21 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
       expect(eager.length).toBeGreaterThanOrEqual(8); // the launch, the state directory, the code cache reader…
     },
   );
+
+  // tsup.config.ts EAGER_DIRECTIVE (test/blackbox/code-cache.test.ts shows what it is for): after terser, a marked
+  // declaration is defined first as a parenthesized expression, a marked expression put in parentheses, the rest left.
+  it("a function marked 'eager' is compiled with what holds it; one that cannot be fails the build", () => {
+    const built =
+      '"use strict";var a=1;function f(e){"eager";return e}function g(e){return e}var h=x&&function(e){"eager";return function(){"eager";return e}}(a);';
+    expect(compiledEagerly(built)).toBe(
+      '"use strict";var f=(function(e){return e});var a=1;function g(e){return e}var h=x&&(function(e){return (function(){return e})})(a);',
+    );
+    expect(() => compiledEagerly('var f=e=>{"eager";return e};')).toThrow(/"eager" in a ArrowFunction/);
+    for (const file of readdirSync(join(ROOT, 'plugin', 'dist'))) {
+      if (!/^(hook-|guard-voice|statusline-main)/.test(file)) continue;
+      expect(read(`plugin/dist/${file}`), file).not.toContain('"eager"');
+    }
+  });
 
   // package.json's "sideEffects": false lets esbuild drop a module whose exports a bundle never uses, top level and
   // all: without it, every bundle that imports anything beside the model registry's module builds its table and maps.
