@@ -16,7 +16,7 @@ import { REGISTRY_MODELS } from '../../src/core/model-registry.generated.js';
 import { expectedCommand } from '../helpers/hook-table.js';
 import { CLI_BUNDLES, PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
 import { ROOT } from '../helpers/sandbox.js';
-import { compiledEagerly } from '../../tsup.config.js';
+import { compiledEagerly, nthMangledName } from '../../tsup.config.js';
 
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 
@@ -167,6 +167,30 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     for (const file of readdirSync(join(ROOT, 'plugin', 'dist'))) {
       if (!/^(hook-|guard-voice|statusline-main)/.test(file)) continue;
       expect(read(`plugin/dist/${file}`), file).not.toContain('"eager"');
+    }
+  });
+
+  // tsup.config.ts nthMangledName: a code cache names every top-level binding, and a name new to V8's string table is
+  // inserted when the cache is read (enough of them double the table: ~0.5 M instructions of a warning, bench/RESULTS.md).
+  it('the hook bundles name their top-level bindings with single characters or names V8 already holds', () => {
+    const names = Array.from({ length: 2000 }, (_, n) => nthMangledName(n));
+    expect(new Set(names).size).toBe(names.length); // one name per ordinal: terser never gives two bindings one name
+    for (const name of names) expect(name).toMatch(/^[A-Za-z$_][\w$]*$/);
+    const known = new Set(names.slice(0, 54 + 226));
+    for (const file of ['hook-pre-tool-use.cjs', 'hook-user-prompt-submit.cjs', 'hook-pre-compact.cjs', 'guard-voice.cjs']) {
+      const source = ts.createSourceFile(file, read(`plugin/dist/${file}`), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
+      const topLevel = source.statements.flatMap((s) =>
+        ts.isFunctionDeclaration(s) && s.name
+          ? [s.name.text]
+          : ts.isVariableStatement(s)
+            ? s.declarationList.declarations.flatMap((d) => (ts.isIdentifier(d.name) ? [d.name.text] : []))
+            : [],
+      );
+      expect(topLevel.length, file).toBeGreaterThan(40);
+      expect(
+        topLevel.filter((name) => !known.has(name)),
+        file,
+      ).toEqual([]);
     }
   });
 
