@@ -327,7 +327,8 @@ const MANGLE_KNOWN: readonly string[] = [
 ];
 const MANGLE_FIRST = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ$_';
 const MANGLE_REST = `${MANGLE_FIRST}0123456789`;
-const mangleTaken = new Set([...MANGLE_SINGLE, ...MANGLE_KNOWN]);
+/** The names nthMangledName gives before it generates any: all of them strings V8 holds from its start. */
+export const MANGLE_HELD: ReadonlySet<string> = new Set([...MANGLE_SINGLE, ...MANGLE_KNOWN]);
 const mangleMore: string[] = [];
 let mangleCounter = 0;
 
@@ -346,7 +347,7 @@ export function nthMangledName(n: number): string {
       name += MANGLE_REST[rest % MANGLE_REST.length] as string;
       rest = Math.floor(rest / MANGLE_REST.length);
     }
-    if (!mangleTaken.has(name)) mangleMore.push(name);
+    if (!MANGLE_HELD.has(name)) mangleMore.push(name);
   }
   return mangleMore[k] as string;
 }
