@@ -60,7 +60,7 @@ const EAGER_LAUNCHERS: NonNullable<Options['plugins']>[number] = {
 };
 
 /**
- * The bundles a hook run compiles from the code cache (hook-<name>.cjs, the voice, the status line's and the failed
+ * The bundles a hook run compiles from the code cache (hook-<name>.cjs, the status line's and the failed
  * launch's) are minified a second time by terser over the whole file (`toplevel`): esbuild minifies module by module,
  * terser then treats the bundle as one scope and drops what nothing reads (with `unused` and `reduce_vars`: without
  * either, or without `toplevel`, nothing changes). The guard's code cache shrinks (123.5 → 113.2 KB after an allow)
@@ -68,7 +68,7 @@ const EAGER_LAUNCHERS: NonNullable<Options['plugins']>[number] = {
  * −0.8 M, PreCompact −0.2 M (bench/RESULTS.md). The launchers keep esbuild's output (EAGER_LAUNCHERS); the zod and YAML
  * bundles, loaded rarely, stay as built.
  */
-const TOPLEVEL_MINIFIED = new Set([...ENTRY_NAMES.map(entryBundleFile), 'guard-voice.cjs', 'launch-failed.cjs', 'statusline-main.cjs']);
+const TOPLEVEL_MINIFIED = new Set([...ENTRY_NAMES.map(entryBundleFile), 'launch-failed.cjs', 'statusline-main.cjs']);
 const TERSER_TOPLEVEL: NonNullable<Options['plugins']>[number] = {
   name: 'terser-toplevel',
   async renderChunk(code, chunk) {
@@ -449,20 +449,19 @@ const ENTRY_BUNDLES = Object.fromEntries(
 );
 
 /** Bundles loaded on demand from beside the running one, never bundled into it. */
-const ON_DEMAND = ['policy-parse', 'yaml-parse', 'guard-voice', 'launch-failed'];
+const ON_DEMAND = ['policy-parse', 'yaml-parse', 'launch-failed'];
 
 export default defineConfig([
   {
     // The hook entry: CommonJS loads ~5 ms faster than ESM on Node 20, and a hook's budget is its start-up.
     ...PAYLOAD_CJS,
     // hook.cjs is a launcher of under 3 KB (compiled from source on every run) that loads the event's own bundle (hook-<name>.cjs) from V8's code
-    // cache; launch-failed.cjs holds what it does when that fails, loaded only then. guard-voice.cjs holds what only a speaking guard verdict needs;
+    // cache; launch-failed.cjs holds what it does when that fails, loaded only then;
     // policy-parse.cjs holds zod, required only when a policy file exists; yaml-parse.cjs holds the YAML
     // parser, run in a worker thread with a deadline (io/yaml-bounded.ts), never in the hook's own thread.
     entry: {
       hook: 'src/hook.ts',
       ...ENTRY_BUNDLES,
-      'guard-voice': 'src/hooks/guard-voice.ts',
       'launch-failed': 'src/hooks/launch-failed.ts',
       'policy-parse': 'src/io/policy-parse.ts',
       'yaml-parse': 'src/io/yaml-parse.ts',

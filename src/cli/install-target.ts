@@ -12,7 +12,6 @@ import { cliMessage } from './messages.js';
 export const RUNTIME_FILES: readonly string[] = [
   'hook.cjs',
   ...ENTRY_NAMES.map(entryBundleFile),
-  'guard-voice.cjs',
   'launch-failed.cjs',
   'policy-parse.cjs',
   'yaml-parse.cjs',
@@ -21,7 +20,7 @@ export const RUNTIME_FILES: readonly string[] = [
 ];
 
 /** Runtime files earlier versions wrote and this one no longer does: install and uninstall remove them once proven ours. */
-export const RETIRED_RUNTIME_FILES: readonly string[] = ['hook-events.cjs'];
+export const RETIRED_RUNTIME_FILES: readonly string[] = ['hook-events.cjs', 'guard-voice.cjs'];
 
 export type Scope = 'project' | 'local' | 'user';
 

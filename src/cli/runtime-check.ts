@@ -23,7 +23,6 @@ const dir = process.argv[1];
 for (const file of JSON.parse(process.argv[2])) {
   if (typeof require(join(dir, file)).runBundle !== 'function') throw new Error(file + ' holds no hook entry');
 }
-if (typeof require(join(dir, 'guard-voice.cjs')).guardVoice !== 'function') throw new Error('guard-voice.cjs holds no guard voice');
 if (typeof require(join(dir, 'launch-failed.cjs')).launchFailed !== 'function') throw new Error('launch-failed.cjs holds no launchFailed');
 const policy = require(join(dir, 'policy-parse.cjs')).parsePolicyText('{}', 'check');
 if (policy.kind !== 'ok') throw new Error('policy-parse.cjs does not parse a policy');

@@ -1,22 +1,16 @@
 /**
- * The hook bundles' services (see services.ts): the policy parser (zod, policy-parse.cjs, its answer kept per text) and the guard's
- * voice (guard-voice.cjs, through the code cache) sit beside the running bundle and load on first use only; the bounded YAML
- * parser is linked in and runs the YAML parser's bundle (yaml-parse.cjs) in a worker.
+ * The hook bundles' services (see linked-services.ts): the policy parser (zod, policy-parse.cjs, its answer kept per text)
+ * sits beside the running bundle and loads on first use only; the bounded YAML parser is linked in and runs the YAML
+ * parser's bundle (yaml-parse.cjs) in a worker.
  */
 import { join } from 'node:path';
 import type * as PolicyParse from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
-import type * as GuardVoice from './guard-voice.js';
-import type { BundleCache } from '../io/code-cache.js';
-import { keepCodeCache } from '../io/code-cache-write.js';
-import { CODE_CACHE_DIR, readCachedBundle } from './launch.js';
+import { CODE_CACHE_DIR } from './launch.js';
 import { keptValidation } from '../io/policy-cache.js';
 import type { HookServices } from './linked-services.js';
 import { enableCompileCache } from './node-compile-cache.js';
-
-/** The services, and the voice's code cache to keep once the run is over (when it was loaded). */
-export type BundledServices = HookServices & { keepVoiceCache: (kind: string) => void };
 
 /**
  * `stateDir`: the private state directory the launcher found (undefined: no code cache). `compileCache` turns on
@@ -28,8 +22,7 @@ export function bundledServices(
   dir: string,
   stateDir: string | undefined,
   compileCache: (stateDir: string) => unknown = enableCompileCache,
-): BundledServices {
-  let voiceCache: BundleCache | undefined;
+): HookServices {
   let compileCacheAsked = false;
   return {
     // Validated once per text (io/policy-cache.ts): zod loads only when a policy file is new or changed.
@@ -44,12 +37,5 @@ export function bundledServices(
       });
     },
     parseYaml: (text) => parseYamlWithin(join(dir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS),
-    voice: (reads) => {
-      // From the code cache too, kept after the run like the entry's (main.ts): the voice's functions have run by then.
-      const { exports, cache } = readCachedBundle(dir, 'guard-voice.cjs', stateDir);
-      voiceCache = cache;
-      return (exports as typeof GuardVoice).guardVoice(reads);
-    },
-    keepVoiceCache: (kind) => keepCodeCache(voiceCache, kind),
   };
 }

@@ -11,11 +11,10 @@ import type { EntryName } from '../core/hook-table.js';
 import type { HookHandler } from '../runtime/run.js';
 import { runSessionStart } from './session-start.js';
 import { runUserPromptSubmit } from './user-prompt-submit.js';
-import { guardVoice } from './guard-voice.js';
 
 /** One handler per entry of the hook table (and the skill's command): the type makes a missing one a compile error. */
 export const HANDLERS: Record<EntryName, HookHandler> = {
-  'pre-tool-use': guardHook(guardVoice),
+  'pre-tool-use': guardHook(),
   'user-prompt-submit': runUserPromptSubmit,
   'pre-compact': runPreCompact,
   'post-compact': runPostCompact,

@@ -70,7 +70,7 @@ export function launcherStateDir(env: Readonly<Record<string, string | undefined
 }
 
 /**
- * The bundle `name` in `dir` (the entry's, or the guard's voice), from our code cache under `stateDir`; under
+ * The bundle `name` in `dir` (an entry's, the status line's, the CLI's), from our code cache under `stateDir`; under
  * Bun, or when vm fails, loaded as usual: a cache never stops a hook.
  */
 export function readCachedBundle(dir: string, name: string, stateDir: string | undefined): ReturnType<typeof readBundle> {

@@ -1,6 +1,6 @@
 /**
- * The services a hook run gets from its host beyond the handler: the policy parser, the bounded YAML
- * parser and the guard's voice. Built in two places only: here, linked in (the CLI, the SDK), and in
+ * The services a hook run gets from its host beyond the handler: the policy parser and the bounded YAML
+ * parser. Built in two places only: here, linked in (the CLI, the SDK), and in
  * bundled-services.ts, loaded from the bundles beside the running one (the plugin's hook.cjs, statusline.cjs).
  */
 import { join } from 'node:path';
@@ -8,10 +8,8 @@ import { parsePolicyText } from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import type { HookHost } from '../runtime/host.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';
-import { guardVoice, type GuardVoice, type VoiceReads } from './guard-voice.js';
 
-/** `voice`: the guard's voice, reading the transcript with the guard's own `reads` (guard-voice.ts). */
-export type HookServices = Pick<HookHost, 'parsePolicy' | 'parseYaml'> & { voice: (reads: VoiceReads) => GuardVoice };
+export type HookServices = Pick<HookHost, 'parsePolicy' | 'parseYaml'>;
 
 /**
  * Everything linked into the running code. YAML is parsed as in the hook bundle, in a worker with a
@@ -23,6 +21,5 @@ export function linkedServices(bundleDir?: string | undefined): HookServices {
     parseYaml: bundleDir
       ? (text) => parseYamlWithin(join(bundleDir, 'yaml-parse.cjs'), text, YAML_BUDGET_MS)
       : () => ({ ok: false, error: 'no YAML parser here: the guard reads no YAML' }),
-    voice: guardVoice,
   };
 }

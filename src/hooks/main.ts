@@ -8,19 +8,15 @@ import { keepCodeCache } from '../io/code-cache-write.js';
 import { emitOutcome, inputFor, processHookHost, runHookEvent, type HookHandler } from '../runtime/run.js';
 import { bundledServices } from './bundled-services.js';
 import type { Launch } from './launch.js';
-import type { HookServices } from './linked-services.js';
 
-/** Run entry `name` with the handler `handlerOf` makes from the services (the guard takes its voice from them). */
-export function runEntry(name: EntryName, handlerOf: (services: HookServices) => HookHandler, bundleDir: string, launch: Launch): void {
+/** Run entry `name`'s handler. */
+export function runEntry(name: EntryName, handler: HookHandler, bundleDir: string, launch: Launch): void {
   try {
     const services = bundledServices(bundleDir, launch.stateDir);
-    const outcome = runHookEvent(name, () => handlerOf(services), processHookHost(services), inputFor(name));
+    const outcome = runHookEvent(name, () => handler, processHookHost(services), inputFor(name));
     emitOutcome(outcome);
     // The kind of run is its verdict's first word (allow, warn, block, monitor…): a cache holds each kind's functions.
-    // The voice's first: the entry's cache then holds the function that keeps it, called on every run.
-    const kind = outcome.reason.split(' ', 1)[0] ?? '';
-    services.keepVoiceCache(kind);
-    keepCodeCache(launch.cache, kind);
+    keepCodeCache(launch.cache, outcome.reason.split(' ', 1)[0] ?? '');
   } catch {
     process.exitCode = 0; // fail open, whatever happened
   }

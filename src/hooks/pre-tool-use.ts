@@ -7,19 +7,20 @@ import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.j
 import { isAbsolute, join, resolve } from 'node:path';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { isSafeId, parsePreToolUseInput, type PreToolUseInput } from '../core/hook-input.js';
-import { judgeNotices, renderUnremembered, verdictSpeaks, type GuardTexts } from '../core/guard-text.js';
+import { judgeNotices, renderUnremembered, renderVerdict, verdictSpeaks, type GuardTexts } from '../core/guard-text.js';
 import { judgeStuckAfterCompaction, type StuckAfterCompaction } from '../core/compaction-notice.js';
 import type { ResolvedWindow } from '../core/window.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import type { Debug } from '../io/debug.js';
-import { projectOwnsName } from '../io/recovery-skill.js';
-import { locateSubagentTranscript, readCompactionSince, readOccupancy, type Measurement } from '../io/transcript.js';
+import { projectOwnsName, resolveRecoverySkill } from '../io/recovery-skill.js';
+import { readNewestCompaction } from '../io/newest-compaction.js';
+import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io/transcript.js';
 import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
 import { parseJson, silent, sleepSync, type HookOutcome } from '../runtime/hook-io.js';
 import type { HookHost, SdkContextUsage } from '../runtime/host.js';
 import type { HookHandler } from '../runtime/run.js';
 import { sessionWindow } from '../window/reading.js';
-import type { GuardVoice, VoiceReads } from './guard-voice.js';
+import { claimNotice, recordEvent } from './guard-voice.js';
 import { claimWarningOnce, type WarningClaim } from '../io/warning-claim.js';
 
 /** How long to wait for the calling turn's record: seen 20–35 ms late in the real client, and over 200 ms on a machine under heavy load. */
@@ -41,17 +42,16 @@ export type GuardResult = {
 
 /**
  * `wordDeduplicated`: word a warning its band already gave too (the SDK reports what it would have said). The
- * command hook prints nothing for one: it claims the band first and, deduplicated, never loads the voice (~1.4 M
- * instructions less on Node 26).
+ * command hook prints nothing for one: it claims the band first and, deduplicated, words nothing.
  */
 export type JudgeOptions = { wordDeduplicated?: boolean };
 
 /**
  * The guard as a command hook: its result as protocol output (a block is a `deny` decision, a warning
- * additional context). `voice` is what only a speaking verdict needs; the hook bundle loads it lazily.
+ * additional context.
  */
-export function guardHook(voice: (reads: VoiceReads) => GuardVoice): HookHandler {
-  return (stdin, host) => renderGuardResult(judgePreToolUse(stdin, host, voice));
+export function guardHook(): HookHandler {
+  return (stdin, host) => renderGuardResult(judgePreToolUse(stdin, host));
 }
 
 export function renderGuardResult(result: GuardResult): HookOutcome {
@@ -88,12 +88,7 @@ export function guardProtocolOutput(result: GuardResult): GuardProtocolOutput | 
 }
 
 /** input → config → the call's gate → (gated only) the calling turn and the session's window → one verdict → wording and state. */
-export function judgePreToolUse(
-  stdin: string | undefined,
-  host: HookHost,
-  voice: (reads: VoiceReads) => GuardVoice,
-  options: JudgeOptions = {},
-): GuardResult {
+export function judgePreToolUse(stdin: string | undefined, host: HookHost, options: JudgeOptions = {}): GuardResult {
   const input = parsePreToolUseInput(parseJson(stdin));
   if (!input) return { outcome: 'allow', reason: 'not-a-pre-tool-use-input' };
   const config = loadHookConfig(host, input.cwd);
@@ -124,13 +119,12 @@ export function judgePreToolUse(
     facts,
   );
   config.debug(describeVerdict(verdict, measurement));
-  return speak(verdict, { config, host, voice, input, key, transcript, measurement, wordDeduplicated: options.wordDeduplicated === true });
+  return speak(verdict, { config, host, input, key, transcript, measurement, wordDeduplicated: options.wordDeduplicated === true });
 }
 
 type Speaking = {
   config: HookConfig;
   host: HookHost;
-  voice: (reads: VoiceReads) => GuardVoice;
   input: PreToolUseInput;
   key: string;
   transcript: string | undefined;
@@ -138,12 +132,9 @@ type Speaking = {
   wordDeduplicated: boolean;
 };
 
-/** The voice reads the transcript with this bundle's reader, compiled already for the measurement. */
-const TRANSCRIPT_READS: VoiceReads = { readCompactionSince };
-
 /**
  * Claim a warning's band, word the verdict, log it. A warning whose band already warned is silent, its reason its
- * message id alone (no words were chosen for it); the voice loads only for a verdict or notice that speaks.
+ * message id alone (no words were chosen for it).
  */
 function speak(verdict: Verdict, s: Speaking): GuardResult {
   const { config, host } = s;
@@ -156,21 +147,20 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const silenced = claim === 'deduplicated' && !s.wordDeduplicated;
   const quiet = { outcome: speaks ? ('deduplicated' as const) : ('allow' as const), reason: reasonOf(verdict), verdict };
   if ((!speaks || silenced) && pending.length === 0) return quiet;
-  const voice = s.voice(TRANSCRIPT_READS);
-  const notice = pending.length > 0 ? voice.claimNotice(pending, { stateDir: config.stateDir, key: s.key }, config.debug) : undefined;
+  const notice = pending.length > 0 ? claimNotice(pending, { stateDir: config.stateDir, key: s.key }, config.debug) : undefined;
   if (!speaks || silenced) return { ...quiet, notice };
-  const recoverySkill = voice.nameRecoverySkill({
+  const recoverySkill = resolveRecoverySkill({
     projectDir: config.projectDir,
     home: host.home,
     env: host.env,
     recoverySkills: operatorRecoverySkills(config.loaded),
     runtimeDir: host.runtimeDir,
   });
-  const stuck = judgeStuck(verdict, s, voice);
-  const texts = voice.render(verdict, { recoverySkill, stuck }) as GuardTexts; // it speaks
+  const stuck = judgeStuck(verdict, s);
+  const texts = renderVerdict(verdict, { recoverySkill, stuck }) as GuardTexts; // it speaks
   if (claim === 'deduplicated') return { ...quiet, texts, notice };
   const reason = stuck ? `${reasonOf(verdict)} over-ceiling-after-compaction` : reasonOf(verdict);
-  return spoken({ verdict, s, voice, texts, notice, reason, claim });
+  return spoken({ verdict, s, texts, notice, reason, claim });
 }
 
 /** A warning's claim on its band (io/warning-claim.ts); undefined for a block, or without a transcript to date it by. */
@@ -191,11 +181,11 @@ function claimWarning(verdict: Verdict, s: Speaking): WarningClaim | undefined {
  * Issue 20: when the main session's newest compaction already left it over the ceiling, the way out is not another
  * /compact (core/compaction-notice.ts). A subagent's own context is not the one Claude Code compacted.
  */
-function judgeStuck(verdict: Verdict, s: Speaking, voice: GuardVoice): StuckAfterCompaction | undefined {
+function judgeStuck(verdict: Verdict, s: Speaking): StuckAfterCompaction | undefined {
   const window = verdict.data.window;
   if (s.input.agent_id !== undefined || s.transcript === undefined || !window) return undefined;
   const place = { stateDir: s.config.stateDir, key: s.key, transcript: s.transcript, maxScanBytes: s.config.policy.maxScanBytes };
-  const newest = voice.readNewestCompaction(place, s.host.timeUp, s.config.debug);
+  const newest = readNewestCompaction(place, s.host.timeUp, s.config.debug);
   const stuck = judgeStuckAfterCompaction(newest, verdict.data.ceilingPct, window.tokens);
   if (stuck) s.config.debug(`the newest compaction left ${stuck.postTokens} tokens, over the ceiling: advising a checkpoint and /clear`);
   return stuck;
@@ -205,15 +195,14 @@ function judgeStuck(verdict: Verdict, s: Speaking, voice: GuardVoice): StuckAfte
 function spoken(a: {
   verdict: Verdict;
   s: Speaking;
-  voice: GuardVoice;
   texts: GuardTexts;
   notice: string | undefined;
   reason: string;
   claim: WarningClaim | undefined;
 }): GuardResult {
-  const { verdict, s, voice, texts, notice, reason } = a;
+  const { verdict, s, texts, notice, reason } = a;
   const { config, host } = s;
-  voice.recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
+  recordEvent(config.stateDir, guardEvent(verdict, s, host.now()), config.debug);
   if (a.claim === 'unremembered') {
     const user = [texts.user, renderUnremembered(config.stateDir)].filter(Boolean).join('\n');
     return { outcome: 'warn', reason: `${reason} unremembered`, verdict, texts: { ...texts, user }, notice };

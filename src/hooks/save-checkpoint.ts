@@ -12,7 +12,6 @@ import { findSessionTranscript, projectFolderName } from '../io/locate.js';
 import { writeCheckpointNow } from '../checkpoints/write-now.js';
 import { judgeStuckAfterCompaction } from '../core/compaction-notice.js';
 import { readNewestCompaction } from '../io/newest-compaction.js';
-import { readCompactionSince } from '../io/transcript.js';
 import { loadHookConfig } from '../runtime/hook-config.js';
 import type { HookHost } from '../runtime/host.js';
 import { isSafeId } from '../core/hook-input.js';
@@ -49,7 +48,6 @@ function save(host: HookHost): Saved {
             { stateDir: config.stateDir, key: sessionId, transcript, maxScanBytes: policy.maxScanBytes },
             host.timeUp,
             debug,
-            readCompactionSince,
           );
     const found = judgeStuckAfterCompaction(newest, policy.ceilingPct, checkpoint.context.window);
     return {

@@ -48,10 +48,13 @@ export function keepCodeCache(cache: BundleCache | undefined, kind: string): voi
 /** Caches of one bundle by other V8s kept beside this V8's: a user switching between a few Nodes keeps one for each. */
 export const OTHER_V8_CACHES = 2;
 
+/** Bundles earlier versions kept a cache of and this one no longer has (the guard's voice is in its bundle now). */
+const RETIRED_BUNDLES = ['guard-voice.cjs'];
+
 /**
  * One cache per bundle and V8: the new one replaces those of an earlier bundle of that name (and an earlier
  * version's files), and keeps the newest OTHER_V8_CACHES ones other V8s wrote for this bundle (an upgraded Node's
- * old ones go, oldest first). The folder is made private, or refused.
+ * old ones go, oldest first); a retired bundle's caches go too. The folder is made private, or refused.
  */
 function writeCache(dir: string, identity: string, data: Buffer): void {
   if (!privateCacheDir(dir)) return;
@@ -60,6 +63,10 @@ function writeCache(dir: string, identity: string, data: Buffer): void {
   const bundle = identity.slice(0, identity.length - CODE_CACHE_SUFFIX.length - process.versions.v8.length);
   const otherV8s: Array<{ file: string; mtimeMs: number }> = [];
   for (const old of readdirSync(dir)) {
+    if (RETIRED_BUNDLES.some((retired) => old.startsWith(`${retired}.`)) && old.endsWith(CODE_CACHE_SUFFIX)) {
+      unlinkSync(join(dir, old));
+      continue;
+    }
     if (!old.startsWith(`${name}.`) || old === identity || !(old.endsWith(CODE_CACHE_SUFFIX) || old.endsWith('.v8'))) continue;
     const anotherV8 = old.startsWith(bundle) && old.length > bundle.length + CODE_CACHE_SUFFIX.length;
     const file = join(dir, old);

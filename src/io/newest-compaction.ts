@@ -2,23 +2,21 @@
 import { compactionScanBytes, newestKnownCompaction, type CompactionNumbers } from '../core/compaction-notice.js';
 import { describeError, type Debug } from './debug.js';
 import { readMonitorMark, sessionStateDir } from './state.js';
-import type { readCompactionSince } from './transcript.js';
+import { readCompactionSince } from './transcript.js';
 
 /**
  * The session's newest compaction: one written since the monitor last looked (its mark, monitor.json), else the one
  * the monitor remembers. Read only: the mark is the monitor's, and it still has to report what it has not seen.
- * Undefined when nothing is known (the monitor off and no mark) or the state cannot be read. `readSince` reads the
- * transcript (transcript.ts's, handed in by the guard: guard-voice.ts).
+ * Undefined when nothing is known (the monitor off and no mark) or the state cannot be read.
  */
 export function readNewestCompaction(
   place: { stateDir: string; key: string; transcript: string; maxScanBytes: number },
   timeUp: (() => boolean) | undefined,
   debug: Debug,
-  readSince: typeof readCompactionSince,
 ): CompactionNumbers | undefined {
   try {
     const prior = readMonitorMark(sessionStateDir(place.stateDir, place.key));
-    const found = readSince(place.transcript, (size) => compactionScanBytes(prior, size, false, place.maxScanBytes), { timeUp });
+    const found = readCompactionSince(place.transcript, (size) => compactionScanBytes(prior, size, false, place.maxScanBytes), { timeUp });
     const c = found.compaction;
     return c ? { trigger: c.trigger, preTokens: c.preTokens, postTokens: c.postTokens } : newestKnownCompaction(prior, found.fileSize);
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
- * A warning's claim on its 5-point band: the guard's bundle decides it before any wording is loaded, so a
- * deduplicated warning (silent) never loads the voice (guard-voice.cjs; ~1.5 M instructions, bench/RESULTS.md).
+ * A warning's claim on its 5-point band: the guard decides it before anything is worded, so a deduplicated warning
+ * (silent) names no skill, words nothing and logs nothing.
  */
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';

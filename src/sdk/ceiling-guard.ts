@@ -87,7 +87,7 @@ export function ceilingGuardEnv(options: CeilingGuardOptions): Record<string, st
 /** A PreToolUse matcher for the SDK's `hooks` option, on the capability loads the command hook gates (Agent, Task, Skill, Workflow). */
 export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallbackMatcher {
   const env = ceilingGuardEnv(options);
-  const { voice, ...parsers } = linkedServices();
+  const parsers = linkedServices();
   // ignoredPaths: the program's own environment; Claude Code's settings env reaches command hooks, not this process.
   const host: HookHost = {
     ...parsers,
@@ -107,7 +107,7 @@ export function createCeilingGuard(options: CeilingGuardOptions = {}): HookCallb
         let output: HookJSONOutput;
         let decision: CeilingDecision;
         try {
-          const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, voice, { wordDeduplicated: true });
+          const result = judgePreToolUse(JSON.stringify(input), sdk ? { ...host, sdk } : host, { wordDeduplicated: true });
           const message = result.outcome === 'allow' ? undefined : result.texts?.stderr;
           decision = { toolName: input.tool_name, outcome: result.outcome, reason: result.reason, message, notice: result.notice };
           output = guardProtocolOutput(result) ?? {};

@@ -317,19 +317,22 @@ describe("doctor runs no code a project's settings name unless it is our own", (
 });
 
 describe('runtime files an earlier version wrote', () => {
-  const retired = () => join(sandbox().project, '.claude', 'context-ceiling', 'runtime', 'hook-events.cjs');
   const recordPath = () => join(sandbox().project, '.claude', 'context-ceiling', 'install-settings.json');
 
-  it('hook-events.cjs is removed by the next install when the record proves it ours, and kept when not', async () => {
-    await cliOk(['install']);
-    writeFileSync(retired(), 'module.exports = {}; // an earlier version\n');
-    const record = JSON.parse(readFileSync(recordPath(), 'utf8'));
-    record.runtimeHashes['hook-events.cjs'] = createHash('sha256').update(readFileSync(retired())).digest('hex');
-    writeFileSync(recordPath(), JSON.stringify(record));
-    await cliOk(['install', '--runtime', 'node']);
-    expect(existsSync(retired())).toBe(false);
-    writeFileSync(retired(), 'someone else wrote this\n');
-    await cliOk(['install']);
-    expect(existsSync(retired())).toBe(true);
-  });
+  it.each(['hook-events.cjs', 'guard-voice.cjs'])(
+    '%s is removed by the next install when the record proves it ours, and kept when not',
+    async (file) => {
+      const retired = () => join(sandbox().project, '.claude', 'context-ceiling', 'runtime', file);
+      await cliOk(['install']);
+      writeFileSync(retired(), 'module.exports = {}; // an earlier version\n');
+      const record = JSON.parse(readFileSync(recordPath(), 'utf8'));
+      record.runtimeHashes[file] = createHash('sha256').update(readFileSync(retired())).digest('hex');
+      writeFileSync(recordPath(), JSON.stringify(record));
+      await cliOk(['install', '--runtime', 'node']);
+      expect(existsSync(retired())).toBe(false);
+      writeFileSync(retired(), 'someone else wrote this\n');
+      await cliOk(['install']);
+      expect(existsSync(retired())).toBe(true);
+    },
+  );
 });

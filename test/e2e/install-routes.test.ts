@@ -42,7 +42,7 @@ describe.each([
     const install = await run(['install', flag]);
     expect(install.exitCode, install.stderr).toBe(0);
     expect(install.stdout).toContain(
-      `copied runtime (hook.cjs, hook-pre-tool-use.cjs, hook-user-prompt-submit.cjs, hook-pre-compact.cjs, hook-post-compact.cjs, hook-session-start.cjs, hook-post-tool-use.cjs, hook-save-checkpoint.cjs, guard-voice.cjs, launch-failed.cjs, policy-parse.cjs, yaml-parse.cjs, statusline.cjs, statusline-main.cjs) to ${runtime(world)}`,
+      `copied runtime (hook.cjs, hook-pre-tool-use.cjs, hook-user-prompt-submit.cjs, hook-pre-compact.cjs, hook-post-compact.cjs, hook-session-start.cjs, hook-post-tool-use.cjs, hook-save-checkpoint.cjs, launch-failed.cjs, policy-parse.cjs, yaml-parse.cjs, statusline.cjs, statusline-main.cjs) to ${runtime(world)}`,
     );
     const doctor = await run(['doctor']);
     expect(doctor.stdout).toMatch(new RegExp(`✓ hooks .*all 6 events, runtime ${runtime(world).replace(/[.]/g, '\\.')}`));

@@ -165,7 +165,7 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     );
     expect(() => compiledEagerly('var f=e=>{"eager";return e};')).toThrow(/"eager" in a ArrowFunction/);
     for (const file of readdirSync(join(ROOT, 'plugin', 'dist'))) {
-      if (!/^(hook-|guard-voice|statusline-main)/.test(file)) continue;
+      if (!/^(hook-|statusline-main)/.test(file)) continue;
       expect(read(`plugin/dist/${file}`), file).not.toContain('"eager"');
     }
   });
@@ -176,7 +176,7 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
     const names = Array.from({ length: 2000 }, (_, n) => nthMangledName(n));
     expect(new Set(names).size).toBe(names.length); // one name per ordinal: terser never gives two bindings one name
     for (const name of names) expect(name).toMatch(/^[A-Za-z$_][\w$]*$/);
-    for (const file of ['hook-pre-tool-use.cjs', 'hook-user-prompt-submit.cjs', 'hook-pre-compact.cjs', 'guard-voice.cjs']) {
+    for (const file of ['hook-pre-tool-use.cjs', 'hook-user-prompt-submit.cjs', 'hook-pre-compact.cjs', 'statusline-main.cjs']) {
       const source = ts.createSourceFile(file, read(`plugin/dist/${file}`), ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
       const topLevel = source.statements.flatMap((s) =>
         ts.isFunctionDeclaration(s) && s.name
@@ -195,24 +195,13 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
 
   // package.json's "sideEffects": false lets esbuild drop a module whose exports a bundle never uses, top level and
   // all: without it, every bundle that imports anything beside the model registry's module builds its table and maps.
-  it.each(['guard-voice.cjs', 'hook-post-compact.cjs', 'hook-post-tool-use.cjs', 'hook-session-start.cjs', 'launch-failed.cjs'])(
+  it.each(['hook-post-compact.cjs', 'hook-post-tool-use.cjs', 'hook-session-start.cjs', 'launch-failed.cjs'])(
     'plugin/dist/%s, which never reads the model registry, neither holds nor builds it',
     (file) => {
       const bundle = read(`plugin/dist/${file}`);
       for (const model of REGISTRY_MODELS) expect(bundle).not.toContain(`"${model.id}"`);
     },
   );
-
-  // The voice reads the transcript with the reader the guard hands it (hooks/guard-voice.ts VoiceReads): a copy of its
-  // own would be loaded, and its code cache read, on every speaking verdict.
-  it('plugin/dist/guard-voice.cjs holds no transcript reader of its own: the guard that loads it has one', () => {
-    const voice = read('plugin/dist/guard-voice.cjs');
-    const guard = read('plugin/dist/hook-pre-tool-use.cjs');
-    for (const mark of ['compact_boundary', 'transcript shrank while being read']) {
-      expect(guard).toContain(mark);
-      expect(voice).not.toContain(mark);
-    }
-  });
 
   it('replay-worker.cjs, what a replay worker thread compiles, holds the scan and the analysis, not the CLI', () => {
     const worker = read('plugin/dist/replay-worker.cjs');

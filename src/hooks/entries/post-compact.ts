@@ -3,4 +3,4 @@ import type { Launch } from '../launch.js';
 import { runEntry } from '../main.js';
 import { runPostCompact } from '../post-compact.js';
 
-export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('post-compact', () => runPostCompact, bundleDir, launch);
+export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('post-compact', runPostCompact, bundleDir, launch);

@@ -3,4 +3,4 @@ import type { Launch } from '../launch.js';
 import { runEntry } from '../main.js';
 import { runPostToolUse } from '../post-tool-use.js';
 
-export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('post-tool-use', () => runPostToolUse, bundleDir, launch);
+export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('post-tool-use', runPostToolUse, bundleDir, launch);

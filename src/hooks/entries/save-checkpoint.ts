@@ -3,5 +3,4 @@ import type { Launch } from '../launch.js';
 import { runEntry } from '../main.js';
 import { runSaveCheckpoint } from '../save-checkpoint.js';
 
-export const runBundle = (bundleDir: string, launch: Launch): void =>
-  runEntry('save-checkpoint', () => runSaveCheckpoint, bundleDir, launch);
+export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('save-checkpoint', runSaveCheckpoint, bundleDir, launch);

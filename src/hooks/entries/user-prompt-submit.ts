@@ -4,4 +4,4 @@ import { runEntry } from '../main.js';
 import { runUserPromptSubmit } from '../user-prompt-submit.js';
 
 export const runBundle = (bundleDir: string, launch: Launch): void =>
-  runEntry('user-prompt-submit', () => runUserPromptSubmit, bundleDir, launch);
+  runEntry('user-prompt-submit', runUserPromptSubmit, bundleDir, launch);
