@@ -5,7 +5,7 @@
 import { runPostCompact } from './post-compact.js';
 import { runPostToolUse } from './post-tool-use.js';
 import { runPreCompact } from './pre-compact.js';
-import { guardHook } from './pre-tool-use.js';
+import { runPreToolUse } from './pre-tool-use.js';
 import { runSaveCheckpoint } from './save-checkpoint.js';
 import type { EntryName } from '../core/hook-table.js';
 import type { HookHandler } from '../runtime/run.js';
@@ -14,7 +14,7 @@ import { runUserPromptSubmit } from './user-prompt-submit.js';
 
 /** One handler per entry of the hook table (and the skill's command): the type makes a missing one a compile error. */
 export const HANDLERS: Record<EntryName, HookHandler> = {
-  'pre-tool-use': guardHook(),
+  'pre-tool-use': runPreToolUse,
   'user-prompt-submit': runUserPromptSubmit,
   'pre-compact': runPreCompact,
   'post-compact': runPostCompact,

@@ -18,7 +18,6 @@ import { locateSubagentTranscript, readOccupancy, type Measurement } from '../io
 import { loadHookConfig, type HookConfig } from '../runtime/hook-config.js';
 import { parseJson, silent, sleepSync, type HookOutcome } from '../runtime/hook-io.js';
 import type { HookHost, SdkContextUsage } from '../runtime/host.js';
-import type { HookHandler } from '../runtime/run.js';
 import { sessionWindow } from '../window/reading.js';
 import { claimNotice, recordEvent } from './guard-voice.js';
 import { claimWarningOnce, type WarningClaim } from '../io/warning-claim.js';
@@ -50,8 +49,8 @@ export type JudgeOptions = { wordDeduplicated?: boolean };
  * The guard as a command hook: its result as protocol output (a block is a `deny` decision, a warning
  * additional context.
  */
-export function guardHook(): HookHandler {
-  return (stdin, host) => renderGuardResult(judgePreToolUse(stdin, host));
+export function runPreToolUse(stdin: string | undefined, host: HookHost): HookOutcome {
+  return renderGuardResult(judgePreToolUse(stdin, host));
 }
 
 export function renderGuardResult(result: GuardResult): HookOutcome {
