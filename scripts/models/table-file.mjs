@@ -5,30 +5,54 @@ export const TABLE_PATH = 'src/core/model-registry.generated.ts';
 export const CLIENT_PACKAGE = '@anthropic-ai/claude-code';
 
 /**
- * How a table of many keys is written: with a null prototype, which V8 builds as a dictionary at once, not one
- * hidden class per key (~0.3 M instructions of every hook run for this one, measured; a lookup is `Object.hasOwn`).
+ * How a table a hook looks one key up in is written: as text, a line a key (`<key> <value …>`, single spaces), not as
+ * objects. A hook run builds every literal of a module it loads; the 25 models and 75 provider spellings as objects
+ * cost ~0.45 M instructions of each run on Node 26 (measured), found by `indexOf` in text almost nothing
+ * (core/model-window.ts reads a line). The keys hold no whitespace: catalog.mjs refuses such an id or spelling.
  */
-const DICTIONARY = {
-  open: '{ __proto__: null, ',
-  close: ' } as unknown as Readonly<Record<string, string>>',
+const MODEL_LINES = {
+  encode: (models) =>
+    models.map((m) => [m.id, m.window ?? '-', m.maximumWindow ?? '-', flag(m.native1m), flag(m.supports1mBeta), flag(m.supports1mSuffix)]),
+  decode: (rows) =>
+    rows.map(([id, window, maximumWindow, native1m, supports1mBeta, supports1mSuffix]) => ({
+      id,
+      window: tokensOrNull(window),
+      maximumWindow: tokensOrNull(maximumWindow),
+      native1m: native1m === '1',
+      supports1mBeta: supports1mBeta === '1',
+      supports1mSuffix: supports1mSuffix === '1',
+    })),
+};
+const PROVIDER_LINES = {
+  encode: (providerIds) => Object.entries(providerIds),
+  decode: (rows) => Object.fromEntries(rows),
 };
 
-/** The exported constants, in file order, with the doc comment each carries (and how a dictionary is written). */
+const flag = (value) => (value ? '1' : '0');
+const tokensOrNull = (text) => (text === '-' ? null : Number(text));
+
+/** The exported constants, in file order, with the doc comment each carries (and, for a table written as lines, how). */
 const EXPORTS = [
   ['REGISTRY_CLIENT_VERSION', 'The Claude Code release this table was read from.', (file) => file.version],
   [
-    'REGISTRY_MODELS',
-    'Every catalog model, in catalog order. `window: null`: the entry has no context block.',
+    'REGISTRY_MODEL_LINES',
+    'Every catalog model, in catalog order, a line each: `<id> <window> <maximum window> <native 1M> <1M beta> <[1m] suffix>`; `-`: the entry has no such window (no context block: the client counts 200,000), flags `1` or `0`.',
     (file) => file.table.models,
+    MODEL_LINES,
   ],
   [
-    'REGISTRY_PROVIDER_IDS',
-    'Every provider spelling of a model (Bedrock, Vertex, …), lowercased, and the model it names.',
+    'REGISTRY_PROVIDER_LINES',
+    'Every provider spelling of a model (Bedrock, Vertex, …), lowercased, a line each: `<spelling> <model id>`.',
     (file) => file.table.providerIds,
-    DICTIONARY,
+    PROVIDER_LINES,
   ],
   ['REGISTRY_ALIASES', 'Aliases: the model each names by default (first-party API) and per provider.', (file) => file.table.aliases],
   ['REGISTRY_BEST', 'What the alias `best` stands for (an alias or a model id).', (file) => file.table.best],
+  [
+    'REGISTRY_LARGEST_WINDOW',
+    'The largest window or maximum window of any model above (derived from them: a hook needs it without reading every line).',
+    (file) => Math.max(0, ...file.table.models.map((m) => m.maximumWindow ?? m.window ?? 0)),
+  ],
 ];
 
 /** The file's text before formatting (models.mjs runs Biome over it, so the committed file is the formatted text). */
@@ -39,12 +63,17 @@ export function renderTableFile(table, version) {
     '// Do not edit by hand. test/unit/model-registry.test.ts fails when this file and the pinned client differ.',
     '',
   ];
-  for (const [name, doc, pick, dictionary] of EXPORTS) {
+  for (const [name, doc, pick, asLines] of EXPORTS) {
     const value = pick(file);
-    const source = dictionary ? `${dictionary.open}${toSource(value).slice(2, -2)}${dictionary.close}` : `${toSource(value)} as const`;
+    const source = asLines ? linesSource(asLines.encode(value)) : `${toSource(value)} as const`;
     lines.push(`/** ${doc} */`, `export const ${name} = ${source};`, '');
   }
   return `${lines.join('\n').trimEnd()}\n`;
+}
+
+/** Rows as a template literal, a line each (and one before the first, so every key is found as `\n<key> `). */
+function linesSource(rows) {
+  return `\`\n${rows.map((row) => `${row.join(' ')}\n`).join('')}\``;
 }
 
 /** JSON, but token counts written `1_000_000` so a reader sees the number (Biome keeps separators and re-quotes strings). */
@@ -61,19 +90,22 @@ function toSource(value) {
 /** The committed file's data, by export name; a file we cannot read as data is reported as such, in one line. */
 export function readTableFile(text) {
   const data = {};
-  for (const [name, , , dictionary] of EXPORTS) {
+  for (const [name, , , asLines] of EXPORTS) {
     const marker = `export const ${name} = `;
     const at = text.indexOf(marker);
     if (at < 0) throw new Error(`${TABLE_PATH} has no ${name}`);
-    data[name] = readLiteral(dictionary ? withoutNullPrototype(text, at + marker.length) : text, at + marker.length).value;
+    const value = readLiteral(text, at + marker.length).value;
+    data[name] = asLines ? asLines.decode(readRows(name, value)) : value;
   }
   return data;
 }
 
-/** `text` with the dictionary's `__proto__: null` at `start` blanked out (as Biome formats it), or as it is. */
-function withoutNullPrototype(text, start) {
-  const found = /^\{\s*__proto__: null,/.exec(text.slice(start));
-  return found ? `${text.slice(0, start)}{${' '.repeat(found[0].length - 1)}${text.slice(start + found[0].length)}` : text;
+/** The rows of a table written as lines; text that is not such lines is reported as such. */
+function readRows(name, value) {
+  if (typeof value !== 'string' || !value.startsWith('\n') || !value.endsWith('\n'))
+    throw new Error(`${TABLE_PATH}: ${name} is not lines of text`);
+  const body = value.slice(1, -1);
+  return body === '' ? [] : body.split('\n').map((line) => line.split(' '));
 }
 
 /** The data the file would hold, in the shape readTableFile returns. */

@@ -4,112 +4,111 @@
 /** The Claude Code release this table was read from. */
 export const REGISTRY_CLIENT_VERSION = '2.1.332' as const;
 
-/** Every catalog model, in catalog order. `window: null`: the entry has no context block. */
-export const REGISTRY_MODELS = [
-  { id: 'claude-3-5-haiku', window: null, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: false },
-  { id: 'claude-haiku-4-5', window: 200_000, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: true },
-  { id: 'claude-haiku-5-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-3-5-sonnet', window: null, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: false },
-  { id: 'claude-3-7-sonnet', window: null, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: false },
-  { id: 'claude-sonnet-4-0', window: 200_000, maximumWindow: 1_000_000, native1m: false, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-sonnet-4-5', window: 200_000, maximumWindow: 1_000_000, native1m: false, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-sonnet-4-6', window: 200_000, maximumWindow: 1_000_000, native1m: false, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-sonnet-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-sonnet-5-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-opus-4-0', window: 200_000, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: true },
-  { id: 'claude-opus-4-1', window: 200_000, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: true },
-  { id: 'claude-opus-4-5', window: 200_000, maximumWindow: null, native1m: false, supports1mBeta: false, supports1mSuffix: true },
-  { id: 'claude-opus-4-6', window: 200_000, maximumWindow: 1_000_000, native1m: false, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-opus-4-7', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-opus-4-8', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-opus-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-opus-5-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: true },
-  { id: 'claude-fable-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-fable-5-1', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-fable-5-2', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-mythos-5', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-mythos-5-1', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-  { id: 'claude-mythos-5-2', window: 1_000_000, maximumWindow: null, native1m: true, supports1mBeta: true, supports1mSuffix: false },
-] as const;
+/** Every catalog model, in catalog order, a line each: `<id> <window> <maximum window> <native 1M> <1M beta> <[1m] suffix>`; `-`: the entry has no such window (no context block: the client counts 200,000), flags `1` or `0`. */
+export const REGISTRY_MODEL_LINES = `
+claude-3-5-haiku - - 0 0 0
+claude-haiku-4-5 200000 - 0 0 1
+claude-haiku-5-5 1000000 - 1 1 0
+claude-3-5-sonnet - - 0 0 0
+claude-3-7-sonnet - - 0 0 0
+claude-sonnet-4-0 200000 1000000 0 1 1
+claude-sonnet-4-5 200000 1000000 0 1 1
+claude-sonnet-4-6 200000 1000000 0 1 1
+claude-sonnet-5 1000000 - 1 1 0
+claude-sonnet-5-5 1000000 - 1 1 0
+claude-opus-4-0 200000 - 0 0 1
+claude-opus-4-1 200000 - 0 0 1
+claude-opus-4-5 200000 - 0 0 1
+claude-opus-4-6 200000 1000000 0 1 1
+claude-opus-4-7 1000000 - 1 1 1
+claude-opus-4-8 1000000 - 1 1 1
+claude-opus-5 1000000 - 1 1 1
+claude-opus-5-5 1000000 - 1 1 1
+claude-fable-5 1000000 - 1 1 0
+claude-fable-5-1 1000000 - 1 1 0
+claude-fable-5-2 1000000 - 1 1 0
+claude-mythos-5 1000000 - 1 1 0
+claude-mythos-5-1 1000000 - 1 1 0
+claude-mythos-5-2 1000000 - 1 1 0
+`;
 
-/** Every provider spelling of a model (Bedrock, Vertex, …), lowercased, and the model it names. */
-export const REGISTRY_PROVIDER_IDS = {
-  __proto__: null,
-  'claude-3-5-haiku-20241022': 'claude-3-5-haiku',
-  'us.anthropic.claude-3-5-haiku-20241022-v1:0': 'claude-3-5-haiku',
-  'claude-3-5-haiku@20241022': 'claude-3-5-haiku',
-  'claude-3-5-haiku': 'claude-3-5-haiku',
-  'claude-haiku-4-5-20251001': 'claude-haiku-4-5',
-  'us.anthropic.claude-haiku-4-5-20251001-v1:0': 'claude-haiku-4-5',
-  'claude-haiku-4-5@20251001': 'claude-haiku-4-5',
-  'claude-haiku-4-5': 'claude-haiku-4-5',
-  'anthropic.claude-haiku-4-5': 'claude-haiku-4-5',
-  'claude-haiku-5-5': 'claude-haiku-5-5',
-  'us.anthropic.claude-haiku-5-5': 'claude-haiku-5-5',
-  'anthropic.claude-haiku-5-5': 'claude-haiku-5-5',
-  'claude-3-5-sonnet-20241022': 'claude-3-5-sonnet',
-  'us.anthropic.claude-3-5-sonnet-20241022-v2:0': 'claude-3-5-sonnet',
-  'claude-3-5-sonnet-v2@20241022': 'claude-3-5-sonnet',
-  'claude-3-5-sonnet': 'claude-3-5-sonnet',
-  'claude-3-7-sonnet-20250219': 'claude-3-7-sonnet',
-  'us.anthropic.claude-3-7-sonnet-20250219-v1:0': 'claude-3-7-sonnet',
-  'claude-3-7-sonnet@20250219': 'claude-3-7-sonnet',
-  'claude-3-7-sonnet': 'claude-3-7-sonnet',
-  'claude-sonnet-4-20250514': 'claude-sonnet-4-0',
-  'us.anthropic.claude-sonnet-4-20250514-v1:0': 'claude-sonnet-4-0',
-  'claude-sonnet-4@20250514': 'claude-sonnet-4-0',
-  'claude-sonnet-4': 'claude-sonnet-4-0',
-  'claude-sonnet-4-5-20250929': 'claude-sonnet-4-5',
-  'us.anthropic.claude-sonnet-4-5-20250929-v1:0': 'claude-sonnet-4-5',
-  'claude-sonnet-4-5@20250929': 'claude-sonnet-4-5',
-  'claude-sonnet-4-5': 'claude-sonnet-4-5',
-  'claude-sonnet-4-6': 'claude-sonnet-4-6',
-  'us.anthropic.claude-sonnet-4-6': 'claude-sonnet-4-6',
-  'claude-sonnet-5': 'claude-sonnet-5',
-  'us.anthropic.claude-sonnet-5': 'claude-sonnet-5',
-  'anthropic.claude-sonnet-5': 'claude-sonnet-5',
-  'claude-sonnet-5-5': 'claude-sonnet-5-5',
-  'us.anthropic.claude-sonnet-5-5': 'claude-sonnet-5-5',
-  'anthropic.claude-sonnet-5-5': 'claude-sonnet-5-5',
-  'claude-opus-4-20250514': 'claude-opus-4-0',
-  'us.anthropic.claude-opus-4-20250514-v1:0': 'claude-opus-4-0',
-  'claude-opus-4@20250514': 'claude-opus-4-0',
-  'claude-opus-4': 'claude-opus-4-0',
-  'claude-opus-4-1-20250805': 'claude-opus-4-1',
-  'us.anthropic.claude-opus-4-1-20250805-v1:0': 'claude-opus-4-1',
-  'claude-opus-4-1@20250805': 'claude-opus-4-1',
-  'claude-opus-4-1': 'claude-opus-4-1',
-  'claude-opus-4-5-20251101': 'claude-opus-4-5',
-  'us.anthropic.claude-opus-4-5-20251101-v1:0': 'claude-opus-4-5',
-  'claude-opus-4-5@20251101': 'claude-opus-4-5',
-  'claude-opus-4-5': 'claude-opus-4-5',
-  'claude-opus-4-6': 'claude-opus-4-6',
-  'us.anthropic.claude-opus-4-6-v1': 'claude-opus-4-6',
-  'claude-opus-4-7': 'claude-opus-4-7',
-  'us.anthropic.claude-opus-4-7': 'claude-opus-4-7',
-  'anthropic.claude-opus-4-7': 'claude-opus-4-7',
-  'claude-opus-4-8': 'claude-opus-4-8',
-  'us.anthropic.claude-opus-4-8': 'claude-opus-4-8',
-  'anthropic.claude-opus-4-8': 'claude-opus-4-8',
-  'claude-opus-5': 'claude-opus-5',
-  'us.anthropic.claude-opus-5': 'claude-opus-5',
-  'anthropic.claude-opus-5': 'claude-opus-5',
-  'claude-opus-5-5': 'claude-opus-5-5',
-  'us.anthropic.claude-opus-5-5': 'claude-opus-5-5',
-  'anthropic.claude-opus-5-5': 'claude-opus-5-5',
-  'claude-fable-5': 'claude-fable-5',
-  'us.anthropic.claude-fable-5': 'claude-fable-5',
-  'anthropic.claude-fable-5': 'claude-fable-5',
-  'claude-fable-5-1': 'claude-fable-5-1',
-  'us.anthropic.claude-fable-5-1': 'claude-fable-5-1',
-  'anthropic.claude-fable-5-1': 'claude-fable-5-1',
-  'claude-fable-5-2': 'claude-fable-5-2',
-  'us.anthropic.claude-fable-5-2': 'claude-fable-5-2',
-  'anthropic.claude-fable-5-2': 'claude-fable-5-2',
-  'claude-mythos-5': 'claude-mythos-5',
-  'claude-mythos-5-1': 'claude-mythos-5-1',
-  'claude-mythos-5-2': 'claude-mythos-5-2',
-} as unknown as Readonly<Record<string, string>>;
+/** Every provider spelling of a model (Bedrock, Vertex, …), lowercased, a line each: `<spelling> <model id>`. */
+export const REGISTRY_PROVIDER_LINES = `
+claude-3-5-haiku-20241022 claude-3-5-haiku
+us.anthropic.claude-3-5-haiku-20241022-v1:0 claude-3-5-haiku
+claude-3-5-haiku@20241022 claude-3-5-haiku
+claude-3-5-haiku claude-3-5-haiku
+claude-haiku-4-5-20251001 claude-haiku-4-5
+us.anthropic.claude-haiku-4-5-20251001-v1:0 claude-haiku-4-5
+claude-haiku-4-5@20251001 claude-haiku-4-5
+claude-haiku-4-5 claude-haiku-4-5
+anthropic.claude-haiku-4-5 claude-haiku-4-5
+claude-haiku-5-5 claude-haiku-5-5
+us.anthropic.claude-haiku-5-5 claude-haiku-5-5
+anthropic.claude-haiku-5-5 claude-haiku-5-5
+claude-3-5-sonnet-20241022 claude-3-5-sonnet
+us.anthropic.claude-3-5-sonnet-20241022-v2:0 claude-3-5-sonnet
+claude-3-5-sonnet-v2@20241022 claude-3-5-sonnet
+claude-3-5-sonnet claude-3-5-sonnet
+claude-3-7-sonnet-20250219 claude-3-7-sonnet
+us.anthropic.claude-3-7-sonnet-20250219-v1:0 claude-3-7-sonnet
+claude-3-7-sonnet@20250219 claude-3-7-sonnet
+claude-3-7-sonnet claude-3-7-sonnet
+claude-sonnet-4-20250514 claude-sonnet-4-0
+us.anthropic.claude-sonnet-4-20250514-v1:0 claude-sonnet-4-0
+claude-sonnet-4@20250514 claude-sonnet-4-0
+claude-sonnet-4 claude-sonnet-4-0
+claude-sonnet-4-5-20250929 claude-sonnet-4-5
+us.anthropic.claude-sonnet-4-5-20250929-v1:0 claude-sonnet-4-5
+claude-sonnet-4-5@20250929 claude-sonnet-4-5
+claude-sonnet-4-5 claude-sonnet-4-5
+claude-sonnet-4-6 claude-sonnet-4-6
+us.anthropic.claude-sonnet-4-6 claude-sonnet-4-6
+claude-sonnet-5 claude-sonnet-5
+us.anthropic.claude-sonnet-5 claude-sonnet-5
+anthropic.claude-sonnet-5 claude-sonnet-5
+claude-sonnet-5-5 claude-sonnet-5-5
+us.anthropic.claude-sonnet-5-5 claude-sonnet-5-5
+anthropic.claude-sonnet-5-5 claude-sonnet-5-5
+claude-opus-4-20250514 claude-opus-4-0
+us.anthropic.claude-opus-4-20250514-v1:0 claude-opus-4-0
+claude-opus-4@20250514 claude-opus-4-0
+claude-opus-4 claude-opus-4-0
+claude-opus-4-1-20250805 claude-opus-4-1
+us.anthropic.claude-opus-4-1-20250805-v1:0 claude-opus-4-1
+claude-opus-4-1@20250805 claude-opus-4-1
+claude-opus-4-1 claude-opus-4-1
+claude-opus-4-5-20251101 claude-opus-4-5
+us.anthropic.claude-opus-4-5-20251101-v1:0 claude-opus-4-5
+claude-opus-4-5@20251101 claude-opus-4-5
+claude-opus-4-5 claude-opus-4-5
+claude-opus-4-6 claude-opus-4-6
+us.anthropic.claude-opus-4-6-v1 claude-opus-4-6
+claude-opus-4-7 claude-opus-4-7
+us.anthropic.claude-opus-4-7 claude-opus-4-7
+anthropic.claude-opus-4-7 claude-opus-4-7
+claude-opus-4-8 claude-opus-4-8
+us.anthropic.claude-opus-4-8 claude-opus-4-8
+anthropic.claude-opus-4-8 claude-opus-4-8
+claude-opus-5 claude-opus-5
+us.anthropic.claude-opus-5 claude-opus-5
+anthropic.claude-opus-5 claude-opus-5
+claude-opus-5-5 claude-opus-5-5
+us.anthropic.claude-opus-5-5 claude-opus-5-5
+anthropic.claude-opus-5-5 claude-opus-5-5
+claude-fable-5 claude-fable-5
+us.anthropic.claude-fable-5 claude-fable-5
+anthropic.claude-fable-5 claude-fable-5
+claude-fable-5-1 claude-fable-5-1
+us.anthropic.claude-fable-5-1 claude-fable-5-1
+anthropic.claude-fable-5-1 claude-fable-5-1
+claude-fable-5-2 claude-fable-5-2
+us.anthropic.claude-fable-5-2 claude-fable-5-2
+anthropic.claude-fable-5-2 claude-fable-5-2
+claude-mythos-5 claude-mythos-5
+claude-mythos-5-1 claude-mythos-5-1
+claude-mythos-5-2 claude-mythos-5-2
+`;
 
 /** Aliases: the model each names by default (first-party API) and per provider. */
 export const REGISTRY_ALIASES = {
@@ -152,3 +151,6 @@ export const REGISTRY_ALIASES = {
 
 /** What the alias `best` stands for (an alias or a model id). */
 export const REGISTRY_BEST = 'opus' as const;
+
+/** The largest window or maximum window of any model above (derived from them: a hook needs it without reading every line). */
+export const REGISTRY_LARGEST_WINDOW = 1_000_000 as const;

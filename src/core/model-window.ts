@@ -3,7 +3,13 @@
  * normalised as the client does it. Names like `vc`, `bB` are 2.1.331's minified JS (2.1.332: same code, other names).
  */
 import { DEFAULT_WINDOW } from './limits.js';
-import { REGISTRY_ALIASES, REGISTRY_BEST, REGISTRY_MODELS, REGISTRY_PROVIDER_IDS } from './model-registry.generated.js';
+import {
+  REGISTRY_ALIASES,
+  REGISTRY_BEST,
+  REGISTRY_LARGEST_WINDOW,
+  REGISTRY_MODEL_LINES,
+  REGISTRY_PROVIDER_LINES,
+} from './model-registry.generated.js';
 
 /** Claude Code counts an id carrying `[1m]`, and a model id it does not know, as 1,000,000 tokens (2.1.331: `L_`, `YB`). */
 export const CLIENT_1M_WINDOW = 1_000_000;
@@ -52,9 +58,6 @@ export type ModelLookupOptions = {
 /** The catalog id (or, for a model it lacks, the client's canonical spelling) and whether the raw id asked for 1M. */
 export type NormalizedModelId = { id: string; suffix1m: boolean };
 
-const MODELS: readonly RegistryModel[] = REGISTRY_MODELS;
-const MODELS_BY_ID: ReadonlyMap<string, RegistryModel> = new Map(MODELS.map((m) => [m.id, m]));
-const PROVIDER_IDS: Readonly<Record<string, string>> = REGISTRY_PROVIDER_IDS;
 const ALIASES: Readonly<Record<string, { default: string; perProvider: Readonly<Record<string, string>> }>> = REGISTRY_ALIASES;
 const BEST: string | null = REGISTRY_BEST;
 
@@ -63,7 +66,53 @@ const BEST: string | null = REGISTRY_BEST;
  * 1,000,000 Claude Code counts for any `[1m]` id and for an id it does not know (`YB`). An unknown model is never
  * judged below it: no percentage over 100 %, no "stop loading" under the ceiling of this window.
  */
-export const LARGEST_MODEL_WINDOW = Math.max(CLIENT_1M_WINDOW, ...[...MODELS_BY_ID.values()].map((m) => m.maximumWindow ?? m.window ?? 0));
+export const LARGEST_MODEL_WINDOW = Math.max(CLIENT_1M_WINDOW, REGISTRY_LARGEST_WINDOW);
+
+/**
+ * The generated tables are text, a line a key (`\n<key> <value …>`): a hook looks one id up, and building the
+ * catalog as objects cost every run more than the whole lookup does (scripts/models/table-file.mjs).
+ */
+function lineOf(lines: string, key: string): string[] | undefined {
+  // A key with a space or a line break in it is none of the table's (no id or spelling holds one: catalog.mjs).
+  if (key === '' || key.includes(' ') || key.includes('\n')) return undefined;
+  const at = lines.indexOf(`\n${key} `);
+  return at === -1 ? undefined : lines.slice(at + 1, lines.indexOf('\n', at + 1)).split(' ');
+}
+
+/** The catalog entry whose id is exactly `id`, else undefined. */
+export function registryModel(id: string): RegistryModel | undefined {
+  const line = lineOf(REGISTRY_MODEL_LINES, id);
+  return line && modelOfLine(line);
+}
+
+function modelOfLine([id, window, maximumWindow, native1m, supports1mBeta, supports1mSuffix]: string[]): RegistryModel {
+  return {
+    id: id!,
+    window: tokensOrNull(window),
+    maximumWindow: tokensOrNull(maximumWindow),
+    native1m: native1m === '1',
+    supports1mBeta: supports1mBeta === '1',
+    supports1mSuffix: supports1mSuffix === '1',
+  };
+}
+
+function tokensOrNull(text: string | undefined): number | null {
+  return text === '-' || text === undefined ? null : Number(text);
+}
+
+/** Every catalog model, in catalog order (read whole only on the rare paths, and by the tests). */
+export function registryModels(): RegistryModel[] {
+  return REGISTRY_MODEL_LINES.slice(1, -1)
+    .split('\n')
+    .map((line) => modelOfLine(line.split(' ')));
+}
+
+/** Every provider spelling and the catalog id it names (for the tests). */
+export function registryProviderIds(): Array<[spelling: string, id: string]> {
+  return REGISTRY_PROVIDER_LINES.slice(1, -1)
+    .split('\n')
+    .map((line) => line.split(' ') as [string, string]);
+}
 
 /** Client `OQ`: the Bedrock cross-region prefixes (`eu.anthropic.claude-…`); any other `x.anthropic.` prefix is not an id. */
 const REGION_PREFIXES = ['us', 'eu', 'apac', 'jp', 'au', 'us-gov', 'global'];
@@ -72,7 +121,7 @@ const REGION_PREFIXES = ['us', 'eu', 'apac', 'jp', 'au', 'us-gov', 'global'];
 export function resolveModelWindow(raw: unknown, options: ModelLookupOptions = {}): ModelWindow {
   const disabled = options.disable1mContext === true;
   const normalized = normalizeModelId(raw, options);
-  const model = normalized && MODELS_BY_ID.get(normalized.id);
+  const model = normalized && registryModel(normalized.id);
   // Client `Jv`: an id it does not know counts YB (1,000,000), or BPt (200,000) with 1M disabled.
   if (!normalized || !model) return { kind: 'unknown', id: normalized?.id, largest: disabled ? DEFAULT_WINDOW : LARGEST_MODEL_WINDOW };
   return judgeModelWindow(model, normalized.suffix1m, disabled);
@@ -105,7 +154,8 @@ function judgeModelWindow(model: RegistryModel, suffix1m: boolean, disabled: boo
 export function normalizeModelId(raw: unknown, options: ModelLookupOptions = {}): NormalizedModelId | undefined {
   // The usual case, a catalog id as transcripts record it (one the provider table keeps as it is): what the steps
   // below give it, without their regular expressions, each compiled by V8 on a hook's first use.
-  if (typeof raw === 'string' && MODELS_BY_ID.has(raw) && providerModelOf(raw) === raw) return { id: raw, suffix1m: false };
+  if (typeof raw === 'string' && lineOf(REGISTRY_MODEL_LINES, raw) !== undefined && providerModelOf(raw) === raw)
+    return { id: raw, suffix1m: false };
   const text = readIdText(raw);
   if (text === undefined) return undefined;
   const target = aliasTarget(stripTags(text), options);
@@ -180,8 +230,9 @@ function canonicalModelId(text: string): string {
   return containedCatalogId(id) ?? stripDate(id);
 }
 
-function providerModelOf(id: string): string | undefined {
-  return Object.hasOwn(PROVIDER_IDS, id) ? PROVIDER_IDS[id] : undefined;
+/** The catalog id the provider spelling `id` (exactly, lowercased) names, else undefined. */
+export function providerModelOf(id: string): string | undefined {
+  return lineOf(REGISTRY_PROVIDER_LINES, id)?.[1];
 }
 
 function stripDate(id: string): string {
@@ -224,7 +275,7 @@ function optionalNumber(digits: string | undefined): number | undefined {
 
 /** `AB` with `vvn`: same family, same legacy form, same major and minor (a missing minor is 0: `claude-opus-4` is 4-0). */
 function catalogIdOf(wanted: ParsedModelId): string | undefined {
-  for (const id of MODELS_BY_ID.keys()) {
+  for (const { id } of registryModels()) {
     const entry = parseModelId(id);
     if (!entry || entry.trailer !== undefined) continue;
     if (
@@ -254,7 +305,8 @@ let containedOrderMemo: ReadonlyArray<{ id: string; shortForm: RegExp | undefine
 
 /** Built on first use: a session's model is nearly always a catalog id, found without it (~0.1 M instructions a hook run). */
 function containedOrder(): ReadonlyArray<{ id: string; shortForm: RegExp | undefined }> {
-  containedOrderMemo ??= [...MODELS_BY_ID.keys()]
+  containedOrderMemo ??= registryModels()
+    .map((model) => model.id)
     .sort((a, b) => b.length - a.length)
     .map((id) => ({ id, shortForm: id.endsWith('-0') ? new RegExp(`${id.slice(0, -2)}(?!-\\d(?!\\d))`) : undefined }));
   return containedOrderMemo;

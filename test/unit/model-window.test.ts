@@ -1,6 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { REGISTRY_MODELS, REGISTRY_PROVIDER_IDS } from '../../src/core/model-registry.generated.js';
-import { LARGEST_MODEL_WINDOW, normalizeModelId, resolveModelWindow } from '../../src/core/model-window.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  LARGEST_MODEL_WINDOW,
+  normalizeModelId,
+  providerModelOf,
+  registryModel,
+  registryModels,
+  registryProviderIds,
+  resolveModelWindow,
+} from '../../src/core/model-window.js';
+// @ts-expect-error: a plain .mjs script without types; the same reader `npm run models --check` compares with.
+import { readTableFile, TABLE_PATH } from '../../scripts/models/table-file.mjs';
+import { ROOT } from '../helpers/sandbox.js';
+
+const REGISTRY_MODELS = registryModels();
+const REGISTRY_PROVIDER_IDS = registryProviderIds();
 
 const id = (value: string, suffix1m = false) => ({ id: value, suffix1m });
 
@@ -92,14 +107,33 @@ describe('normalizeModelId: the client’s canonical id', () => {
     expect(normalizeModelId(`${model.toUpperCase()}[1m]`)).toEqual(id(model, true));
   });
 
-  it.each(Object.entries(REGISTRY_PROVIDER_IDS))('provider spelling %s → %s', (spelling, model) => {
+  it.each(REGISTRY_PROVIDER_IDS)('provider spelling %s → %s', (spelling, model) => {
     expect(normalizeModelId(spelling)).toEqual(id(model));
     expect(normalizeModelId(`${spelling}[1m]`)).toEqual(id(model, true));
   });
 
-  it('the provider table has no prototype (V8 builds it as a dictionary at once: issue 18), so no inherited name is a spelling', () => {
-    expect(Object.getPrototypeOf(REGISTRY_PROVIDER_IDS)).toBeNull();
-    expect(Object.keys(REGISTRY_PROVIDER_IDS)).not.toContain('__proto__');
+  it('the hook reads the generated lines as the models script does: the same models and spellings, in order', () => {
+    const committed = readTableFile(readFileSync(join(ROOT, TABLE_PATH), 'utf8'));
+    expect(REGISTRY_MODELS).toEqual(committed.REGISTRY_MODEL_LINES);
+    expect(Object.fromEntries(REGISTRY_PROVIDER_IDS)).toEqual(committed.REGISTRY_PROVIDER_LINES);
+    expect(REGISTRY_PROVIDER_IDS).toHaveLength(Object.keys(committed.REGISTRY_PROVIDER_LINES).length); // no spelling twice
+    expect(REGISTRY_MODELS.length).toBeGreaterThan(20);
+  });
+
+  it('only a whole key is found in the lines: no prefix, no value, no text across a space or a line break, no inherited name', () => {
+    const [first, second] = REGISTRY_MODELS;
+    const [spelling, model] = REGISTRY_PROVIDER_IDS.find(([key, value]) => key !== value)!;
+    expect(registryModel(first!.id)).toEqual(first);
+    expect(providerModelOf(spelling)).toBe(model);
+    const notKeys = [
+      ...['', 'claude-opus-5-', 'claude-sonnet', 'claude', '1000000', '-', '0', '1', `${spelling} ${model}`],
+      ...[`${first!.id} ${first!.window ?? '-'}`, `${first!.id}\n${second!.id}`, `\n${first!.id}`, `${first!.id} `, `${first!.id}\n`],
+      ...['constructor', 'toString', '__proto__', 'hasOwnProperty'],
+    ];
+    for (const raw of notKeys) {
+      expect(registryModel(raw), JSON.stringify(raw)).toBeUndefined();
+      expect(providerModelOf(raw), JSON.stringify(raw)).toBeUndefined();
+    }
     for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) expect(resolveModelWindow(name).kind).toBe('unknown');
   });
 });

@@ -42,8 +42,9 @@ describe('npm run models', () => {
     expect(run('--bin', bin, '--table', table)).toMatchObject({ status: 0, stdout: expect.stringContaining('2 models, 1 aliases') });
     const text = readFileSync(table, 'utf8');
     expect(text).toContain('from @anthropic-ai/claude-code@9.9.9');
-    expect(text).toContain("{ id: 'claude-sonnet-4-5', window: 200_000, maximumWindow: 1_000_000, native1m: false, supports1mBeta: true");
-    expect(text).toContain("'us.anthropic.claude-opus-5-5': 'claude-opus-5-5'");
+    expect(text).toContain('\nclaude-sonnet-4-5 200000 1000000 0 1 1\nclaude-opus-5-5 1000000 - 1 0 0\n');
+    expect(text).toContain('\nus.anthropic.claude-opus-5-5 claude-opus-5-5\n');
+    expect(text).toContain('REGISTRY_LARGEST_WINDOW = 1_000_000');
     expect(run('--bin', bin, '--table', table, '--check')).toMatchObject({ status: 0, stdout: expect.stringContaining('matches') });
   });
 
@@ -53,11 +54,11 @@ describe('npm run models', () => {
     expect(result.status).toBe(1);
     expect(result.stdout.split('\n').slice(1, -1)).toEqual([
       '  REGISTRY_CLIENT_VERSION: committed "9.9.9", client "9.9.10"',
-      '  REGISTRY_MODELS claude-sonnet-4-5 window: committed 200000, client 1000000',
-      '  REGISTRY_MODELS claude-sonnet-4-5 maximumWindow: committed 1000000, client null',
-      '  REGISTRY_MODELS claude-sonnet-4-5 native1m: committed false, client true',
-      '  REGISTRY_MODELS claude-sonnet-4-5 supports1mBeta: committed true, client false',
-      '  REGISTRY_MODELS claude-sonnet-4-5 supports1mSuffix: committed true, client false',
+      '  REGISTRY_MODEL_LINES claude-sonnet-4-5 window: committed 200000, client 1000000',
+      '  REGISTRY_MODEL_LINES claude-sonnet-4-5 maximumWindow: committed 1000000, client null',
+      '  REGISTRY_MODEL_LINES claude-sonnet-4-5 native1m: committed false, client true',
+      '  REGISTRY_MODEL_LINES claude-sonnet-4-5 supports1mBeta: committed true, client false',
+      '  REGISTRY_MODEL_LINES claude-sonnet-4-5 supports1mSuffix: committed true, client false',
     ]);
   });
 
