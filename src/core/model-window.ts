@@ -107,13 +107,6 @@ export function registryModels(): RegistryModel[] {
     .map((line) => modelOfLine(line.split(' ')));
 }
 
-/** Every provider spelling and the catalog id it names (for the tests). */
-export function registryProviderIds(): Array<[spelling: string, id: string]> {
-  return REGISTRY_PROVIDER_LINES.slice(1, -1)
-    .split('\n')
-    .map((line) => line.split(' ') as [string, string]);
-}
-
 /** Client `OQ`: the Bedrock cross-region prefixes (`eu.anthropic.claude-…`); any other `x.anthropic.` prefix is not an id. */
 const REGION_PREFIXES = ['us', 'eu', 'apac', 'jp', 'au', 'us-gov', 'global'];
 
