@@ -6,7 +6,7 @@ export const CLIENT_PACKAGE = '@anthropic-ai/claude-code';
 
 /**
  * How a table a hook looks one key up in is written: as text, a line a key (`<key> <value …>`, single spaces), not as
- * objects. A hook run builds every literal of a module it loads; the 25 models and 75 provider spellings as objects
+ * objects. A hook run builds every literal of a module it loads; the 24 models and 75 provider spellings as objects
  * cost ~0.45 M instructions of each run on Node 26 (measured), found by `indexOf` in text almost nothing
  * (core/model-window.ts reads a line). The keys hold no whitespace: catalog.mjs refuses such an id or spelling.
  */
