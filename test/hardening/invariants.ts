@@ -3,8 +3,12 @@ import { expect } from 'vitest';
 
 export type Outcome = { exitCode: number; stdout: string; stderr: string };
 
-/** The variables whose values a hook may quote back as given: names of files and folders, not numbers it computes. */
+/**
+ * The variables whose values a hook may quote back as given: names of files and folders, not numbers it computes
+ * (the project folder too: a policy file named relative to it is quoted under it, `<project>/-0%/`).
+ */
 const QUOTED_VARIABLES = [
+  'CLAUDE_PROJECT_DIR',
   'DEV_TEAM_CONTEXT_ORCHESTRATION',
   'DEV_TEAM_CONTEXT_POLICY',
   'DEV_TEAM_CONTEXT_STATE_DIR',
