@@ -83,11 +83,13 @@ const ownSummary = (own: Own) => (path: string, text: string) => isOwnFile(own.r
  * acknowledging it and any older ones, led by what the kept summary dropped.
  * When the alert already went out before the summary was kept (SessionStart
  * `compact` runs before PostCompact), what it dropped follows once on its own.
+ * `sessionRecords`: this session's records (readWrittenRecords with its sanitised id), when the caller has them.
  */
-export function takeCompactionAlert(config: HookConfig, sessionId: string): string | undefined {
+export function takeCompactionAlert(config: HookConfig, sessionId: string, sessionRecords?: readonly WrittenRecord[]): string | undefined {
   const session = sanitizeId(sessionId);
-  // Every prompt runs this: the records of this session only, not the project's whole history.
-  const own = loadOwn(config, session);
+  // Every prompt runs this: the records of this session only, not the project's whole history (the monitor's, read
+  // once for its status too, or read here).
+  const own = sessionRecords ? { records: sessionRecords } : loadOwn(config, session);
   const entries = ownCheckpoints(own.records, session);
   const newest = chooseCompactionAlert(unacknowledged(own, entries, config));
   if (!newest) return takeDroppedNotice(own, entries[entries.length - 1]);

@@ -68,8 +68,42 @@ export function canonicalPath(path: string): string {
 
 /** One file per project, named by a digest of its real folder: a path never becomes a file name. */
 function recordsFile(projectDir: string): string {
-  return `${digestOf(canonicalDir(projectDir)).slice(0, 32)}.jsonl`;
+  return `${recordsKey(projectDir).key}.jsonl`;
 }
+
+/** A project's records key: its canonical folder, and the first 32 hex digits of the folder's SHA-256. */
+export type RecordsKey = { dir: string; key: string };
+
+/**
+ * The key this project's records (and its private fallback folder) go under, hashed once per folder and process,
+ * or taken from an earlier run that hashed it (rememberRecordsKey): the monitor, on every prompt, would otherwise
+ * set up the SHA-256 compressor for the folder's name alone (~0.4 M instructions, bench/RESULTS.md).
+ */
+export function recordsKey(projectDir: string): RecordsKey {
+  const dir = canonicalDir(projectDir);
+  let key = recordsKeys.get(dir);
+  if (key === undefined) {
+    key = digestOf(dir).slice(0, 32);
+    recordsKeys.set(dir, key);
+  }
+  return { dir, key };
+}
+
+const recordsKeys = new Map<string, string>();
+
+/**
+ * A key an earlier run of ours hashed and kept in the private state (the monitor's mark), used for that very
+ * canonical folder only, and only when it has the form recordsKey gives; one hashed in this process stands.
+ * Compiled with the hook bundle (tsup.config.ts): the monitor's code cache is written by a session's first prompt,
+ * before there is a mark to remember.
+ */
+export function rememberRecordsKey(remembered: RecordsKey): void {
+  'eager';
+  if (RECORDS_KEY.test(remembered.key) && !recordsKeys.has(remembered.dir)) recordsKeys.set(remembered.dir, remembered.key);
+}
+
+/** What recordsKey's key looks like. */
+export const RECORDS_KEY = /^[0-9a-f]{32}$/;
 
 /** The private folder for checkpoints: the records, and checkpoints when the project's folder cannot be used. */
 export function privateCheckpointsDir(stateDir: string): string {

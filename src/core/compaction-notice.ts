@@ -8,9 +8,15 @@ export type CompactionNumbers = { trigger: string | undefined; preTokens: number
 
 /**
  * What the monitor remembers per session: how far into the transcript it has looked for compactions, and the
- * newest compaction it saw there (its boundary is read once: after the next turn the occupancy read stops before it).
+ * newest compaction it saw there (its boundary is read once: after the next turn the occupancy read stops before it);
+ * and the project's records key (checkpoints/provenance.ts `recordsKey`), so that a prompt does not hash the
+ * project's folder again.
  */
-export type MonitorMark = { scannedTo: number; lastCompaction?: CompactionNumbers | undefined };
+export type MonitorMark = {
+  scannedTo: number;
+  lastCompaction?: CompactionNumbers | undefined;
+  records?: { dir: string; key: string } | undefined;
+};
 
 /**
  * Bytes to read back from the end of the transcript for an unreported compaction boundary: those appended since
@@ -31,13 +37,19 @@ export function compactionScanBytes(
   return newestIsBoundary ? maxScanBytes : 0;
 }
 
-/** The mark after a look that ended at `fileSize`: a compaction found there is the newest; a replaced transcript forgets the old one. */
+/**
+ * The mark after a look that ended at `fileSize`: a compaction found there is the newest; a replaced transcript
+ * forgets the old one. `records`: the project's records key as this run knows it.
+ */
 export function nextMonitorMark(
   prior: MonitorMark | undefined,
   found: { compaction?: CompactionNumbers | undefined; fileSize: number },
+  records?: { dir: string; key: string },
 ): MonitorMark {
   const lastCompaction = found.compaction ?? newestKnownCompaction(prior, found.fileSize);
-  return lastCompaction ? { scannedTo: found.fileSize, lastCompaction } : { scannedTo: found.fileSize };
+  const mark: MonitorMark = lastCompaction ? { scannedTo: found.fileSize, lastCompaction } : { scannedTo: found.fileSize };
+  if (records) mark.records = { dir: records.dir, key: records.key };
+  return mark;
 }
 
 /** The compaction a mark remembers, while the transcript is still the one it was looked at in (not shorter). */

@@ -17,7 +17,7 @@ import { operatorRecoverySkills } from '../core/policy-layer.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
 import { basename } from 'node:path';
 import { ownCheckpoints, takeCompactionAlert } from '../checkpoints/alerts.js';
-import { readWrittenRecords } from '../checkpoints/provenance.js';
+import { readWrittenRecords, recordsKey, rememberRecordsKey, type WrittenRecord } from '../checkpoints/provenance.js';
 import { sanitizeId } from '../io/state.js';
 import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import { readContext } from '../window/reading.js';
@@ -32,6 +32,9 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   const parts: string[] = [];
   let compacted: CompactionNumbers | undefined;
   let stuck = false;
+  // This session's checkpoint records, read once (after the mark's records key is remembered) for both uses below.
+  let sessionRecords: WrittenRecord[] | undefined;
+  const records = () => (sessionRecords ??= readWrittenRecords(config.stateDir, config.projectDir, sanitizeId(input.session_id)));
   if (policy.monitor) {
     const reading = readContext(config, input.transcript_path, input.session_id, host.now());
     const autocompact = resolveAutocompact(host.env);
@@ -57,14 +60,14 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
         orchestrationFile: basename(policy.orchestrationFile),
         autocompact,
         compactAt: compactionPointTokens(autocompact, reading.window.tokens),
-        session: guarded(() => readMonitorSession(config, input.session_id, host.now()), config.debug),
+        session: guarded(() => readMonitorSession(config, input.session_id, host.now(), records()), config.debug),
         staleness: guarded(() => readResumptionStaleness(config, host), config.debug),
         compacted,
         stuck: stuckAfter,
       }),
     );
   }
-  const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
+  const alert = guarded(() => takeCompactionAlert(config, input.session_id, records()), config.debug);
   if (alert) parts.push(alert);
   const fallback = guarded(() => takeFallbackNotice(config), config.debug);
   const monitor = compacted ? 'monitor-after-compaction' : stuck ? 'monitor-over-ceiling-after-compaction' : 'monitor';
@@ -88,6 +91,7 @@ function takeCompactionNotice(
   if (transcriptPath === undefined) return undefined;
   const dir = sessionStateDir(config.stateDir, sessionId);
   const prior = readMonitorMark(dir);
+  if (prior?.records) rememberRecordsKey(prior.records);
   const newestIsBoundary =
     occupancy.kind === 'unknown-since-compaction' || (occupancy.kind === 'measured' && occupancy.source === 'compaction');
   const found = readCompactionSince(
@@ -100,7 +104,8 @@ function takeCompactionNotice(
     preTokens: found.compaction.preTokens,
     postTokens: found.compaction.postTokens,
   };
-  const next = nextMonitorMark(prior, { compaction: compacted, fileSize: found.fileSize });
+  // The project's records key goes with the mark: this session's later prompts read their checkpoints without hashing.
+  const next = nextMonitorMark(prior, { compaction: compacted, fileSize: found.fileSize }, recordsKey(config.projectDir));
   if (markChanged(prior, next)) writeMonitorMark(dir, next);
   if (compacted)
     config.debug(
@@ -110,10 +115,9 @@ function takeCompactionNotice(
 }
 
 /** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */
-function readMonitorSession(config: HookConfig, sessionId: string, now: Date): MonitorSession {
+function readMonitorSession(config: HookConfig, sessionId: string, now: Date, records: readonly WrittenRecord[]): MonitorSession {
   // Ours only, wherever they went (the private fallback too): a file in the tree under this session's name is not ours to count.
-  const session = sanitizeId(sessionId);
-  const entries = ownCheckpoints(readWrittenRecords(config.stateDir, config.projectDir, session), session);
+  const entries = ownCheckpoints(records, sanitizeId(sessionId));
   const { facts, unread } = readSessionHistory(entries, config.timeUp);
   const last = facts.at(-1);
   const written = last?.timestamp === undefined ? Number.NaN : Date.parse(last.timestamp);

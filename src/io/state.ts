@@ -116,7 +116,13 @@ export function readMonitorMark(dir: string): MonitorMark | undefined {
     const value = (text === undefined ? {} : JSON.parse(text)) as Partial<MonitorMark>;
     if (Number.isSafeInteger(value.scannedTo) && (value.scannedTo as number) >= 0) {
       const lastCompaction = readCompactionNumbers(value.lastCompaction);
-      return lastCompaction ? { scannedTo: value.scannedTo as number, lastCompaction } : { scannedTo: value.scannedTo as number };
+      const mark: MonitorMark = lastCompaction
+        ? { scannedTo: value.scannedTo as number, lastCompaction }
+        : { scannedTo: value.scannedTo as number };
+      // Its form is checked where it is used (checkpoints/provenance.ts rememberRecordsKey).
+      const records = value.records;
+      if (typeof records?.dir === 'string' && typeof records.key === 'string') mark.records = { dir: records.dir, key: records.key };
+      return mark;
     }
   } catch {
     // missing or garbled: a first look

@@ -3,10 +3,12 @@
  * source the first time a process calls it (~0.05-0.1 M instructions each, of a hook's ~95 M), so the paths a
  * session runs all the time keep to one way of doing each thing (bench/RESULTS.md, issue 18).
  */
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { context } from '../helpers/hook-events.js';
 import { ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
@@ -28,6 +30,12 @@ note(process, 'once', 'process.once');
 note(fs, 'readFileSync', 'readFileSync without an encoding', (file, options) => options === undefined);
 note(Buffer.prototype, 'toString', 'Buffer#toString naming an encoding', (encoding) => encoding !== undefined);
 note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
+// SHA-256 is WebAssembly (core/sha256.ts): a compressor set up means something was hashed.
+const Wasm = WebAssembly.Module;
+WebAssembly.Module = function (...args) {
+  seen.add('WebAssembly.Module');
+  return new Wasm(...args);
+};
 process.on('exit', () => fs.writeFileSync(process.env.CALLS_OUT, [...seen].sort().join('\\n')));`;
 
 async function avoidableCalls(event: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
@@ -93,5 +101,38 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     const cached = await avoidableCalls('pre-tool-use', { ...input, session_id: 's2' });
     expect(cached.run.reason).toBe('warn over-ceiling');
     expect(cached.calls).toEqual([]);
+  });
+
+  it("the monitor hashes the project's folder once a session, not on every prompt: its mark keeps the key, a garbled one is never used", async () => {
+    const transcript_path = transcriptAt(60_000);
+    const compacted = await runHook(
+      sandbox(),
+      { session_id: 's', transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
+      { CLAUDE_PROJECT_DIR: sandbox().project },
+      'hook',
+      'pre-compact',
+    );
+    expect(compacted.reason).toBe('checkpoint cx-001');
+    const input = { session_id: 's', transcript_path, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
+    const prompt = () => avoidableCalls('user-prompt-submit', input, { CLAUDE_PROJECT_DIR: sandbox().project });
+    const first = await prompt(); // writes the code cache and the mark, key included
+    expect(first.run.reason).toBe('monitor+compaction-alert');
+    const mark = join(sandbox().home, '.local', 'state', 'context-ceiling', 'sessions', 's', 'monitor.json');
+    const project = realpathSync(sandbox().project);
+    const key = createHash('sha256').update(project).digest('hex').slice(0, 32);
+    expect(JSON.parse(readFileSync(mark, 'utf8')).records).toEqual({ dir: project, key });
+
+    const later = await prompt();
+    expect(later.run.reason).toBe('monitor');
+    expect(context(later.run)).toContain('Compactions: 1. Last checkpoint: cx-001');
+    expect(later.calls).toEqual([]);
+
+    // A key that is not one recordsKey gives (here a way out of the records folder) is not used: the folder is hashed again.
+    writeFileSync(mark, JSON.stringify({ ...JSON.parse(readFileSync(mark, 'utf8')), records: { dir: project, key: '../../../../tmp/x' } }));
+    const garbled = await prompt();
+    expect(garbled.run.reason).toBe('monitor');
+    expect(context(garbled.run)).toContain('Compactions: 1. Last checkpoint: cx-001');
+    expect(garbled.calls).toEqual(['WebAssembly.Module']);
+    expect(JSON.parse(readFileSync(mark, 'utf8')).records).toEqual({ dir: project, key });
   });
 });

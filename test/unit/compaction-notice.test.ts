@@ -85,6 +85,14 @@ describe('the newest compaction the monitor remembers (monitor.json)', () => {
     expect(nextMonitorMark(prior, { compaction, fileSize })).toEqual(next);
   });
 
+  it("keeps the project's records key it is given, and is rewritten to add one an older mark lacks", () => {
+    const records = { dir: '/work/app', key: '0123456789abcdef0123456789abcdef' };
+    const next = nextMonitorMark({ scannedTo: 9_000, lastCompaction: over }, { fileSize: 9_000 }, records);
+    expect(next).toEqual({ scannedTo: 9_000, lastCompaction: over, records });
+    expect(markChanged({ scannedTo: 9_000, lastCompaction: over }, next)).toBe(true);
+    expect(markChanged(next, nextMonitorMark(next, { fileSize: 9_000 }, records))).toBe(false);
+  });
+
   it('is rewritten only when the look went further or the compaction changed', () => {
     expect(markChanged({ scannedTo: 9_000, lastCompaction: over }, { scannedTo: 9_000, lastCompaction: over })).toBe(false);
     expect(markChanged({ scannedTo: 9_000 }, { scannedTo: 9_000, lastCompaction: over })).toBe(true);

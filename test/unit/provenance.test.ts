@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { findNotOurs } from '../../src/checkpoints/found.js';
 import {
@@ -9,7 +10,9 @@ import {
   isOwnFile,
   privateProjectDir,
   readWrittenRecords,
+  recordsKey,
   recordWritten,
+  rememberRecordsKey,
 } from '../../src/checkpoints/provenance.js';
 
 let root: string;
@@ -66,6 +69,35 @@ describe('provenance is keyed by the real path', () => {
 
   it('a path whose folder does not exist keys by path.resolve', () => {
     expect(canonicalPath(join(root, 'missing', '..', 'gone', 'cx-001-checkpoint.json'))).toBe(join(root, 'gone', 'cx-001-checkpoint.json'));
+  });
+});
+
+describe("a project's records key (the monitor keeps it in its mark instead of hashing the folder every prompt)", () => {
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
+
+  it('is the SHA-256 of the real folder, one for the symlinked path and the real one', () => {
+    expect(recordsKey(link)).toEqual({ dir: real, key: sha(real) });
+    expect(recordsKey(real)).toEqual({ dir: real, key: sha(real) });
+  });
+
+  it('a remembered key is used for its own folder only, and only in the form a digest has', () => {
+    const other = join(root, 'other');
+    mkdirSync(other);
+    rememberRecordsKey({ dir: real, key: 'ab'.repeat(16) });
+    expect(recordsKey(link)).toEqual({ dir: real, key: 'ab'.repeat(16) });
+    expect(recordsKey(other).key).toBe(sha(other));
+    for (const key of ['../../etc/passwd', 'AB'.repeat(16), 'ab'.repeat(15), `${'ab'.repeat(16)}\n`, '']) {
+      const dir = join(root, `p-${sha(key).slice(0, 6)}`);
+      mkdirSync(dir);
+      rememberRecordsKey({ dir, key });
+      expect(recordsKey(dir).key).toBe(sha(dir));
+    }
+  });
+
+  it('one hashed in this process stands against a remembered one', () => {
+    const hashed = recordsKey(real).key;
+    rememberRecordsKey({ dir: real, key: 'cd'.repeat(16) });
+    expect(recordsKey(real).key).toBe(hashed);
   });
 });
 
