@@ -32,7 +32,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
@@ -197,6 +197,9 @@ const guardInput = (transcript: string, session: string, cwd: string) =>
 const sessionInput = (event: string, transcript: string, session: string, cwd: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ session_id: session, transcript_path: transcript, cwd, hook_event_name: event, ...extra });
 
+/** The session of a row that keeps one (its project is the row's own): no row meets another row's, or size's, state. */
+const rowSession = (project: string) => `bench-${basename(project)}`;
+
 let serial = 0;
 /** A session id no earlier run used, so paths that must start fresh never see an earlier run's state. */
 const fresh = (path: string) => `bench-${path}-${process.pid}-${serial++}`;
@@ -207,7 +210,7 @@ const PATHS: PathCase[] = [
   {
     path: 'allow',
     event: 'pre-tool-use',
-    input: (t, project) => guardInput(t.turns, 'bench-allow', project),
+    input: (t, project) => guardInput(t.turns, rowSession(project), project),
     reason: 'allow below-ceiling',
     stdout: /^$/,
   },
@@ -216,7 +219,7 @@ const PATHS: PathCase[] = [
     path: 'allow with a policy file',
     event: 'pre-tool-use',
     userPolicy: '{\n  "ceilingPct": 35\n}\n',
-    input: (t, project) => guardInput(t.turns, 'bench-allow-policy', project),
+    input: (t, project) => guardInput(t.turns, rowSession(project), project),
     reason: 'allow below-ceiling',
     stdout: /^$/,
   },
@@ -232,8 +235,8 @@ const PATHS: PathCase[] = [
     path: 'deduped warn',
     event: 'pre-tool-use',
     env: OVER,
-    input: (t, project) => guardInput(t.turns, 'bench-dedup', project),
-    prepare: (run, t, project) => run('pre-tool-use', guardInput(t.turns, 'bench-dedup', project)),
+    input: (t, project) => guardInput(t.turns, rowSession(project), project),
+    prepare: (run, t, project) => run('pre-tool-use', guardInput(t.turns, rowSession(project), project)),
     reason: 'deduplicated over-ceiling',
     stdout: /^$/,
   },
@@ -241,7 +244,7 @@ const PATHS: PathCase[] = [
     path: 'block',
     event: 'pre-tool-use',
     env: { ...OVER, DEV_TEAM_CONTEXT_STRICT: 'on' },
-    input: (t, project) => guardInput(t.turns, 'bench-block', project),
+    input: (t, project) => guardInput(t.turns, rowSession(project), project),
     reason: 'block over-ceiling-blocked',
     stdout: /"permissionDecision":"deny","permissionDecisionReason":"[^"]*30%/,
   },
@@ -249,14 +252,14 @@ const PATHS: PathCase[] = [
     path: 'unknown occupancy',
     event: 'pre-tool-use',
     env: OVER,
-    input: (t, project) => guardInput(t.compacted, 'bench-unknown', project),
+    input: (t, project) => guardInput(t.compacted, rowSession(project), project),
     reason: 'allow unknown-since-compaction',
     stdout: /^$/,
   },
   {
     path: 'monitor',
     event: 'user-prompt-submit',
-    input: (t, project) => sessionInput('UserPromptSubmit', t.turns, 'bench-monitor', project, { prompt: 'next step' }),
+    input: (t, project) => sessionInput('UserPromptSubmit', t.turns, rowSession(project), project, { prompt: 'next step' }),
     reason: 'monitor',
     stdout: /<context-monitor>/,
   },
@@ -272,19 +275,19 @@ const PATHS: PathCase[] = [
     path: 'PostCompact',
     event: 'post-compact',
     input: (t, project) =>
-      sessionInput('PostCompact', t.turns, 'bench-postcompact', project, {
+      sessionInput('PostCompact', t.turns, rowSession(project), project, {
         trigger: 'auto',
         compact_summary: 'Summary: the work continues with the next step.',
       }),
     prepare: (run, t, project) =>
-      run('pre-compact', sessionInput('PreCompact', t.turns, 'bench-postcompact', project, { trigger: 'auto', custom_instructions: null })),
+      run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null })),
     reason: 'summary-kept',
     stdout: /^$/,
   },
   {
     path: 'SessionStart',
     event: 'session-start',
-    input: (t, project) => sessionInput('SessionStart', t.turns, 'bench-sessionstart', project, { source: 'startup' }),
+    input: (t, project) => sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'startup' }),
     reason: 'no-checkpoint-to-resume',
     stdout: /^$/,
   },
@@ -304,7 +307,7 @@ const PATHS: PathCase[] = [
     path: 'PostToolUse',
     event: 'post-tool-use',
     input: (t, project) =>
-      sessionInput('PostToolUse', t.turns, 'bench-posttooluse', project, {
+      sessionInput('PostToolUse', t.turns, rowSession(project), project, {
         tool_name: 'Write',
         tool_input: { file_path: join(project, 'src', 'index.ts'), content: 'x' },
         tool_response: { success: true },
@@ -346,7 +349,7 @@ const PATHS: PathCase[] = [
 function statusInput(transcript: string, cwd: string, withUsage: boolean): string {
   const usage = { input_tokens: 5, output_tokens: 5, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 299_000 };
   return JSON.stringify({
-    session_id: 'bench-statusline',
+    session_id: rowSession(cwd),
     transcript_path: transcript,
     cwd,
     model: { id: 'claude-opus-5-5', display_name: 'Opus 5.5' },
@@ -462,6 +465,24 @@ function statedReason(runtime: Runtime, path: PathCase, input: string, env: Node
 }
 
 /** One runtime's figures on one path; `overMB`: its peak over its yardstick's (`node -e 0`). */
+/**
+ * The state every row starts from: a user who has compacted once, in another project. From then on the private
+ * checkpoints folder exists, and every path that reads a project's checkpoint records (the monitor, SessionStart,
+ * PreCompact, PostCompact) looks for them; before it, they stop at the missing folder. Without this the rows of the
+ * first size ran before any PreCompact row and those of the next after, so the sizes differed by state, not size.
+ */
+function firstCompaction(env: NodeJS.ProcessEnv): void {
+  const project = join(DATA, 'projects', 'first-compaction');
+  mkdirSync(project, { recursive: true });
+  const input = sessionInput('PreCompact', ensureTurns('1KB', SIZES['1KB']!), rowSession(project), project, {
+    trigger: 'auto',
+    custom_instructions: null,
+  });
+  const run = runOnce(process.execPath, [...NODE_FLAGS, HOOK, 'pre-compact'], input, { ...env, CLAUDE_PROJECT_DIR: project });
+  if (run.status !== 0 || !run.stdout.includes('cx-001') || !existsSync(join(STATE, 'checkpoints')))
+    throw new Error(`bench: the first compaction did not leave a checkpoint (exit ${run.status}): ${run.stdout.slice(0, 200)}`);
+}
+
 type Cell = { ms: number; ratio: number; overMB: number; instructionRatio: number | undefined; wrong?: string | undefined };
 
 type Row = {
@@ -604,6 +625,7 @@ function main(): void {
     // No window stated, as a user with nothing configured: it comes from the transcript's model (the builder's
     // claude-opus-5-5, 1,000,000 tokens in the client's model registry), which is the path users run.
   };
+  firstCompaction(env);
   const rows: Row[] = [];
   for (const size of chosenSizes) {
     const bytes = SIZES[size];
@@ -659,7 +681,9 @@ before it, untimed), as after every compaction (the alert it left). "status line
 file: as "allow with a policy file"); "status line
 reading the transcript" gets no usage (a resumed session before its first turn) and reads it from the transcript. The
 private state directory exists, as after a user's first warning, so Node runs compile from the code cache
-the (untimed) check run wrote; Bun keeps no cache.
+the (untimed) check run wrote; Bun keeps no cache. Every row starts from a user who has compacted once (a PreCompact in
+another project, untimed, before the first row): the private checkpoints folder exists, so the paths that read a
+project's checkpoint records look for them as they do from then on. Each row keeps a session and a project of its own.
 Each Node runs against its own \`node -e 0\` (a user's hooks run with the Node they have; the LTS Node is the one
 installed today), Bun against the machine's Node (Node's floor is the yardstick).
 Times are medians of ${RUNS} runs; "× bare" is the median of each run's ratio to its yardstick's \`node -e 0\` run
