@@ -137,9 +137,10 @@ const MAX_READ = 32;
  * After /clear: the project's newest checkpoint of any session (this one's
  * previous session included), acknowledged or not, with its kept summary.
  * Clearing is how a person continues the work in a fresh context.
+ * `projectRecords`: the project's records (readWrittenRecords), when the caller has them.
  */
-export function takeClearResumption(config: HookConfig): string | undefined {
-  const own = loadOwn(config);
+export function takeClearResumption(config: HookConfig, projectRecords?: readonly WrittenRecord[]): string | undefined {
+  const own = projectRecords ? { records: projectRecords } : loadOwn(config);
   const entries = ownCheckpoints(own.records);
   for (const entry of entries.slice(-MAX_READ).reverse()) {
     if (config.timeUp?.()) break;
@@ -155,9 +156,14 @@ export function takeClearResumption(config: HookConfig): string | undefined {
  * At session start: the project's newest unacknowledged checkpoint from an
  * earlier session as a <resumption-context>. Every earlier session's pending
  * checkpoints are acknowledged with it: the newest supersedes them.
+ * `projectRecords`: the project's records (readWrittenRecords), when the caller has them.
  */
-export function takeResumptionContext(config: HookConfig, currentSessionId: string): string | undefined {
-  const own = loadOwn(config);
+export function takeResumptionContext(
+  config: HookConfig,
+  currentSessionId: string,
+  projectRecords?: readonly WrittenRecord[],
+): string | undefined {
+  const own = projectRecords ? { records: projectRecords } : loadOwn(config);
   const current = sanitizeId(currentSessionId);
   const entries = ownCheckpoints(own.records).filter((entry) => entry.session !== current);
   const pending = unacknowledged(own, entries, config);

@@ -11,9 +11,10 @@ import type { HookOutcome } from '../runtime/hook-io.js';
 import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from '../checkpoints/alerts.js';
 import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import { takeFoundNotice } from '../checkpoints/found.js';
-import { readWrittenRecords } from '../checkpoints/provenance.js';
+import { readWrittenRecords, type WrittenRecord } from '../checkpoints/provenance.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
+import { sanitizeId } from '../io/state.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
 
 export function runSessionStart(stdin: string | undefined, host: HookHost): HookOutcome {
@@ -22,14 +23,23 @@ export function runSessionStart(stdin: string | undefined, host: HookHost): Hook
   const { input, config } = opened;
   const source = stringField(input.raw, 'source', 32);
   const fallback = guarded(() => takeFallbackNotice(config), config.debug);
-  const alert = guarded(() => takeCompactionAlert(config, input.session_id), config.debug);
+  // The project's records, read once: after a compaction only this session's are needed (the alert: the lines that
+  // name it are all that is parsed), otherwise every record is, for the alert, the resumption and the count of files
+  // that are not ours (acknowledging a checkpoint writes a marker beside it, never a record).
+  let projectRecords: WrittenRecord[] | undefined;
+  const records = () => (projectRecords ??= readWrittenRecords(config.stateDir, config.projectDir));
+  const session = sanitizeId(input.session_id);
+  const alert = guarded(
+    () => takeCompactionAlert(config, input.session_id, source === 'compact' ? undefined : records().filter((r) => r.session === session)),
+    config.debug,
+  );
   if (alert || source === 'compact')
     return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint', fallback);
   const resumption = guarded(
-    () => (source === 'clear' ? takeClearResumption(config) : takeResumptionContext(config, input.session_id)),
+    () => (source === 'clear' ? takeClearResumption(config, records()) : takeResumptionContext(config, input.session_id, records())),
     config.debug,
   );
-  const found = guarded(() => takeFoundNotice(config, readWrittenRecords(config.stateDir, config.projectDir)), config.debug);
+  const found = guarded(() => takeFoundNotice(config, records()), config.debug);
   const notices = [fallback, found?.notice].filter(Boolean).join('\n') || undefined;
   const outcome = additionalContext(
     'SessionStart',

@@ -30,6 +30,13 @@ note(process, 'once', 'process.once');
 note(fs, 'readFileSync', 'readFileSync without an encoding', (file, options) => options === undefined);
 note(Buffer.prototype, 'toString', 'Buffer#toString naming an encoding', (encoding) => encoding !== undefined);
 note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
+// A project's checkpoint records, read whole: once a run is enough (checkpoints/provenance.ts).
+const reads = new Map();
+note(fs, 'openSync', 'a records file read twice', (path, flags) => {
+  if (typeof path !== 'string' || !/[\\/]checkpoints[\\/][0-9a-f]{32}[.]jsonl$/.test(path) || (flags & 3) !== 0) return false;
+  reads.set(path, (reads.get(path) ?? 0) + 1);
+  return reads.get(path) === 2;
+});
 // SHA-256 is WebAssembly (core/sha256.ts): a compressor set up means something was hashed.
 const Wasm = WebAssembly.Module;
 WebAssembly.Module = function (...args) {
@@ -134,5 +141,25 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     expect(context(garbled.run)).toContain('Compactions: 1. Last checkpoint: cx-001');
     expect(garbled.calls).toEqual(['WebAssembly.Module']);
     expect(JSON.parse(readFileSync(mark, 'utf8')).records).toEqual({ dir: project, key });
+  });
+
+  it("SessionStart reads the project's checkpoint records once, for the resumption and the count of files not ours", async () => {
+    const transcript_path = transcriptAt(60_000);
+    const env = { CLAUDE_PROJECT_DIR: sandbox().project };
+    const compacted = await runHook(
+      sandbox(),
+      { session_id: 'earlier', transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
+      env,
+      'hook',
+      'pre-compact',
+    );
+    expect(compacted.reason).toBe('checkpoint cx-001');
+    const start = (session: string) =>
+      avoidableCalls('session-start', { session_id: session, transcript_path, hook_event_name: 'SessionStart', source: 'startup' }, env);
+    await start('first'); // writes the code cache, and takes the earlier session's checkpoint
+    const resumed = await start('next');
+    expect(resumed.run.reason).toBe('no-checkpoint-to-resume');
+    // A new session has no mark to take the records key from: the project's folder is hashed, once.
+    expect(resumed.calls).toEqual(['WebAssembly.Module']);
   });
 });
