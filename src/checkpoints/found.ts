@@ -13,7 +13,7 @@ import { readRegularText } from '../io/read-safe.js';
 import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
 import { digestOf, isOwnFile, privateProjectDir, recordedPathTest, type WrittenRecord } from './provenance.js';
-import { checkpointRoot, readCheckpointText, unsafeCheckpointDir } from './store.js';
+import { checkpointRoot, readCheckpointBytes, unsafeCheckpointDir } from './store.js';
 
 /** At most this many folder entries are looked at (session folders and the files in them together): the hook has a budget. */
 const MAX_ENTRIES_SCANNED = 4096;
@@ -40,7 +40,8 @@ export function findNotOurs(projectDir: string, records: readonly WrittenRecord[
   const ours = (path: string) => {
     if (!recorded(path)) return false;
     if (checks-- <= 0) return true;
-    const text = readCheckpointText(path)?.text;
+    // Its bytes only: whether they are the ones recorded, not what they say.
+    const text = readCheckpointBytes(path);
     return text !== undefined && isOwnFile(records, 'checkpoint', path, text);
   };
   const paths: string[] = [];

@@ -64,14 +64,18 @@ export function readCheckpointFile(path: string): Checkpoint | undefined {
   return readCheckpointText(path)?.checkpoint;
 }
 
-/** A checkpoint file's text (undefined when missing, oversized or not a plain file) and what it parses to. */
-export function readCheckpointText(path: string): { text: string; checkpoint: Checkpoint | undefined } | undefined {
-  let text: string | undefined;
+/** A checkpoint file's text (undefined when missing, oversized, not a plain file or unreadable), unparsed. */
+export function readCheckpointBytes(path: string): string | undefined {
   try {
-    text = readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
+    return readRegularText(path, MAX_CHECKPOINT_BYTES, { noFollow: true });
   } catch {
     return undefined;
   }
+}
+
+/** A checkpoint file's text (undefined when missing, oversized or not a plain file) and what it parses to. */
+export function readCheckpointText(path: string): { text: string; checkpoint: Checkpoint | undefined } | undefined {
+  const text = readCheckpointBytes(path);
   if (text === undefined) return undefined;
   try {
     return { text, checkpoint: parseCheckpoint(JSON.parse(text)) };
