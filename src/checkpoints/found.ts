@@ -12,7 +12,7 @@ import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { digestOf, isOwnFile, privateProjectDir, recordedPathTest, type WrittenRecord } from './provenance.js';
+import { digestOf, isRecordedDigest, privateProjectDir, recordedPathTest, type WrittenRecord } from './provenance.js';
 import { checkpointRoot, readCheckpointBytes, unsafeCheckpointDir } from './store.js';
 
 /** At most this many folder entries are looked at (session folders and the files in them together): the hook has a budget. */
@@ -28,11 +28,25 @@ const MAX_BYTES_CHECKED = 64;
 export type FoundNotOurs = { paths: string[]; more: boolean };
 
 /**
+ * Our recorded checkpoint files last found holding their recorded bytes (path → `<size> <ctimeMs> <inode> <sha-256>`):
+ * one whose size, change time and inode are unchanged is not read and hashed again at the next session start (a
+ * project's checkpoints cost SessionStart ~0.3 M instructions each otherwise, bench/RESULTS.md). The change time
+ * moves with any write and cannot be set back by its owner. Only this notice trusts it: the resumption reads and
+ * checks the bytes of any checkpoint it shows.
+ */
+export type VerifiedOurs = { before: ReadonlyMap<string, string>; after: Map<string, string> };
+
+/**
  * The checkpoint files under the project's checkpoint folder that are not ours, in folder order, bounded
  * (`more`: the scan stopped before the end). A file whose path we recorded is read to compare its bytes; any
  * other is judged by its path alone and never opened. Nothing when the folder is missing or reached through a link.
  */
-export function findNotOurs(projectDir: string, records: readonly WrittenRecord[], timeUp?: () => boolean): FoundNotOurs {
+export function findNotOurs(
+  projectDir: string,
+  records: readonly WrittenRecord[],
+  timeUp?: () => boolean,
+  verified: VerifiedOurs = { before: new Map(), after: new Map() },
+): FoundNotOurs {
   const root = checkpointRoot(projectDir);
   if (unsafeCheckpointDir(root) !== undefined) return { paths: [], more: false };
   const recorded = recordedPathTest(records, 'checkpoint');
@@ -40,9 +54,21 @@ export function findNotOurs(projectDir: string, records: readonly WrittenRecord[
   const ours = (path: string) => {
     if (!recorded(path)) return false;
     if (checks-- <= 0) return true;
+    const stat = lstatSync(path, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return false;
+    const stamp = `${stat.size} ${stat.ctimeMs} ${stat.ino} `;
+    const known = verified.before.get(path);
+    if (known?.startsWith(stamp) && isRecordedDigest(records, 'checkpoint', path, known.slice(stamp.length))) {
+      verified.after.set(path, known);
+      return true;
+    }
     // Its bytes only: whether they are the ones recorded, not what they say.
     const text = readCheckpointBytes(path);
-    return text !== undefined && isOwnFile(records, 'checkpoint', path, text);
+    if (text === undefined) return false;
+    const digest = digestOf(text);
+    if (!isRecordedDigest(records, 'checkpoint', path, digest)) return false;
+    verified.after.set(path, `${stamp}${digest}`);
+    return true;
   };
   const paths: string[] = [];
   let budget = MAX_ENTRIES_SCANNED;
@@ -101,7 +127,12 @@ export function takeFoundNotice(
   config: Pick<HookConfig, 'stateDir' | 'projectDir' | 'debug' | 'timeUp'>,
   records: readonly WrittenRecord[],
 ): { count: number; more: boolean; notice: string | undefined } | undefined {
-  const found = findNotOurs(config.projectDir, records, config.timeUp);
+  // Only where we recorded checkpoints is there anything to have verified (and a records key to name the note by).
+  const verified: VerifiedOurs | undefined = records.some((r) => r.kind === 'checkpoint')
+    ? { before: readVerified(config), after: new Map() }
+    : undefined;
+  const found = findNotOurs(config.projectDir, records, config.timeUp, verified);
+  if (verified) keepVerified(config, verified);
   if (found.paths.length === 0) return undefined;
   const seen = digestOf(`${found.more}\n${found.paths.join('\n')}`);
   const note = noteOf(config);
@@ -123,4 +154,34 @@ export function takeFoundNotice(
     );
   }
   return { ...summary, notice: renderFoundNotOurs({ ...summary, folder: relative(config.projectDir, checkpointRoot(config.projectDir)) }) };
+}
+
+/** Where VerifiedOurs is kept between session starts: beside the project's records, in the private state. */
+const verifiedOf = (config: Pick<HookConfig, 'stateDir' | 'projectDir'>) =>
+  `${privateProjectDir(config.stateDir, config.projectDir)}.verified`;
+
+/** The files the last scan found ours; none when there is no such note of ours or it is garbled. */
+function readVerified(config: Pick<HookConfig, 'stateDir' | 'projectDir'>): Map<string, string> {
+  const known = new Map<string, string>();
+  try {
+    const text = readRegularText(verifiedOf(config), 256 * 1024, { noFollow: true, ownedBy: process.getuid?.() });
+    const value: unknown = text === undefined ? undefined : JSON.parse(text);
+    if (typeof value === 'object' && value !== null)
+      for (const [path, stamp] of Object.entries(value)) if (typeof stamp === 'string') known.set(path, stamp);
+  } catch {
+    // none yet, not ours, or garbled: every recorded file is read and hashed, and the note written anew
+  }
+  return known;
+}
+
+/** Written (atomically) only when the scan found a different set, and only where the private state is ours. */
+function keepVerified(config: Pick<HookConfig, 'stateDir' | 'projectDir' | 'debug'>, verified: VerifiedOurs): void {
+  const { before, after } = verified;
+  if (after.size === before.size && [...after].every(([path, stamp]) => before.get(path) === stamp)) return;
+  try {
+    ensurePrivateDir(join(ensurePrivateDir(config.stateDir), 'checkpoints'));
+    writeFileAtomic(verifiedOf(config), `${JSON.stringify(Object.fromEntries(after))}\n`);
+  } catch (error) {
+    config.debug(`the note of checkpoints found ours cannot be kept (${error instanceof Error ? error.message : String(error)})`);
+  }
 }

@@ -190,7 +190,11 @@ function parseRecord(line: string): WrittenRecord | undefined {
 
 /** True when `text` is what we recorded writing at `path` (compared as canonicalPath names it). */
 export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, path: string, text: string): boolean {
-  const digest = digestOf(text);
+  return isRecordedDigest(records, kind, path, digestOf(text));
+}
+
+/** True when we recorded writing bytes of this SHA-256 at `path` (compared as canonicalPath names it). */
+export function isRecordedDigest(records: readonly WrittenRecord[], kind: WrittenKind, path: string, digest: string): boolean {
   const canonical = canonicalPath(path);
   // `path` itself too: a record written before records were canonical named the path as it was reached.
   return records.some((r) => r.kind === kind && (r.path === canonical || r.path === path) && r.digest === digest);

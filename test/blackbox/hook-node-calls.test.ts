@@ -37,6 +37,9 @@ note(fs, 'openSync', 'a records file read twice', (path, flags) => {
   reads.set(path, (reads.get(path) ?? 0) + 1);
   return reads.get(path) === 2;
 });
+// A checkpoint file opened to be read, where a test asks.
+if (process.env.NOTE_CHECKPOINT_READS)
+  note(fs, 'openSync', 'a checkpoint file read', (path, flags) => /cx-\\d+-checkpoint[.]json$/.test(String(path)) && (flags & 3) === 0);
 // SHA-256 is WebAssembly (core/sha256.ts): a compressor set up means something was hashed.
 const Wasm = WebAssembly.Module;
 WebAssembly.Module = function (...args) {
@@ -161,5 +164,33 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     expect(resumed.run.reason).toBe('no-checkpoint-to-resume');
     // A new session has no mark to take the records key from: the project's folder is hashed, once.
     expect(resumed.calls).toEqual(['WebAssembly.Module']);
+  });
+
+  it('SessionStart reads and hashes our recorded checkpoints once, not at every start, and still finds one rewritten since', async () => {
+    const transcript_path = transcriptAt(60_000);
+    const env = { CLAUDE_PROJECT_DIR: sandbox().project, NOTE_CHECKPOINT_READS: '1' };
+    for (const session of ['one', 'two', 'three']) {
+      const compacted = await runHook(
+        sandbox(),
+        { session_id: session, transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
+        env,
+        'hook',
+        'pre-compact',
+      );
+      expect(compacted.reason).toBe('checkpoint cx-001');
+    }
+    const start = (session: string) =>
+      avoidableCalls('session-start', { session_id: session, transcript_path, hook_event_name: 'SessionStart', source: 'startup' }, env);
+    expect((await start('first')).run.reason).toBe('resumption-context'); // reads them all, and acknowledges them
+    const again = await start('second');
+    expect(again.run.reason).toBe('no-checkpoint-to-resume');
+    expect(again.calls).toEqual(['WebAssembly.Module']); // the project's folder, hashed for its records key: no checkpoint read
+
+    // One of ours rewritten since: its change time moved, so its bytes are read, and it is no longer ours.
+    const rewritten = join(sandbox().project, '.claude', 'context-ceiling', 'checkpoints', 'two', 'cx-001-checkpoint.json');
+    writeFileSync(rewritten, readFileSync(rewritten, 'utf8').replace('"cx-001"', '"cx-009"'));
+    const after = await start('third');
+    expect(after.run.reason).toBe('no-checkpoint-to-resume+notice found-not-ours=1');
+    expect(after.calls).toEqual(['WebAssembly.Module', 'a checkpoint file read']);
   });
 });

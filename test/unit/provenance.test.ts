@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -123,6 +123,33 @@ describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
     expect(found.more).toBe(false);
     expect(found.paths.sort()).toEqual([rewritten, committed, link].sort());
     expect(findNotOurs(join(root, 'nowhere'), [])).toEqual({ paths: [], more: false }); // no checkpoint folder there
+  });
+
+  it('a file last found ours is taken as ours unread only while its size, change time, inode and recorded digest all still hold', () => {
+    const dir = join(real, '.claude', 'context-ceiling', 'checkpoints', 's1');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'cx-001-checkpoint.json');
+    writeFileSync(path, '{"id":"cx-001"}\n');
+    recordWritten(state, real, { kind: 'checkpoint', path, session: 's1', sequence: 1, digest: digestOf(readFileSync(path)) });
+    const records = readWrittenRecords(state, real);
+    const first = { before: new Map<string, string>(), after: new Map<string, string>() };
+    expect(findNotOurs(real, records, undefined, first).paths).toEqual([]);
+    const stamp = first.after.get(path) as string;
+    const { size, ctimeMs, ino } = lstatSync(path);
+    expect(stamp).toBe(`${size} ${ctimeMs} ${ino} ${digestOf(readFileSync(path))}`);
+
+    // The same stamp with a digest no record holds is not trusted: the bytes are read and hashed again.
+    const forged = { before: new Map([[path, `${size} ${ctimeMs} ${ino} ${'f'.repeat(64)}`]]), after: new Map<string, string>() };
+    expect(findNotOurs(real, records, undefined, forged).paths).toEqual([]);
+    expect(forged.after.get(path)).toBe(stamp);
+
+    // Rewritten since (same size): the change time moved, so the stamp no longer holds and the new bytes are not ours.
+    // (Rewritten until the change time moves: file times tick at the kernel's clock, a few milliseconds apart.)
+    do writeFileSync(path, '{"id":"cx-009"}\n');
+    while (lstatSync(path).ctimeMs === ctimeMs);
+    const after = { before: first.after, after: new Map<string, string>() };
+    expect(findNotOurs(real, records, undefined, after).paths).toEqual([path]);
+    expect(after.after.size).toBe(0);
   });
 });
 
