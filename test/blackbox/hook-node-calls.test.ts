@@ -61,6 +61,18 @@ function transcriptAt(tokens: number) {
   return sandbox().write(`t-${tokens}.jsonl`, aTranscript().assistant({ cacheRead: tokens }).toString());
 }
 
+/** A session's first compaction in the sandbox's project (PreCompact, checked): its checkpoint, recorded as ours. */
+async function firstCompaction(session: string, transcript_path: string) {
+  const compacted = await runHook(
+    sandbox(),
+    { session_id: session, transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
+    { CLAUDE_PROJECT_DIR: sandbox().project },
+    'hook',
+    'pre-compact',
+  );
+  expect(compacted.reason).toBe('checkpoint cx-001');
+}
+
 describe("the avoidable Node calls of a hook's common paths", () => {
   it('each bundle requires node:fs and node:path once, not once per module that imports them (tsup.config.ts)', () => {
     const dist = join(ROOT, 'plugin', 'dist');
@@ -115,14 +127,7 @@ describe("the avoidable Node calls of a hook's common paths", () => {
 
   it("the monitor hashes the project's folder once a session, not on every prompt: its mark keeps the key, a garbled one is never used", async () => {
     const transcript_path = transcriptAt(60_000);
-    const compacted = await runHook(
-      sandbox(),
-      { session_id: 's', transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
-      { CLAUDE_PROJECT_DIR: sandbox().project },
-      'hook',
-      'pre-compact',
-    );
-    expect(compacted.reason).toBe('checkpoint cx-001');
+    await firstCompaction('s', transcript_path);
     const input = { session_id: 's', transcript_path, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
     const prompt = () => avoidableCalls('user-prompt-submit', input, { CLAUDE_PROJECT_DIR: sandbox().project });
     const first = await prompt(); // writes the code cache and the mark, key included
@@ -149,14 +154,7 @@ describe("the avoidable Node calls of a hook's common paths", () => {
   it("SessionStart reads the project's checkpoint records once, for the resumption and the count of files not ours", async () => {
     const transcript_path = transcriptAt(60_000);
     const env = { CLAUDE_PROJECT_DIR: sandbox().project };
-    const compacted = await runHook(
-      sandbox(),
-      { session_id: 'earlier', transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
-      env,
-      'hook',
-      'pre-compact',
-    );
-    expect(compacted.reason).toBe('checkpoint cx-001');
+    await firstCompaction('earlier', transcript_path);
     const start = (session: string) =>
       avoidableCalls('session-start', { session_id: session, transcript_path, hook_event_name: 'SessionStart', source: 'startup' }, env);
     await start('first'); // writes the code cache, and takes the earlier session's checkpoint
@@ -169,16 +167,7 @@ describe("the avoidable Node calls of a hook's common paths", () => {
   it('SessionStart reads and hashes our recorded checkpoints once, not at every start, and still finds one rewritten since', async () => {
     const transcript_path = transcriptAt(60_000);
     const env = { CLAUDE_PROJECT_DIR: sandbox().project, NOTE_CHECKPOINT_READS: '1' };
-    for (const session of ['one', 'two', 'three']) {
-      const compacted = await runHook(
-        sandbox(),
-        { session_id: session, transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null },
-        env,
-        'hook',
-        'pre-compact',
-      );
-      expect(compacted.reason).toBe('checkpoint cx-001');
-    }
+    for (const session of ['one', 'two', 'three']) await firstCompaction(session, transcript_path);
     const start = (session: string) =>
       avoidableCalls('session-start', { session_id: session, transcript_path, hook_event_name: 'SessionStart', source: 'startup' }, env);
     expect((await start('first')).run.reason).toBe('resumption-context'); // reads them all, and acknowledges them
