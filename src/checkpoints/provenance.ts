@@ -103,7 +103,7 @@ export function rememberRecordsKey(remembered: RecordsKey): void {
 }
 
 /** What recordsKey's key looks like. */
-export const RECORDS_KEY = /^[0-9a-f]{32}$/;
+const RECORDS_KEY = /^[0-9a-f]{32}$/;
 
 /** The private folder for checkpoints: the records, and checkpoints when the project's folder cannot be used. */
 export function privateCheckpointsDir(stateDir: string): string {
