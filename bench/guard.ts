@@ -1,7 +1,7 @@
 /**
  * Hook cost benchmark: every path a user's session runs (the guard allowing, warning, deduplicating a
  * warning, blocking, and allowing on unknown occupancy; the monitor; PreCompact; PostCompact;
- * SessionStart; PostToolUse; the status line), each as one whole `node plugin/dist/hook.cjs <event>` process, paired run
+ * SessionStart, also in a project with 64 checkpoints; PostToolUse; the status line), each as one whole `node plugin/dist/hook.cjs <event>` process, paired run
  * by run against `node -e 0`, on a 1 KB and a 1 GB transcript, under Node and, when it is there, under
  * Bun. Every row first checks the verdict its path produced (the debug channel's `verdict <event>:
  * <reason>` line) and every timed run's output: a fast wrong answer is not a result. Writes the dated
@@ -288,6 +288,24 @@ const PATHS: PathCase[] = [
     path: 'SessionStart',
     event: 'session-start',
     input: (t, project) => sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'startup' }),
+    reason: 'no-checkpoint-to-resume',
+    stdout: /^$/,
+  },
+  {
+    // A long-lived project: 64 checkpoints of earlier sessions (SessionStart checks at most 64 of ours by their bytes),
+    // all taken already, so each start finds nothing to resume and counts no file that is not ours.
+    path: 'SessionStart with 64 checkpoints',
+    event: 'session-start',
+    input: (t, project) => sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'startup' }),
+    prepare: (run, t, project) => {
+      if (existsSync(join(project, '.claude', 'context-ceiling', 'checkpoints'))) return; // once, for every runtime
+      for (let i = 0; i < 64; i++)
+        run(
+          'pre-compact',
+          sessionInput('PreCompact', t.turns, `${rowSession(project)}-${i}`, project, { trigger: 'auto', custom_instructions: null }),
+        );
+      run('session-start', sessionInput('SessionStart', t.turns, `${rowSession(project)}-taker`, project, { source: 'startup' }));
+    },
     reason: 'no-checkpoint-to-resume',
     stdout: /^$/,
   },
