@@ -7,14 +7,13 @@
  * the project tree, which a repository fills as it likes.
  */
 import { lstatSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
 import { chooseCompactionAlert, compactionPosition, isCompaction, supersededBy, type PendingFact } from '../core/checkpoint-choice.js';
 import { ackMarkerNames, sequenceOf } from '../core/checkpoint.js';
 import { readSessionHistory } from './history.js';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
 import { renderResumptionContext } from '../core/resumption-text.js';
 import { renderCompactionAlert } from '../core/alert-text.js';
-import { acknowledgeCheckpoint, isAcknowledged, readCheckpointText, type CheckpointEntry } from './store.js';
+import { acknowledgeCheckpoint, type FolderListings, isAcknowledged, readCheckpointText, type CheckpointEntry } from './store.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from './kept-summary.js';
 import { isOwnFile, readWrittenRecords, type WrittenRecord } from './provenance.js';
 import { orchestrationPath } from '../io/orchestration.js';
@@ -27,9 +26,10 @@ export type OwnEntry = CheckpointEntry & { session: string };
 /**
  * This project's checkpoints that we wrote and that still exist, oldest first (by number within a session,
  * sessions in the order of their latest record); only `session`'s when given. A file rewritten since (its bytes no longer match)
- * is dropped when read (readOwn).
+ * is dropped when read (readOwn). `listings`: where the caller lists the folders (SessionStart), a folder's listing
+ * answers whether each file and its marker are there; otherwise each is asked for by its path.
  */
-export function ownCheckpoints(records: readonly WrittenRecord[], session?: string): OwnEntry[] {
+export function ownCheckpoints(records: readonly WrittenRecord[], session?: string, listings?: FolderListings): OwnEntry[] {
   const byPath = new Map<string, WrittenRecord>();
   for (const record of records) {
     if (record.kind !== 'checkpoint' || (session !== undefined && record.session !== session)) continue;
@@ -38,9 +38,20 @@ export function ownCheckpoints(records: readonly WrittenRecord[], session?: stri
   }
   const entries: OwnEntry[] = [];
   for (const record of byPath.values()) {
-    const fileName = basename(record.path);
-    if (sequenceOf(fileName) === undefined || !lstatSync(record.path, { throwIfNoEntry: false })?.isFile()) continue;
-    const acknowledged = ackMarkerNames(fileName).some((name) => lstatSync(join(dirname(record.path), name), { throwIfNoEntry: false }));
+    // A recorded path is absolute and normalised (canonicalPath): split without path.basename's and dirname's
+    // character loops, which cost a SessionStart some 25 K instructions a record (bench/RESULTS.md).
+    const slash = record.path.lastIndexOf('/');
+    const fileName = record.path.slice(slash + 1);
+    if (slash <= 0 || sequenceOf(fileName) === undefined) continue;
+    const folder = record.path.slice(0, slash);
+    const listed = listings?.(folder);
+    // Only a whole listing can say a name is not there.
+    const named = listed && !listed.more ? listed.named : undefined;
+    const isFile = named ? named.get(fileName)?.isFile() : lstatSync(record.path, { throwIfNoEntry: false })?.isFile();
+    if (!isFile) continue;
+    const acknowledged = ackMarkerNames(fileName).some((name) =>
+      named ? named.has(name) : lstatSync(`${folder}/${name}`, { throwIfNoEntry: false }) !== undefined,
+    );
     entries.push({ fileName, sequence: record.sequence, path: record.path, acknowledged, session: record.session });
   }
   // Racing PreCompacts may record out of order (cx-006 before cx-005): within a session the number decides;
@@ -137,11 +148,15 @@ const MAX_READ = 32;
  * After /clear: the project's newest checkpoint of any session (this one's
  * previous session included), acknowledged or not, with its kept summary.
  * Clearing is how a person continues the work in a fresh context.
- * `projectRecords`: the project's records (readWrittenRecords), when the caller has them.
+ * `projectRecords`: the project's records (readWrittenRecords), when the caller has them; `listings`: see ownCheckpoints.
  */
-export function takeClearResumption(config: HookConfig, projectRecords?: readonly WrittenRecord[]): string | undefined {
+export function takeClearResumption(
+  config: HookConfig,
+  projectRecords?: readonly WrittenRecord[],
+  listings?: FolderListings,
+): string | undefined {
   const own = projectRecords ? { records: projectRecords } : loadOwn(config);
-  const entries = ownCheckpoints(own.records);
+  const entries = ownCheckpoints(own.records, undefined, listings);
   for (const entry of entries.slice(-MAX_READ).reverse()) {
     if (config.timeUp?.()) break;
     const read = readOwn(own, entry);
@@ -156,16 +171,17 @@ export function takeClearResumption(config: HookConfig, projectRecords?: readonl
  * At session start: the project's newest unacknowledged checkpoint from an
  * earlier session as a <resumption-context>. Every earlier session's pending
  * checkpoints are acknowledged with it: the newest supersedes them.
- * `projectRecords`: the project's records (readWrittenRecords), when the caller has them.
+ * `projectRecords`: the project's records (readWrittenRecords), when the caller has them; `listings`: see ownCheckpoints.
  */
 export function takeResumptionContext(
   config: HookConfig,
   currentSessionId: string,
   projectRecords?: readonly WrittenRecord[],
+  listings?: FolderListings,
 ): string | undefined {
   const own = projectRecords ? { records: projectRecords } : loadOwn(config);
   const current = sanitizeId(currentSessionId);
-  const entries = ownCheckpoints(own.records).filter((entry) => entry.session !== current);
+  const entries = ownCheckpoints(own.records, undefined, listings).filter((entry) => entry.session !== current);
   const pending = unacknowledged(own, entries, config);
   const newest = pending[pending.length - 1];
   if (!newest) return undefined;

@@ -4,19 +4,26 @@
  * They are never read for their content and never resumed; the person is told once per set found that they are
  * there (SessionStart), by a count and our folder's path. The scan is bounded: a repository can commit any number.
  */
-import { lstatSync, opendirSync, type Dir } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { sequenceOf } from '../core/checkpoint.js';
 import { renderFoundNotOurs } from '../core/guard-text.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { readRegularText } from '../io/read-safe.js';
+import { listFolder, readRegularText } from '../io/read-safe.js';
 import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { digestOf, isRecordedDigest, privateProjectDir, recordedPathTest, type WrittenRecord } from './provenance.js';
-import { checkpointRoot, readCheckpointBytes, unsafeCheckpointDir } from './store.js';
+import { canonicalDir, digestOf, privateProjectDir, recordedDigests, type WrittenRecord } from './provenance.js';
+import {
+  checkpointRoot,
+  type FolderListings,
+  folderListings,
+  MAX_FOLDER_ENTRIES,
+  readCheckpointBytes,
+  unsafeCheckpointDir,
+} from './store.js';
 
 /** At most this many folder entries are looked at (session folders and the files in them together): the hook has a budget. */
-const MAX_ENTRIES_SCANNED = 4096;
+const MAX_ENTRIES_SCANNED = MAX_FOLDER_ENTRIES;
 
 /**
  * At most this many of our own recorded files are read to check their bytes are still ours; past it a recorded
@@ -40,25 +47,31 @@ export type VerifiedOurs = { before: ReadonlyMap<string, string>; after: Map<str
  * The checkpoint files under the project's checkpoint folder that are not ours, in folder order, bounded
  * (`more`: the scan stopped before the end). A file whose path we recorded is read to compare its bytes; any
  * other is judged by its path alone and never opened. Nothing when the folder is missing or reached through a link.
+ * `listings`: folders already listed in this run (SessionStart's resumption lists the session folders it looks in).
  */
 export function findNotOurs(
   projectDir: string,
   records: readonly WrittenRecord[],
   timeUp?: () => boolean,
   verified: VerifiedOurs = { before: new Map(), after: new Map() },
+  listings: FolderListings = folderListings(),
 ): FoundNotOurs {
   const root = checkpointRoot(projectDir);
-  if (unsafeCheckpointDir(root) !== undefined) return { paths: [], more: false };
-  const recorded = recordedPathTest(records, 'checkpoint');
+  const sessions = unsafeCheckpointDir(root) === undefined ? listFolder(root, MAX_ENTRIES_SCANNED) : undefined;
+  if (!sessions) return { paths: [], more: false };
+  // Our records name a file by its folder's realpath (canonicalPath): the root's is asked once, not a session folder's each.
+  const realRoot = canonicalDir(root);
+  const recorded = recordedDigests(records, 'checkpoint');
   let checks = MAX_BYTES_CHECKED;
-  const ours = (path: string) => {
-    if (!recorded(path)) return false;
+  const ours = (path: string, real: string) => {
+    const digests = recorded(path, real);
+    if (!digests) return false;
     if (checks-- <= 0) return true;
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (!stat?.isFile()) return false;
     const stamp = `${stat.size} ${stat.ctimeMs} ${stat.ino} `;
     const known = verified.before.get(path);
-    if (known?.startsWith(stamp) && isRecordedDigest(records, 'checkpoint', path, known.slice(stamp.length))) {
+    if (known?.startsWith(stamp) && digests.has(known.slice(stamp.length))) {
       verified.after.set(path, known);
       return true;
     }
@@ -66,53 +79,37 @@ export function findNotOurs(
     const text = readCheckpointBytes(path);
     if (text === undefined) return false;
     const digest = digestOf(text);
-    if (!isRecordedDigest(records, 'checkpoint', path, digest)) return false;
+    if (!digests.has(digest)) return false;
     verified.after.set(path, `${stamp}${digest}`);
     return true;
   };
   const paths: string[] = [];
   let budget = MAX_ENTRIES_SCANNED;
-  let more = false;
-  const sessions = openQuietly(root);
-  if (!sessions) return { paths, more };
-  try {
-    for (let session = sessions.readSync(); session; session = sessions.readSync()) {
+  let more = sessions.more;
+  for (const session of sessions.entries) {
+    if (--budget < 0 || timeUp?.()) {
+      more = true;
+      break;
+    }
+    if (!session.isDirectory()) continue;
+    // A listed name holds no '/' and is never '.' or '..': paths are put together without path.join's normalising.
+    const files = listings(`${realRoot}/${session.name}`);
+    if (!files) continue;
+    for (const file of files.entries) {
       if (--budget < 0 || timeUp?.()) {
         more = true;
         break;
       }
-      if (!session.isDirectory()) continue;
-      const files = openQuietly(join(root, session.name));
-      if (!files) continue;
-      try {
-        for (let file = files.readSync(); file; file = files.readSync()) {
-          if (--budget < 0 || timeUp?.()) {
-            more = true;
-            break;
-          }
-          if (sequenceOf(file.name) === undefined) continue;
-          const path = join(root, session.name, file.name);
-          if (!file.isFile() || !ours(path)) paths.push(path);
-        }
-      } finally {
-        files.closeSync();
-      }
-      if (more) break;
+      if (sequenceOf(file.name) === undefined) continue;
+      const path = `${root}/${session.name}/${file.name}`;
+      if (!file.isFile() || !ours(path, `${realRoot}/${session.name}/${file.name}`)) paths.push(path);
     }
-  } finally {
-    sessions.closeSync();
+    if (more || files.more) {
+      more = true;
+      break;
+    }
   }
   return { paths, more };
-}
-
-function openQuietly(dir: string): Dir | undefined {
-  try {
-    // Usually there is no such folder: asked without an exception first (a thrown fs error costs a hook).
-    if (!lstatSync(dir, { throwIfNoEntry: false })) return undefined;
-    return opendirSync(dir, { bufferSize: 256 });
-  } catch {
-    return undefined;
-  }
 }
 
 /** The note of the set last told, beside the project's records: a set told once is not told again. */
@@ -126,12 +123,13 @@ const noteOf = (config: Pick<HookConfig, 'stateDir' | 'projectDir'>) => `${priva
 export function takeFoundNotice(
   config: Pick<HookConfig, 'stateDir' | 'projectDir' | 'debug' | 'timeUp'>,
   records: readonly WrittenRecord[],
+  listings?: FolderListings,
 ): { count: number; more: boolean; notice: string | undefined } | undefined {
   // Only where we recorded checkpoints is there anything to have verified (and a records key to name the note by).
   const verified: VerifiedOurs | undefined = records.some((r) => r.kind === 'checkpoint')
     ? { before: readVerified(config), after: new Map() }
     : undefined;
-  const found = findNotOurs(config.projectDir, records, config.timeUp, verified);
+  const found = findNotOurs(config.projectDir, records, config.timeUp, verified, listings);
   if (verified) keepVerified(config, verified);
   if (found.paths.length === 0) return undefined;
   const seen = digestOf(`${found.more}\n${found.paths.join('\n')}`);

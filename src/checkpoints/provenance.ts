@@ -190,31 +190,34 @@ function parseRecord(line: string): WrittenRecord | undefined {
 
 /** True when `text` is what we recorded writing at `path` (compared as canonicalPath names it). */
 export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, path: string, text: string): boolean {
-  return isRecordedDigest(records, kind, path, digestOf(text));
-}
-
-/** True when we recorded writing bytes of this SHA-256 at `path` (compared as canonicalPath names it). */
-export function isRecordedDigest(records: readonly WrittenRecord[], kind: WrittenKind, path: string, digest: string): boolean {
+  const digest = digestOf(text);
   const canonical = canonicalPath(path);
   // `path` itself too: a record written before records were canonical named the path as it was reached.
   return records.some((r) => r.kind === kind && (r.path === canonical || r.path === path) && r.digest === digest);
 }
 
 /**
- * For many files at once (a listing): whether a path was recorded at all (as written, or as canonicalPath names
- * it), each folder resolved once. A path never recorded is not ours, whatever its bytes.
+ * For many files at once (a listing): the digests recorded for a path, as written or as canonicalPath names it
+ * (`canonical`, when the caller knows it: a scan resolves its folder once; `path` itself too, as isOwnFile). None for a path never recorded: such a
+ * file is not ours, whatever its bytes.
  */
-export function recordedPathTest(records: readonly WrittenRecord[], kind: WrittenKind): (path: string) => boolean {
-  const recorded = new Set(records.filter((r) => r.kind === kind).map((r) => r.path));
-  const folders = new Map<string, string>();
-  return (path) => {
-    if (recorded.size === 0) return false;
-    if (recorded.has(path)) return true;
-    const full = resolve(path);
-    const folder = dirname(full);
-    const real = folders.get(folder) ?? canonicalDir(folder);
-    folders.set(folder, real);
-    return recorded.has(join(real, basename(full)));
+export function recordedDigests(
+  records: readonly WrittenRecord[],
+  kind: WrittenKind,
+): (path: string, canonical?: string) => ReadonlySet<string> | undefined {
+  const byPath = new Map<string, Set<string>>();
+  for (const record of records) {
+    if (record.kind !== kind) continue;
+    const digests = byPath.get(record.path);
+    if (digests) digests.add(record.digest);
+    else byPath.set(record.path, new Set([record.digest]));
+  }
+  return (path, canonical) => {
+    if (byPath.size === 0) return undefined;
+    const written = byPath.get(path);
+    const real = canonical ?? canonicalPath(path);
+    const resolved = real === path ? undefined : byPath.get(real);
+    return written && resolved ? new Set([...written, ...resolved]) : (written ?? resolved);
   };
 }
 
@@ -226,10 +229,11 @@ export function ownFileTest(
   records: readonly WrittenRecord[],
   kind: WrittenKind,
 ): (path: string, text: () => string | undefined) => boolean {
-  const recorded = recordedPathTest(records, kind);
+  const recorded = recordedDigests(records, kind);
   return (path, text) => {
-    if (!recorded(path)) return false;
+    const digests = recorded(path);
+    if (!digests) return false;
     const bytes = text();
-    return bytes !== undefined && isOwnFile(records, kind, path, bytes);
+    return bytes !== undefined && digests.has(digestOf(bytes));
   };
 }

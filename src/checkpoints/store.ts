@@ -4,11 +4,11 @@
  * plus a cx-NNN-checkpoint.acknowledged marker once an alert has shown it (seed 000's
  * cx-NNN-checkpoint.json.acknowledged counts too). checkpoints/ holds a `.gitignore` of `*`.
  */
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, type Dirent, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { ackMarkerName, ackMarkerNames, checkpointFileName, parseCheckpoint, sequenceOf, type Checkpoint } from '../core/checkpoint.js';
 import { createExclusive } from '../io/fs-safe.js';
-import { readRegularText } from '../io/read-safe.js';
+import { type FolderListing, listFolder, readRegularText } from '../io/read-safe.js';
 import { sanitizeId } from '../io/state.js';
 
 /** A checkpoint larger than this is not one of ours: it reads as corrupt instead of filling memory. */
@@ -44,6 +44,31 @@ export function listCheckpoints(dir: string): CheckpointEntry[] {
       path: join(dir, fileName),
       acknowledged: ackMarkerNames(fileName).some((name) => present.has(name)),
     }));
+}
+
+/** At most this many entries of one folder of the checkpoint tree are looked at: a repository can commit any number. */
+export const MAX_FOLDER_ENTRIES = 4096;
+
+/** A folder of the checkpoint tree as listed once: its entries in folder order, and by name. */
+export type ListedFolder = FolderListing & { named: ReadonlyMap<string, Dirent> };
+
+/** A folder's listing by its path as asked (listFolder: none for a link or a missing folder). */
+export type FolderListings = (dir: string) => ListedFolder | undefined;
+
+/**
+ * Folders of the checkpoint tree, each listed at most once by whoever asks first: SessionStart's resumption and
+ * its scan for files not ours look at the same session folders, and one listing answers for every name in it
+ * where asking for each name costs a hook an lstat. For one hook run: a listing is not refreshed.
+ */
+export function folderListings(): FolderListings {
+  const listed = new Map<string, ListedFolder | undefined>();
+  return (dir) => {
+    if (listed.has(dir)) return listed.get(dir);
+    const listing = listFolder(dir, MAX_FOLDER_ENTRIES);
+    const folder = listing && { ...listing, named: new Map(listing.entries.map((entry) => [entry.name, entry])) };
+    listed.set(dir, folder);
+    return folder;
+  };
 }
 
 /** Session folders under the project's checkpoint root. */

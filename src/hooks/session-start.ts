@@ -12,6 +12,7 @@ import { takeClearResumption, takeCompactionAlert, takeResumptionContext } from 
 import { takeFallbackNotice } from '../checkpoints/fallback.js';
 import { takeFoundNotice } from '../checkpoints/found.js';
 import { readWrittenRecords, type WrittenRecord } from '../checkpoints/provenance.js';
+import { folderListings } from '../checkpoints/store.js';
 import type { HookHost } from '../runtime/host.js';
 import { openHook } from '../runtime/open-hook.js';
 import { sanitizeId } from '../io/state.js';
@@ -35,11 +36,16 @@ export function runSessionStart(stdin: string | undefined, host: HookHost): Hook
   );
   if (alert || source === 'compact')
     return additionalContext('SessionStart', alert ? [alert] : [], 'compaction-alert', 'no-pending-checkpoint', fallback);
+  // The session folders, each listed once for both the resumption and the count of files not ours.
+  const listings = folderListings();
   const resumption = guarded(
-    () => (source === 'clear' ? takeClearResumption(config, records()) : takeResumptionContext(config, input.session_id, records())),
+    () =>
+      source === 'clear'
+        ? takeClearResumption(config, records(), listings)
+        : takeResumptionContext(config, input.session_id, records(), listings),
     config.debug,
   );
-  const found = guarded(() => takeFoundNotice(config, records()), config.debug);
+  const found = guarded(() => takeFoundNotice(config, records(), listings), config.debug);
   const notices = [fallback, found?.notice].filter(Boolean).join('\n') || undefined;
   const outcome = additionalContext(
     'SessionStart',

@@ -30,6 +30,14 @@ note(process, 'once', 'process.once');
 note(fs, 'readFileSync', 'readFileSync without an encoding', (file, options) => options === undefined);
 note(Buffer.prototype, 'toString', 'Buffer#toString naming an encoding', (encoding) => encoding !== undefined);
 note(fs, 'readdirSync', 'readdirSync withFileTypes', (dir, options) => options?.withFileTypes === true);
+// One listing a folder and run: SessionStart's resumption and its scan share theirs (checkpoints/store.ts).
+const listed = new Map();
+const again = (dir) => {
+  listed.set(String(dir), (listed.get(String(dir)) ?? 0) + 1);
+  return listed.get(String(dir)) === 2;
+};
+note(fs, 'readdirSync', 'a folder listed twice', again);
+note(fs, 'opendirSync', 'a folder listed twice', again);
 // A project's checkpoint records, read whole: once a run is enough (checkpoints/provenance.ts).
 const reads = new Map();
 note(fs, 'openSync', 'a records file read twice', (path, flags) => {
@@ -160,8 +168,9 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     await start('first'); // writes the code cache, and takes the earlier session's checkpoint
     const resumed = await start('next');
     expect(resumed.run.reason).toBe('no-checkpoint-to-resume');
-    // A new session has no mark to take the records key from: the project's folder is hashed, once.
-    expect(resumed.calls).toEqual(['WebAssembly.Module']);
+    // A new session has no mark to take the records key from: the project's folder is hashed, once. The checkpoint
+    // folders are listed with their entries' types (whether a recorded checkpoint is still a file), each once.
+    expect(resumed.calls).toEqual(['WebAssembly.Module', 'readdirSync withFileTypes']);
   });
 
   it('SessionStart reads and hashes our recorded checkpoints once, not at every start, and still finds one rewritten since', async () => {
@@ -173,13 +182,14 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     expect((await start('first')).run.reason).toBe('resumption-context'); // reads them all, and acknowledges them
     const again = await start('second');
     expect(again.run.reason).toBe('no-checkpoint-to-resume');
-    expect(again.calls).toEqual(['WebAssembly.Module']); // the project's folder, hashed for its records key: no checkpoint read
+    // The project's folder, hashed for its records key; each of the three session folders listed once; no checkpoint read.
+    expect(again.calls).toEqual(['WebAssembly.Module', 'readdirSync withFileTypes']);
 
     // One of ours rewritten since: its change time moved, so its bytes are read, and it is no longer ours.
     const rewritten = join(sandbox().project, '.claude', 'context-ceiling', 'checkpoints', 'two', 'cx-001-checkpoint.json');
     writeFileSync(rewritten, readFileSync(rewritten, 'utf8').replace('"cx-001"', '"cx-009"'));
     const after = await start('third');
     expect(after.run.reason).toBe('no-checkpoint-to-resume+notice found-not-ours=1');
-    expect(after.calls).toEqual(['WebAssembly.Module', 'a checkpoint file read']);
+    expect(after.calls).toEqual(['WebAssembly.Module', 'a checkpoint file read', 'readdirSync withFileTypes']);
   });
 });

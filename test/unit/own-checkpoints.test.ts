@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ownCheckpoints } from '../../src/checkpoints/alerts.js';
 import type { WrittenRecord } from '../../src/checkpoints/provenance.js';
+import { type FolderListings, folderListings } from '../../src/checkpoints/store.js';
 
 let root: string | undefined;
 afterEach(() => root && rmSync(root, { recursive: true, force: true }));
@@ -46,5 +47,46 @@ describe('ownCheckpoints', () => {
     ]);
     const records = [record(paths, 'a', 2), record(paths, 'b', 1), record(paths, 'a', 1)];
     expect(ownCheckpoints(records).map((e) => `${e.session}/${e.sequence}`)).toEqual(['b/1', 'a/1', 'a/2']);
+  });
+});
+
+describe('ownCheckpoints from folder listings (SessionStart lists each session folder once)', () => {
+  it('answers as asking for each file: missing ones, links and folders named like checkpoints are left out; both markers count', () => {
+    const paths = checkpointsOn([
+      ['a', 1],
+      ['a', 2],
+      ['a', 3],
+      ['b', 1],
+      ['c', 1],
+    ]);
+    const at = (key: string) => paths.get(key)!;
+    writeFileSync(at('a/1').replace(/\.json$/, '.acknowledged'), ''); // ours
+    writeFileSync(`${at('b/1')}.acknowledged`, ''); // seed 000's
+    rmSync(at('a/2')); // recorded, gone since
+    rmSync(at('c/1'));
+    mkdirSync(at('c/1')); // a folder where the file was
+    const link = join(root!, 'a', 'cx-004-checkpoint.json');
+    symlinkSync(at('a/3'), link);
+    const records = [
+      record(paths, 'a', 1),
+      record(paths, 'a', 2),
+      record(paths, 'a', 3),
+      { ...record(paths, 'a', 3), path: link, sequence: 4 },
+      record(paths, 'b', 1),
+      record(paths, 'c', 1),
+    ];
+    const listings = folderListings();
+    const listed = ownCheckpoints(records, undefined, listings);
+    expect(listed.map((e) => `${e.session}/${e.sequence}${e.acknowledged ? ' ack' : ''}`)).toEqual(['a/1 ack', 'a/3', 'b/1 ack']);
+    expect(listed).toEqual(ownCheckpoints(records));
+    // Each folder was listed (and is asked again from the listing, not the disk).
+    expect(listings(join(root!, 'a'))?.named.has('cx-004-checkpoint.json')).toBe(true);
+  });
+
+  it('a folder listed only in part answers nothing about names beyond the listing: those are asked for by path', () => {
+    const paths = checkpointsOn([['a', 1]]);
+    writeFileSync(paths.get('a/1')!.replace(/\.json$/, '.acknowledged'), '');
+    const partial: FolderListings = () => ({ entries: [], more: true, named: new Map() });
+    expect(ownCheckpoints([record(paths, 'a', 1)], undefined, partial).map((e) => e.acknowledged)).toEqual([true]);
   });
 });

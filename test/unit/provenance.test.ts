@@ -1,4 +1,15 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -123,6 +134,17 @@ describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
     expect(found.more).toBe(false);
     expect(found.paths.sort()).toEqual([rewritten, committed, link].sort());
     expect(findNotOurs(join(root, 'nowhere'), [])).toEqual({ paths: [], more: false }); // no checkpoint folder there
+  });
+
+  it('a repository that commits thousands of them: looked at no further than the budget, and says there are more', () => {
+    const dir = join(real, '.claude', 'context-ceiling', 'checkpoints', 'committed');
+    mkdirSync(dir, { recursive: true });
+    for (let n = 1; n <= 5000; n++) closeSync(openSync(join(dir, `cx-${String(n).padStart(4, '0')}-checkpoint.json`), 'w'));
+    const found = findNotOurs(real, []);
+    expect(found.more).toBe(true);
+    // 4,096 entries in all: the session folder, then 4,095 of its files.
+    expect(found.paths).toHaveLength(4095);
+    expect(new Set(found.paths).size).toBe(4095);
   });
 
   it('a file last found ours is taken as ours unread only while its size, change time, inode and recorded digest all still hold', () => {
