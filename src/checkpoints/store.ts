@@ -140,9 +140,11 @@ export function writeNewCheckpoint(
   build: (sequence: number) => Checkpoint,
 ): { path: string; checkpoint: Checkpoint; bytes: Buffer } {
   ensureRealDir(dir);
-  sweepStaleTemps(dir);
+  // One listing for both (the folder was just checked level by level): litter to sweep, and the highest number.
+  const names = namesIn(dir);
+  sweepStaleTemps(dir, Date.now(), names);
   const temp = join(dir, `.cx-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
-  let sequence = nextSequence(dir);
+  let sequence = highestSequence(names) + 1;
   for (let attempt = 0; attempt < 10_000; attempt++, sequence++) {
     const checkpoint = build(sequence);
     const bytes = Buffer.from(`${JSON.stringify(checkpoint, null, 2)}\n`);
@@ -186,13 +188,7 @@ const TEMP_NAME = /^\.cx-[A-Za-z0-9.-]+\.tmp$/;
  * full disk): swept on the next write into the folder. Only plain files of ours, and only old ones,
  * so a concurrent writer's file in progress stays.
  */
-export function sweepStaleTemps(dir: string, nowMs = Date.now()): void {
-  let names: string[];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
+export function sweepStaleTemps(dir: string, nowMs = Date.now(), names = namesIn(dir)): void {
   for (const name of names) {
     if (!TEMP_NAME.test(name)) continue;
     const path = join(dir, name);
@@ -201,9 +197,20 @@ export function sweepStaleTemps(dir: string, nowMs = Date.now()): void {
   }
 }
 
-function nextSequence(dir: string): number {
-  const entries = listCheckpoints(dir);
-  return (entries[entries.length - 1]?.sequence ?? 0) + 1;
+/** A folder's names; none when it cannot be listed. */
+function namesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** The highest checkpoint number among `names`; 0 when there is none (numbers start at 1). */
+function highestSequence(names: readonly string[]): number {
+  let highest = 0;
+  for (const name of names) highest = Math.max(highest, sequenceOf(name) ?? 0);
+  return highest;
 }
 
 function writeSynced(path: string, bytes: Buffer, flags: 'wx'): void {

@@ -47,7 +47,7 @@ export function runPreCompact(stdin: string | undefined, host: HookHost): HookOu
 
 /** The id of the session's checkpoint just before `sequence` when the recovery skill saved it (the /compact it asked for is this one). */
 function recoverySaveBefore(config: HookConfig, sessionId: string, sequence: number): string | undefined {
-  // Numbers start at 1 (store.ts nextSequence) and only ours are recorded: a session's first checkpoint has none
+  // Numbers start at 1 (store.ts writeNewCheckpoint) and only ours are recorded: a session's first checkpoint has none
   // before it, and its PreCompact (the usual one) reads no records.
   if (sequence <= 1) return undefined;
   const session = sanitizeId(sessionId);
