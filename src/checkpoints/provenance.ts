@@ -198,8 +198,8 @@ export function isOwnFile(records: readonly WrittenRecord[], kind: WrittenKind, 
 
 /**
  * For many files at once (a listing): the digests recorded for a path, as written or as canonicalPath names it
- * (`canonical`, when the caller knows it: a scan resolves its folder once; `path` itself too, as isOwnFile). None for a path never recorded: such a
- * file is not ours, whatever its bytes.
+ * (`canonical`, when the caller knows it: a scan resolves its folder once), as isOwnFile compares them. None for a
+ * path never recorded: such a file is not ours, whatever its bytes.
  */
 export function recordedDigests(
   records: readonly WrittenRecord[],
