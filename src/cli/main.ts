@@ -1,6 +1,6 @@
 /** CLI entry: a name → command table; each command loads only when asked for. */
 import { homedir } from 'node:os';
-import { readStdin } from '../runtime/hook-io.js';
+import { isTerminal, readStdin, writeAll } from '../runtime/hook-io.js';
 import type { CliIO, Command } from './command.js';
 import { CliError, describeFsError, UsageError } from './errors.js';
 import { asksHelp, takeNoColor } from './command-line.js';
@@ -110,35 +110,40 @@ export async function main(argv: string[], given: CliIO): Promise<number> {
 }
 
 /**
- * The process's own streams. A reader that went away (`| head`, a pager quit early) is no failure: the
- * run ends at once, exit 0, no trace (EPIPE). Any other failure to write stdout (a full disk) is one
- * line on stderr and exit 1. A broken stderr alone only silences stderr. `end` ends the process (cli.ts).
+ * The process's own output. A reader that went away (`| head`, a pager quit early) is no failure: the
+ * run ends, exit 0, no trace (EPIPE). Any other failure to write stdout (a full disk) is one line on
+ * stderr and exit 1. A broken stderr alone only silences stderr. `end` ends the process (cli.ts), on the
+ * next tick, as the stream's error event used to: what the command does in the same step still happens
+ * (report --html's page is written in full), and nothing more is written.
+ * Written with writeSync, never through process.stdout: the stream and node:tty pull in the net/stream stack,
+ * ~3 ms of every command under Node and 10–20 ms under Bun, which runs replay (bench/RESULTS.md).
  */
 export function processIO(end: (code: number) => void): CliIO {
+  let stdoutOpen = true;
   let stderrOpen = true;
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (readerGone(error)) return end(0);
-    if (stderrOpen) process.stderr.write(`${cliMessage('main.cannot-write-output', { reason: describeFsError(error) })}\n`);
-    end(1);
-  });
-  process.stderr.on('error', () => {
-    stderrOpen = false;
-  });
+  const err = (text: string) => {
+    if (stderrOpen && writeAll(2, text) !== undefined) stderrOpen = false;
+  };
   return {
     env: process.env,
     cwd: process.cwd(),
     home: homedir(),
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
-    out: (text) => process.stdout.write(text),
-    err: (text) => {
-      if (stderrOpen) process.stderr.write(text);
+    stdoutIsTTY: isTerminal(1),
+    stderrIsTTY: isTerminal(2),
+    out: (text) => {
+      if (!stdoutOpen) return;
+      const error = writeAll(1, text);
+      if (error === undefined) return;
+      stdoutOpen = false;
+      if (!readerGone(error)) err(`${cliMessage('main.cannot-write-output', { reason: describeFsError(error) })}\n`);
+      process.nextTick(() => end(readerGone(error) ? 0 : 1));
     },
+    err,
     readStdin: () => readStdin(),
   };
 }
 
-/** EPIPE, and the writes a command still makes after it (to a stream Node has closed). */
+/** The reader of stdout went away (EPIPE: Node and Bun ignore SIGPIPE, so the write fails instead). */
 function readerGone(error: NodeJS.ErrnoException): boolean {
-  return error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED';
+  return error.code === 'EPIPE';
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { runCliIntoClosedPipe, runCliIntoFile, runCliOnTerminal } from '../helpers/closed-pipe.js';
+import { runCliIntoClosedPipe, runCliIntoFile, runCliIntoSlowPipe, runCliOnTerminal } from '../helpers/closed-pipe.js';
 import { expectWarned } from '../helpers/guard-runners.js';
 import { FIXTURES, preToolUse, ROOT, runCli, runHook, useProjectSandbox } from '../helpers/sandbox.js';
 
@@ -99,6 +99,20 @@ describe('a reader that stops reading (| head)', () => {
       exitCode: 1,
       stdout: '',
       stderr: 'context-ceiling: cannot write the output: no space left on the device (ENOSPC)\n',
+    });
+  });
+
+  it('a slow reader on a pipe left non-blocking: every byte arrives, in order, exit 0', async () => {
+    // ~250 KB of JSON, several times the pipe's buffer: the CLI meets EAGAIN until the reader starts.
+    let builder = aTranscript('sess-slow').user('go');
+    for (let turn = 0; turn < 3_000; turn++) builder = builder.assistant({ cacheRead: 1_000 + turn * 10 });
+    const transcript = sandbox().write('claude/sess-slow.jsonl', builder.toString());
+    const whole = await cliOk(['report', transcript, '--json']);
+    expect(whole.stdout.length).toBeGreaterThan(3 * 64 * 1024);
+    expect(await runCliIntoSlowPipe(sandbox(), ['report', transcript, '--json'])).toEqual({
+      exitCode: 0,
+      stdout: whole.stdout,
+      stderr: '',
     });
   });
 });

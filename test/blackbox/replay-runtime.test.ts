@@ -1,7 +1,8 @@
 /**
  * What runs `replay`: the Node CLI hands the whole run to the `bun` on the PATH (the floor's or newer) before it
  * loads the replay code, and runs it itself with `--runtime node`, with no Bun, with an old Bun or one that cannot
- * start. `bun` stand-ins on the PATH log their call, and a preload logs when Bun writes the answer, so each test
+ * start. `bun` stand-ins on the PATH log their call, and a preload logs when Bun writes the answer (the CLI writes
+ * with fs.writeSync: cli/main.ts), so each test
  * says which runtime produced the output; the answer is the same bytes whichever did.
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,12 +32,14 @@ function bunOnPath(kind: StandIn): { path: string; log: () => string } {
   const bin = dirname(sandbox().write(`${kind}/.keep`, ''));
   const wrote = sandbox().write(
     'bun-wrote.cjs',
-    `const { appendFileSync } = require('node:fs');
-const write = process.stdout.write;
-process.stdout.write = function (...args) {
-  process.stdout.write = write;
-  appendFileSync(${JSON.stringify(log)}, 'stdout written by Bun ' + process.versions.bun + '\\n');
-  return write.apply(this, args);
+    `const fs = require('node:fs');
+const writeSync = fs.writeSync;
+fs.writeSync = function (fd, ...rest) {
+  if (fd === 1) {
+    fs.writeSync = writeSync;
+    fs.appendFileSync(${JSON.stringify(log)}, 'stdout written by Bun ' + process.versions.bun + '\\n');
+  }
+  return writeSync.call(this, fd, ...rest);
 };
 `,
   );
