@@ -19,6 +19,7 @@ import { analyzeSession, recordedTools, summarize, TimelineBuilder } from '../sr
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { recordedSessionWindow } from '../src/window/session-window.js';
 import { replayFile } from '../src/cli/replay-file.js';
+import { bunOutreads } from '../src/cli/replay-runtime.js';
 import { findOnPath } from '../src/io/on-path.js';
 import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
 import { writeSection } from './results.js';
@@ -323,7 +324,8 @@ const bun = findBun();
 /** The Bun's own path, and its version: the row as typed needs one the CLI hands over to (BUN_FLOOR or newer). */
 const bunPath = bun && (bun.includes('/') ? resolve(bun) : findOnPath(bun, process.env.PATH));
 const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : '';
-const handsOver = bunPath !== undefined && !bunTooOld(bunVersion);
+/** The machine's Node hands the run over only where Bun outreads it (cli/replay-runtime.ts): a newer one keeps it. */
+const handsOver = bunPath !== undefined && !bunTooOld(bunVersion) && bunOutreads(process.versions.node);
 const ltsNode = findLtsNode(DATA);
 /** The current LTS Node's column: a user installing Node today runs replay (and ccusage's launcher) with it. */
 const LTS = `Node ${NODE_LTS_VERSION.split('.')[0]}`;
@@ -423,7 +425,7 @@ replay (threads as it chose them) read with ${[...oursThreads].join(', ')} threa
 |---|${columns.map(() => '---|').join('')}
 | \`context-ceiling replay --json\` (Node: \`--runtime node\`; checked: sessions, compactions, peak, gated calls by tool per ceiling = the generator's; summary = a naive every-line replay) | ${columns.map((runtime) => `**${cell('ours', runtime)}**`).join(' | ')} |
 | \`context-ceiling replay --json --jobs 2\` (checked the same way) | ${columns.map((runtime) => cell('ours-2', runtime)).join(' | ')} |
-| \`context-ceiling replay --json\` as typed: \`node cli.cjs\` with Bun ${BUN_FLOOR}+ on the PATH, which it hands the run to (handover timed; checked the same way) | ${handsOver ? `**${cell('ours-typed', 'Node')}**` : `n/a (${bun ? `Bun ${bunVersion} is older than ${BUN_FLOOR}` : 'no Bun'})`} | ${columns
+| \`context-ceiling replay --json\` as typed: \`node cli.cjs\` with Bun ${BUN_FLOOR}+ on the PATH, which it hands the run to (handover timed; checked the same way) | ${handsOver ? `**${cell('ours-typed', 'Node')}**` : `n/a (${!bun ? 'no Bun' : bunTooOld(bunVersion) ? `Bun ${bunVersion} is older than ${BUN_FLOOR}` : `Node ${process.versions.node} keeps the run`})`} | ${columns
   .slice(1)
   .map(() => '—')
   .join(' | ')} |

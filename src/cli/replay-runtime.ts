@@ -1,8 +1,9 @@
 /**
- * `replay` runs with Bun where it is installed, as the hooks do: the bin (cli.ts) asks here before it loads the
- * CLI, and the Node it runs on hands the whole run to the `bun` on the PATH (the floor's or newer:
- * core/bun-floor.ts); it runs the replay itself when there is none, when asked (`--runtime node`), or when that
- * Bun does not take the run. Kept to what this needs: it is all the bin loads before the handover.
+ * `replay` runs with Bun where it is installed and reads faster than the Node that was started: the bin (cli.ts)
+ * asks here before it loads the CLI, and a Node older than 22 hands the whole run to the `bun` on the PATH (the
+ * floor's or newer: core/bun-floor.ts); it runs the replay itself when there is none, when asked (`--runtime node`),
+ * under a newer Node, or when that Bun does not take the run. Kept to what this needs: it is all the bin loads before
+ * the handover.
  */
 import type * as ChildProcess from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
@@ -17,6 +18,19 @@ export const REPLAY_HANDOVER_ENV = 'CONTEXT_CEILING_REPLAY_HANDOVER';
 /** The descriptor the run handed over writes TOOK_RUN to once it runs our code, under a Bun new enough. */
 const HANDOVER_FD = 3;
 const TOOK_RUN = 'replay';
+
+/**
+ * From this Node on, replay reads a history about as fast as under Bun, and a handover (Bun started after a Node
+ * start) only costs: measured pair by pair over 401 MiB, Node's own run over the run handed to Bun took 1.09× under
+ * Node 20, 0.98× under 22, 0.90× under 24 and 26 (bench/RESULTS.md, 2026-11-27).
+ */
+export const NODE_AS_FAST_AS_BUN = 22;
+
+/** Whether Bun reads a history faster than the Node `version` (process.versions.node) by more than a handover costs. */
+export function bunOutreads(version: string): boolean {
+  const major = Number.parseInt(version, 10);
+  return Number.isFinite(major) && major < NODE_AS_FAST_AS_BUN;
+}
 
 /** What `--runtime` asks for (the first one before `--`): `auto` when absent; a wrong value is replay's usage error. */
 export function runtimeAsked(args: readonly string[]): string {
@@ -41,9 +55,9 @@ export function settleReplayRuntime(argv: readonly string[], env: Readonly<Recor
 
 /**
  * Run the CLI with Bun, on the same arguments, stdin, stdout and stderr: the exit code of that run, or undefined
- * when Node is to run it here (Node asked for, no `bun` on the PATH, already Bun, not the built CLI, or a Bun that
- * could not start or is older than the floor: it says so by never writing TOOK_RUN, and has written nothing else).
- * Never throws.
+ * when Node is to run it here (Node asked for, a Node as fast as Bun, no `bun` on the PATH, already Bun, not the
+ * built CLI, or a Bun that could not start or is older than the floor: it says so by never writing TOOK_RUN, and has
+ * written nothing else). Never throws.
  */
 function replayUnderBun(
   argv: readonly string[],
@@ -51,7 +65,7 @@ function replayUnderBun(
   env: Readonly<Record<string, string | undefined>>,
 ): number | undefined {
   try {
-    if (process.versions.bun !== undefined || runtimeAsked(args) !== 'auto') return undefined;
+    if (process.versions.bun !== undefined || runtimeAsked(args) !== 'auto' || !bunOutreads(process.versions.node)) return undefined;
     const cli = runningBundle();
     const bun = cli && findOnPath('bun', env.PATH);
     if (!cli || !bun) return undefined;

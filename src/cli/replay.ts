@@ -2,6 +2,7 @@
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
 import { basename, join, sep } from 'node:path';
 import { BUN_FLOOR } from '../core/bun-floor.js';
+import { NODE_AS_FAST_AS_BUN } from './replay-runtime.js';
 import { formatTokens } from '../core/guard-text.js';
 import { formatCount } from '../core/plural.js';
 import { recordedTools, summarize, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
@@ -21,7 +22,7 @@ import { parseFlags, parseWindowFlag } from './flags.js';
 import { checkWritableFile, toJsonOutput } from './output.js';
 import { cliMessage } from './messages.js';
 
-/** What `--runtime` takes: Bun where it is installed (the default), or Node always. */
+/** What `--runtime` takes: Bun where it is installed and reads faster than this Node (the default), or Node always. */
 const REPLAY_RUNTIMES = ['auto', 'node'];
 
 const usage =
@@ -61,9 +62,10 @@ Options:
                     once there is more than 128 MiB to read; 1 reads everything
                     in this thread; the same threads under Bun)
   --runtime R       what runs the replay: auto (the default: Bun where \`bun\`
-                    ${BUN_FLOOR} or newer is on the PATH, handed the whole run with
-                    the same arguments and output, else Node; a Bun that cannot
-                    take it leaves the run to Node) or node (Node always)
+                    ${BUN_FLOOR} or newer is on the PATH and Node is older than
+                    ${NODE_AS_FAST_AS_BUN}, which Bun outreads; it is handed the whole run with
+                    the same arguments and output, else Node runs it; a Bun that
+                    cannot take it leaves the run to Node) or node (Node always)
   --html FILE       also write the history as a self-contained HTML page (inline SVG,
                     no network): the summary, the recommendation, each candidate's
                     share of sessions gated and first gated fill, the table, the peaks

@@ -1,6 +1,6 @@
 /** What `replay --runtime` asks for, read by the bin before the CLI loads (cli/replay-runtime.ts). */
 import { describe, expect, it } from 'vitest';
-import { runtimeAsked, settleReplayRuntime } from '../../src/cli/replay-runtime.js';
+import { bunOutreads, runtimeAsked, settleReplayRuntime } from '../../src/cli/replay-runtime.js';
 
 describe('runtimeAsked', () => {
   it.each([
@@ -27,5 +27,19 @@ describe('settleReplayRuntime', () => {
 
   it('from source (no cli.cjs to hand over), a replay runs here whatever Bun the PATH holds', () => {
     expect(settleReplayRuntime(['replay', '--json'], { PATH: `${process.cwd()}/node_modules/.bin` })).toBeUndefined();
+  });
+});
+
+describe('bunOutreads: which Node hands a replay to Bun (bench/RESULTS.md, 2026-11-27)', () => {
+  it.each([
+    ['20.20.2', true],
+    ['21.7.3', true],
+    ['22.0.0', false], // level with Bun: a handover would only add a start
+    ['24.21.0', false],
+    ['26.12.1', false],
+    ['', false],
+    ['v20', false], // not a version Node reports: Node keeps the run
+  ])('Node %j → %s', (version, expected) => {
+    expect(bunOutreads(version)).toBe(expected);
   });
 });
