@@ -3,7 +3,7 @@
  * on every call), and the worker thread that replays files for `replay`: its own small bundle,
  * replay-worker.cjs, holds only this, so a worker starts without compiling the whole CLI.
  */
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import type * as WorkerThreads from 'node:worker_threads';
 import type { Policy } from '../core/policy.js';
 import { analyzeSession, type SessionAnalysis, TimelineBuilder } from '../core/replay.js';
 import type { WindowFacts } from '../core/window.js';
@@ -50,6 +50,9 @@ export function replayFile(path: string, setup: ReplaySetup): FileReplay {
  * each answer with its index. False anywhere else (the main thread, a worker of another kind).
  */
 export function serveReplayWorker(): boolean {
+  // Loaded here, not at the top: node:worker_threads brings Node's stream stack with it (~2.5 ms of a Node start,
+  // ~7 ms of Bun's), which a replay in one thread never needs.
+  const { isMainThread, parentPort, workerData } = require('node:worker_threads') as typeof WorkerThreads;
   if (isMainThread || parentPort === null || workerData?.role !== REPLAY_WORKER_ROLE) return false;
   const { setup, paths, order, next } = workerData as ReplayWorkerData;
   for (let claimed = Atomics.add(next, 0, 1); claimed < order.length; claimed = Atomics.add(next, 0, 1)) {
