@@ -88,11 +88,8 @@ function isCharacterDevice(fd: number): boolean {
  * net/stream stack (~3 ms of a Node start, 10–16 ms of Bun's), and a pipe or a file is never a terminal.
  */
 export function isTerminal(fd: number): boolean {
-  try {
-    return fstatSync(fd).isCharacterDevice() && (require('node:tty') as typeof import('node:tty')).isatty(fd);
-  } catch {
-    return false; // closed: no terminal
-  }
+  // A closed descriptor reads as a character device there, and isatty(3) then says no.
+  return isCharacterDevice(fd) && (require('node:tty') as typeof import('node:tty')).isatty(fd);
 }
 
 /** JSON.parse that answers undefined instead of throwing: bad stdin is silence, not an error. */

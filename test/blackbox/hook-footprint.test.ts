@@ -10,8 +10,7 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { ORCHESTRATION } from '../helpers/compaction-fixture.js';
-import { BUN_BIN, FIXTURES, ROOT, runCli, runHook, useProjectSandbox, withoutNpmBins } from '../helpers/sandbox.js';
-import { NODE_AS_FAST_AS_BUN } from '../../src/cli/replay-runtime.js';
+import { BUN_BIN, FIXTURES, olderNodePreload, ROOT, runCli, runHook, useProjectSandbox, withoutNpmBins } from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
 
@@ -176,50 +175,30 @@ process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, pro
     mkdirSync(bunDir);
     symlinkSync(realpathSync(BUN_BIN), join(bunDir, 'bun'));
     // Handed over only from a Node older than 22 (cli/replay-runtime.ts): the machine's 20 here, else one reporting 20.
-    const older = sandbox().write(
-      'older-node.cjs',
-      `if (Number.parseInt(process.versions.node, 10) >= ${NODE_AS_FAST_AS_BUN}) Object.defineProperty(process.versions, 'node', { value: '20.20.2' });\n`,
-    );
     const replay = await cliBuiltins(['replay', '--json'], {
       PATH: `${bunDir}${delimiter}${withoutNpmBins(process.env.PATH ?? '')}`,
-      NODE_OPTIONS: `--require ${join(sandbox().root, 'cli-footprint.cjs')} --require ${older}`,
+      NODE_OPTIONS: `--require ${join(sandbox().root, 'cli-footprint.cjs')} ${olderNodePreload(sandbox())}`,
     });
     expect(replay.run.exitCode, replay.run.stderr).toBe(0);
     expect(JSON.parse(replay.run.stdout)).toHaveProperty('sessions', 1);
     expect(replay.modules).toContain('child_process');
   });
-});
 
-describe('the Node built-ins replay loads', () => {
-  /** The built-ins `context-ceiling replay --json --runtime node --jobs <jobs>` loaded over two recorded sessions. */
-  async function replayBuiltins(jobs: number) {
+  // node:worker_threads brings the stream stack: ~2.5 ms of a Node start, ~7 ms of Bun's (bench/RESULTS.md).
+  it('replay in one thread loads no node:worker_threads nor the stream stack it brings; with two it does (the check sees them)', async () => {
     for (const session of ['s1', 's2'])
       sandbox().write(
         join('home', '.claude', 'projects', '-p', `${session}.jsonl`),
         aTranscript(session).assistant({ cacheRead: 60_000 }).toString(),
       );
-    const out = join(sandbox().root, `modules-replay-${jobs}.txt`);
-    const preload = sandbox().write(
-      `replay-footprint-${jobs}.cjs`,
-      `const before = new Set(process.moduleLoadList);
-process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(out)}, process.moduleLoadList.filter((m) => !before.has(m)).join('\\n')));`,
-    );
-    const run = await runCli(sandbox(), ['replay', '--json', '--runtime', 'node', '--jobs', String(jobs)], {
-      NODE_OPTIONS: `--require ${preload}`,
-    });
-    expect(run.exitCode, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ sessions: 2, threads: jobs });
-    const modules = readFileSync(out, 'utf8')
-      .split('\n')
-      .filter((line) => line.startsWith('NativeModule '))
-      .map((line) => line.slice('NativeModule '.length));
-    return modules.filter((m) => m === 'worker_threads' || m === 'stream' || m.startsWith('internal/worker'));
-  }
-
-  // node:worker_threads brings the stream stack: ~2.5 ms of a Node start, ~7 ms of Bun's (bench/RESULTS.md).
-  it('in one thread, no node:worker_threads nor the stream stack it brings; with two, they load (the check sees them)', async () => {
-    expect(await replayBuiltins(1)).toEqual([]);
-    expect(await replayBuiltins(2)).toEqual(expect.arrayContaining(['worker_threads', 'stream']));
+    const workerModules = async (jobs: number) => {
+      const { run, modules } = await cliBuiltins(['replay', '--json', '--runtime', 'node', '--jobs', String(jobs)]);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ sessions: 2, threads: jobs });
+      return modules.filter((m) => m === 'worker_threads' || m === 'stream' || m.startsWith('internal/worker'));
+    };
+    expect(await workerModules(1)).toEqual([]);
+    expect(await workerModules(2)).toEqual(expect.arrayContaining(['worker_threads', 'stream']));
   });
 });
 

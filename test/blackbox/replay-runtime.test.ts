@@ -12,8 +12,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { findOnPath } from '../../src/io/on-path.js';
 import { notPassed, runSuites, testsWith } from '../helpers/hook-suites.js';
-import { CLI_BIN, FIXTURES, ROOT, runCli, useProjectSandbox } from '../helpers/sandbox.js';
-import { bunOutreads, NODE_AS_FAST_AS_BUN } from '../../src/cli/replay-runtime.js';
+import { CLI_BIN, FIXTURES, olderNodePreload, ROOT, runCli, useProjectSandbox } from '../helpers/sandbox.js';
+import { bunOutreads } from '../../src/cli/replay-runtime.js';
 import { findLtsNode, NODE_LTS_VERSION } from '../../bench/lts-node.js';
 import { execa } from 'execa';
 
@@ -64,17 +64,9 @@ const timeless = (stdout: string) => stdout.replace(/"seconds": [0-9.e-]+/, '"se
 /** What a run says on stderr besides its progress lines (one per tenth read). */
 const besidesProgress = (stderr: string) => stderr.replace(/^replay: \d+% \(.*\)\n/gm, '');
 
-/**
- * The environment of a run under a Node older than NODE_AS_FAST_AS_BUN, the one that hands replay to Bun: the
- * machine's Node where it is one (Node 20 here), else that Node reporting itself as 20 (a preload), so that the
- * handover is tested whatever Node runs the tests. The current LTS Node's own run is tested below.
- */
+/** The environment of a run under a Node older than 22, the one that hands replay to Bun (olderNodePreload). */
 function olderNode(PATH: string): Record<string, string> {
-  const preload = sandbox().write(
-    'older-node.cjs',
-    `if (Number.parseInt(process.versions.node, 10) >= ${NODE_AS_FAST_AS_BUN}) Object.defineProperty(process.versions, 'node', { value: '20.20.2' });\n`,
-  );
-  return { PATH, NODE_OPTIONS: `--require ${preload}` };
+  return { PATH, NODE_OPTIONS: olderNodePreload(sandbox()) };
 }
 
 /** A replay that must succeed: exit 0, and nothing on stderr but progress. */

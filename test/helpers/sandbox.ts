@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSyn
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { execa, type Result } from 'execa';
+import { NODE_AS_FAST_AS_BUN } from '../../src/cli/replay-runtime.js';
 import { afterEach, beforeEach, expect } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -223,4 +224,17 @@ export function preToolUse(
     tool_input: toolInput,
     ...extra,
   };
+}
+
+/**
+ * A `--require` for NODE_OPTIONS that makes the Node it runs in report itself as 20 when it is 22 or newer: replay
+ * hands its run to Bun only from a Node older than 22 (cli/replay-runtime.ts), so the handover is tested whatever Node
+ * runs the tests (on the machine's Node 20 it changes nothing).
+ */
+export function olderNodePreload(sandbox: Sandbox): string {
+  const path = sandbox.write(
+    'older-node.cjs',
+    `if (Number.parseInt(process.versions.node, 10) >= ${NODE_AS_FAST_AS_BUN}) Object.defineProperty(process.versions, 'node', { value: '20.20.2' });\n`,
+  );
+  return `--require ${path}`;
 }
