@@ -21,7 +21,16 @@ const PARALLEL_MIN_BYTES = 128 * 1024 * 1024;
 const MAX_JOBS = 4;
 
 /**
- * How many threads read files: `requested` (1 is this thread alone), else one per CPU the machine leaves
+ * The CPUs one reading thread keeps busy. Its JavaScript runs on one; the runtime's helper threads (garbage
+ * collection, compiling) and the kernel's copies from the page cache keep most of another busy: one thread over
+ * 401 MiB used 1.3–1.5 CPU seconds a second of wall time, and pinned to one CPU took 1.30× as long (Node 26). On
+ * a two-CPU machine a second thread then only competes with the first: 1.05–1.28× the wall time of one, at
+ * 30–40 % more CPU, under Node 20, Node 26 and Bun (bench/RESULTS.md, 2026-11-28).
+ */
+const CPUS_PER_THREAD = 2;
+
+/**
+ * How many threads read files: `requested` (1 is this thread alone), else one per two CPUs the machine leaves
  * idle (`load`: CPUs busy with other work; on a busy machine another thread only adds its start-up), up to
  * MAX_JOBS, once there is enough to read.
  */
@@ -33,8 +42,8 @@ export function chooseJobs(
 ): number {
   if (requested !== undefined) return Math.max(1, Math.min(requested, files));
   if (files < 2 || bytes < PARALLEL_MIN_BYTES) return 1;
-  const idle = Math.ceil(machine.cpus - machine.load - 0.25);
-  return Math.max(1, Math.min(idle, MAX_JOBS, files));
+  const threads = Math.floor((machine.cpus - machine.load + 0.25) / CPUS_PER_THREAD);
+  return Math.max(1, Math.min(threads, MAX_JOBS, files));
 }
 
 /**

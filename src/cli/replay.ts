@@ -58,8 +58,9 @@ Options:
   --ceilings LIST   candidate ceilings in percent (default 20,30,40,50,60)
   --window N        judge every session against this window (default: each session's
                     own, from the configured window or its model, as the guard would)
-  --jobs N          threads reading files (default: one per idle CPU, up to 4,
-                    once there is more than 128 MiB to read; 1 reads everything
+  --jobs N          threads reading files (default: one per two idle CPUs, up
+                    to 4, once there is more than 128 MiB to read: a thread
+                    keeps about two CPUs busy; 1 reads everything
                     in this thread; the same threads under Bun)
   --runtime R       what runs the replay: auto (the default: Bun where \`bun\`
                     ${BUN_FLOOR} or newer is on the PATH and Node is older than

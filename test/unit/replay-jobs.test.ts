@@ -1,4 +1,4 @@
-/** How many threads replay reads with: as asked, else the idle CPUs once there is enough to read. */
+/** How many threads replay reads with: as asked, else one per two idle CPUs once there is enough to read. */
 import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,14 +17,18 @@ describe('chooseJobs', () => {
     [undefined, 40, 10 * MiB, 2, 0, 1], // 10 MiB: a worker's start-up would cost more than its share saves
     [undefined, 5, 50 * MiB, 2, 0, 1],
     [undefined, 12, 127 * MiB, 2, 0, 1],
-    [undefined, 13, 128 * MiB, 2, 0, 2], // from 128 MiB both CPUs of an idle machine
-    [undefined, 40, 400 * MiB, 2, 0, 2], // the bench's corpus
-    [undefined, 40, 2048 * MiB, 2, 0.1, 2], // an idle two-CPU machine: both
-    [undefined, 40, 2048 * MiB, 2, 0.6, 2],
-    [undefined, 40, 2048 * MiB, 2, 1.0, 1], // one CPU busy elsewhere: this thread alone
+    [undefined, 13, 128 * MiB, 2, 0, 1], // an idle two-CPU machine: one thread, whose runtime and kernel keep the other CPU busy
+    [undefined, 40, 400 * MiB, 2, 0, 1], // the bench's corpus on the bench's host
+    [undefined, 40, 2048 * MiB, 2, 0.1, 1],
+    [undefined, 13, 128 * MiB, 4, 0, 2], // from 128 MiB, one thread per two idle CPUs
+    [undefined, 12, 127 * MiB, 4, 0, 1],
+    [undefined, 40, 2048 * MiB, 4, 0.1, 2],
+    [undefined, 40, 2048 * MiB, 4, 1, 1], // one of four CPUs busy elsewhere: three idle, one thread
+    [undefined, 40, 2048 * MiB, 6, 0, 3],
+    [undefined, 40, 2048 * MiB, 8, 2, 3],
     [undefined, 40, 2048 * MiB, 2, 14, 1], // an overloaded machine
     [undefined, 40, 2048 * MiB, 16, 0, 4], // at most four
-    [undefined, 3, 2048 * MiB, 16, 0, 3],
+    [undefined, 3, 2048 * MiB, 16, 0, 3], // never more threads than files
   ])('requested %s, %i files, %i bytes, %i CPUs at load %d → %i', (requested, files, bytes, cpus, load, threads) => {
     expect(chooseJobs(requested, files, bytes, { cpus, load })).toBe(threads);
   });
