@@ -6,7 +6,7 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { Script } from 'node:vm';
+import type * as Vm from 'node:vm';
 
 /**
  * A bundle's code cache after its run: where it lives, the kinds of run whose compiled functions it holds
@@ -60,6 +60,9 @@ export function readBundle(
   } catch {
     // none yet, or unreadable: compiled from source, and a cache is written after the run
   }
+  // Required here, not at the top: the launchers link this module, and under Bun (which never comes here) loading
+  // node:vm costs ~1.5 ms of a hook's start (bench/RESULTS.md).
+  const { Script } = require('node:vm') as typeof Vm;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     cachedData,

@@ -10,7 +10,17 @@ import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { ORCHESTRATION } from '../helpers/compaction-fixture.js';
-import { BUN_BIN, FIXTURES, olderNodePreload, ROOT, runCli, runHook, useProjectSandbox, withoutNpmBins } from '../helpers/sandbox.js';
+import {
+  BUN_BIN,
+  FIXTURES,
+  HOOK_BIN,
+  olderNodePreload,
+  ROOT,
+  runCli,
+  runHook,
+  useProjectSandbox,
+  withoutNpmBins,
+} from '../helpers/sandbox.js';
 
 const { sandbox } = useProjectSandbox();
 
@@ -130,6 +140,43 @@ describe('the Node built-ins a hook loads', () => {
     );
     expect(run.reason).toBe('allow below-ceiling');
     expect(heavyIn(modules)).toContain('crypto');
+  });
+});
+
+describe('the built-ins a hook requires under Bun', () => {
+  /** What the hook run by Bun require()d, in order (a preload wrapping Module.prototype.require), and its verdict. */
+  async function requiredUnderBun(input: Record<string, unknown>) {
+    const out = join(sandbox().root, `required-${Math.random().toString(36).slice(2)}.txt`);
+    const preload = sandbox().write(
+      'bun-required.cjs',
+      `const { appendFileSync } = require('fs');
+const Module = require('module');
+const original = Module.prototype.require;
+Module.prototype.require = function (id) { appendFileSync(${JSON.stringify(out)}, id + '\\n'); return original.apply(this, arguments); };`,
+    );
+    const run = await execa(BUN_BIN, ['--preload', preload, HOOK_BIN, 'pre-tool-use'], {
+      input: JSON.stringify(input),
+      env: sandbox().env({ DEV_TEAM_CONTEXT_DEBUG: '1' }),
+      extendEnv: false,
+      cwd: sandbox().project,
+      reject: false,
+    });
+    return { run, required: existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : [] };
+  }
+
+  // node:vm compiles a bundle with V8's code cache, which only Node keeps; loading it costs Bun ~1.5 ms a hook (bench/RESULTS.md).
+  it('the guard allowing: the bundle it runs and fs and path, never node:vm (the check sees every require)', async () => {
+    const transcript = setUp();
+    const { run, required } = await requiredUnderBun({
+      session_id: 's',
+      transcript_path: transcript,
+      tool_name: 'Skill',
+      tool_input: { skill: 'deep-dive' },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stderr).toContain('verdict pre-tool-use: allow below-ceiling');
+    expect(required).toEqual(expect.arrayContaining(['fs', 'path', join(ROOT, 'plugin', 'dist', 'hook-pre-tool-use.cjs')]));
+    expect(required.filter((id) => id === 'vm' || id === 'node:vm')).toEqual([]);
   });
 });
 
