@@ -25,7 +25,7 @@ const MAX_JOBS = 4;
  * collection, compiling) and the kernel's copies from the page cache keep most of another busy: one thread over
  * 401 MiB used 1.3–1.5 CPU seconds a second of wall time, and pinned to one CPU took 1.30× as long (Node 26). On
  * a two-CPU machine a second thread then only competes with the first: 1.05–1.28× the wall time of one, at
- * 30–40 % more CPU, under Node 20, Node 26 and Bun (bench/RESULTS.md, 2026-11-28).
+ * 29–38 % more CPU, under Node 20, Node 26 and Bun (bench/RESULTS.md, 2026-11-28).
  */
 const CPUS_PER_THREAD = 2;
 

@@ -61,7 +61,7 @@ export function readBundle(
     // none yet, or unreadable: compiled from source, and a cache is written after the run
   }
   // Required here, not at the top: the launchers link this module, and under Bun (which never comes here) loading
-  // node:vm costs ~1.5 ms of a hook's start (bench/RESULTS.md).
+  // node:vm costs ~2 ms of a hook's start (bench/RESULTS.md).
   const { Script } = require('node:vm') as typeof Vm;
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
