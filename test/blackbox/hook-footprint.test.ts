@@ -164,7 +164,7 @@ Module.prototype.require = function (id) { appendFileSync(${JSON.stringify(out)}
     return { run, required: existsSync(out) ? readFileSync(out, 'utf8').split('\n').filter(Boolean) : [] };
   }
 
-  // node:vm compiles a bundle with V8's code cache, which only Node keeps; loading it costs Bun ~1.5 ms a hook (bench/RESULTS.md).
+  // node:vm compiles a bundle with V8's code cache, which only Node keeps; loading it costs Bun ~2 ms a hook (bench/RESULTS.md).
   it('the guard allowing: the bundle it runs and fs and path, never node:vm (the check sees every require)', async () => {
     const transcript = setUp();
     const { run, required } = await requiredUnderBun({
