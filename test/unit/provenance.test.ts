@@ -173,6 +173,28 @@ describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
     expect(findNotOurs(real, records, undefined, after).paths).toEqual([path]);
     expect(after.after.size).toBe(0);
   });
+
+  it('checks the first 64 recorded files a scan meets; past them a recorded path counts as ours unread', () => {
+    const checkpoints = join(real, '.claude', 'context-ceiling', 'checkpoints');
+    const paths: string[] = [];
+    for (let n = 0; n < 66; n++) {
+      const dir = join(checkpoints, `s${n}`);
+      mkdirSync(dir, { recursive: true });
+      const path = join(dir, 'cx-001-checkpoint.json');
+      writeFileSync(path, `{"id":"s${n}"}\n`);
+      recordWritten(state, real, { kind: 'checkpoint', path, session: `s${n}`, sequence: 1, digest: digestOf(readFileSync(path)) });
+      paths.push(path);
+    }
+    const records = readWrittenRecords(state, real);
+    for (const path of paths) writeFileSync(path, '{"id":"rewritten since"}\n');
+    const verified = { before: new Map<string, string>(), after: new Map<string, string>() };
+    const found = findNotOurs(real, records, undefined, verified);
+    // Every one was rewritten: the 64 checked are found not ours, the two met after them pass by their path.
+    expect(found.more).toBe(false);
+    expect(found.paths).toHaveLength(64);
+    expect(paths.filter((path) => !found.paths.includes(path))).toHaveLength(2);
+    expect(verified.after.size).toBe(0);
+  });
 });
 
 describe("one session's records (the monitor's every prompt reads only its own)", () => {
