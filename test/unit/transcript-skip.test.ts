@@ -47,7 +47,7 @@ describe('skipping unmarked lines', () => {
   });
 });
 
-describe('reads that grow from 64 KiB to 1 MiB (no chunk size stated, as the hooks read)', () => {
+describe('reads that grow from 64 KiB to 256 KiB (no chunk size stated, as the hooks read)', () => {
   /** A tool result of up to 1.5 MB, with the marks inside its text wherever a read may cut it. */
   const bigLine = fc
     .tuple(
