@@ -13,8 +13,9 @@ import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { locatePlugin } from '../io/plugin-install.js';
 import { LAST_ERROR_FILE, privateDirForRead, readLastError, resolveStateDir } from '../io/state.js';
-import { readRegularText } from '../io/read-safe.js';
+import { listFolder, readRegularText } from '../io/read-safe.js';
 import { readOccupancy } from '../io/transcript.js';
+import { checkpointRoot, MAX_FOLDER_ENTRIES, unsafeCheckpointDir } from '../checkpoints/store.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './project.js';
 import type { CliIO, Command } from './command.js';
 import { UsageError } from './errors.js';
@@ -48,6 +49,9 @@ Checks, each with a fix when something is wrong:
   compact   where Claude Code itself will compact (CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
             CLAUDE_CODE_AUTO_COMPACT_WINDOW), a percent of its effective window
   state     the private state directory is ours, private and not a symlink
+  checkpoints
+            shown only when the project keeps 256 or more sessions'
+            checkpoint folders: every session start looks through each
   errors    the last unexpected failure of a hook, if any (it let everything
             through); remove the file it names once fixed
 
@@ -114,8 +118,31 @@ function runChecks(io: CliIO): Check[] {
   }
   checks.push(checkCompaction(settings, config, window));
   checks.push(checkState(config, claudeSettingsOf(io).env, io.home));
+  const folders = checkCheckpointFolders(projectDir);
+  if (folders) checks.push(folders);
   checks.push(checkLastError(config, claudeSettingsOf(io).env, io.home));
   return checks;
+}
+
+/**
+ * From this many session folders in the project's checkpoint folder, doctor advises cleaning: every session start
+ * looks through each (~0.1 M instructions a folder; at 256, 1.45× a bare Node start by instructions and 1.26× by wall
+ * time under Node 26 on a 2-CPU machine, bench/RESULTS.md).
+ */
+const MANY_CHECKPOINT_FOLDERS = 256;
+
+/** A row only when the project keeps so many sessions' checkpoints that session starts pay for it; read like SessionStart reads it. */
+function checkCheckpointFolders(projectDir: string): Check | undefined {
+  const root = checkpointRoot(projectDir);
+  const listing = unsafeCheckpointDir(root) === undefined ? listFolder(root, MAX_FOLDER_ENTRIES) : undefined;
+  const count = listing?.entries.filter((entry) => entry.isDirectory()).length ?? 0;
+  if (count < MANY_CHECKPOINT_FOLDERS) return undefined;
+  return {
+    name: 'checkpoints',
+    status: 'warn',
+    detail: cliMessage('doctor.checkpoint-folders-many', { count, more: listing?.more === true, folder: root }),
+    fix: cliMessage('doctor.checkpoint-folders-fix'),
+  };
 }
 
 /** A hook's last unexpected failure (runtime/run.ts keeps it): a hook that failed open must not look like a quiet one. */

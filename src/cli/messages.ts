@@ -45,6 +45,9 @@ const CLI_MESSAGES = {
   'doctor.state-why-not-dir': () => 'is not a directory',
   'doctor.state-why-owner': (d: { uid: number }) => `belongs to uid ${d.uid}`,
   'doctor.state-why-mode': (d: { mode: string }) => `is open to other users (mode ${d.mode})`,
+  'doctor.checkpoint-folders-many': (d: { count: number; more: boolean; folder: string }) =>
+    `${d.count.toLocaleString('en-US')}${d.more ? '+' : ''} sessions' checkpoint folders in ${d.folder}: every session start looks through each of them, so it slows as they grow`,
+  'doctor.checkpoint-folders-fix': () => 'context-ceiling checkpoints clean --older-than 30d (with --dry-run first to see what would go)',
   'doctor.state-fix': () => 'remove it, or point DEV_TEAM_CONTEXT_STATE_DIR at a directory only you own',
   'doctor.node-ok': (d: { version: string }) => `Node ${d.version}`,
   'doctor.node-old': (d: { version: string }) => `Node ${d.version} is too old`,

@@ -182,6 +182,29 @@ describe('doctor', () => {
     expect(by.window).toMatchObject({ status: 'ok' });
     expect(by.window!.detail).toMatch(new RegExp(`^1,000,000 tokens \\(status line, \\d+s old\\) for session ${session}$`));
   });
+
+  it('advises cleaning once the project keeps 256 sessions’ checkpoint folders (session starts look through each), not before', async () => {
+    folderMarketplace(sandbox());
+    settings('project', { enabledPlugins: { 'context-ceiling@context-ceiling': true } });
+    const root = join(sandbox().project, '.claude', 'context-ceiling', 'checkpoints');
+    for (let n = 0; n < 255; n++) mkdirSync(join(root, `session-${n}`), { recursive: true });
+    sandbox().write('project/.claude/context-ceiling/checkpoints/cx-001-checkpoint.json', '{}'); // a file is no session folder
+    const below = await doctor();
+    expect(below.run.exitCode).toBe(0);
+    expect(below.by.checkpoints).toBeUndefined();
+
+    mkdirSync(join(root, 'session-255'));
+    const { run, by } = await doctor();
+    expect(run.exitCode).toBe(0); // a warning, not a failure
+    expect(by.checkpoints).toEqual({
+      name: 'checkpoints',
+      status: 'warn',
+      detail: `256 sessions' checkpoint folders in ${root}: every session start looks through each of them, so it slows as they grow`,
+      fix: 'context-ceiling checkpoints clean --older-than 30d (with --dry-run first to see what would go)',
+    });
+    const text = await cli(['doctor']);
+    expect(text.stdout).toContain(`! checkpoints 256 sessions' checkpoint folders in ${root}`);
+  });
 });
 
 describe('human output, byte for byte (explicit env, NO_COLOR=1, COLUMNS=80)', () => {
