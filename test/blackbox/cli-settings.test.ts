@@ -1,6 +1,6 @@
 /** The CLI sees what the hooks see: the env blocks of Claude Code's settings files, a plugin install, the window in use. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -205,6 +205,23 @@ describe('doctor', () => {
     const text = await cli(['doctor']);
     expect(text.stdout).toContain(`! checkpoints 256 sessions' checkpoint folders in ${root}`);
   });
+
+  it.each(['checkpoints', 'context-ceiling'])(
+    'never counts through a symlinked %s folder (a repository can point it anywhere)',
+    async (linked) => {
+      folderMarketplace(sandbox());
+      settings('project', { enabledPlugins: { 'context-ceiling@context-ceiling': true } });
+      const elsewhere = join(sandbox().root, 'elsewhere');
+      const sessions = linked === 'checkpoints' ? elsewhere : join(elsewhere, 'checkpoints');
+      for (let n = 0; n < 300; n++) mkdirSync(join(sessions, `session-${n}`), { recursive: true });
+      const link = linked === 'checkpoints' ? join('.claude', 'context-ceiling', 'checkpoints') : join('.claude', 'context-ceiling');
+      mkdirSync(dirname(join(sandbox().project, link)), { recursive: true });
+      symlinkSync(elsewhere, join(sandbox().project, link));
+      const { run, by } = await doctor();
+      expect(run.exitCode).toBe(0);
+      expect(by.checkpoints).toBeUndefined();
+    },
+  );
 });
 
 describe('human output, byte for byte (explicit env, NO_COLOR=1, COLUMNS=80)', () => {
