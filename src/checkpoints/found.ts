@@ -10,6 +10,7 @@ import { sequenceOf } from '../core/checkpoint.js';
 import { renderFoundNotOurs } from '../core/guard-text.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { listFolder, readRegularText } from '../io/read-safe.js';
+import { markRunShape } from '../io/run-shape.js';
 import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
 import { canonicalDir, digestOf, privateProjectDir, recordedDigests, type WrittenRecord } from './provenance.js';
@@ -92,6 +93,7 @@ export function findNotOurs(
       break;
     }
     if (!session.isDirectory()) continue;
+    markRunShape('scan');
     // A listed name holds no '/' and is never '.' or '..': paths are put together without path.join's normalising.
     const files = listings(`${realRoot}/${session.name}`);
     if (!files) continue;

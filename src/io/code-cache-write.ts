@@ -6,6 +6,7 @@ import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { type BundleCache, CODE_CACHE_SUFFIX, readBundle } from './code-cache.js';
 import { writeFileAtomic } from './fs-safe.js';
+import { shapedKind } from './run-shape.js';
 
 export type LoadedBundle = {
   exports: unknown;
@@ -30,19 +31,32 @@ const MAX_HEADER = 255;
 /**
  * After a run of `kind` (the first word of its verdict: allow, warn, monitor…), write the bundle's cache when
  * there was none, V8 refused it, or it does not hold that kind's functions yet: this process's cache holds the
- * ones it loaded and the ones this run compiled. So each kind of run is written once per bundle, and a kind
- * whose name is no word, or one past a full header, writes nothing. Never throws (no cache this time: the next
- * run compiles again).
+ * ones it loaded and the ones this run compiled. The kind carries what the run did that its name does not tell
+ * (run-shape.ts: `allow+deep` after a read behind a big tool result). So each kind of run is written once per
+ * bundle, and a kind whose name is no word, or one past a full header, writes nothing. Never throws (no cache
+ * this time: the next run compiles again).
  */
 export function keepCodeCache(cache: BundleCache | undefined, kind: string): void {
-  if (cache === undefined || cache.covers?.includes(kind) || !/^[a-z][a-z+-]*$/.test(kind)) return;
-  const header = Buffer.from([...(cache.covers ?? []), kind].join(','));
+  const shaped = shapedKind(kind);
+  if (cache === undefined || covered(cache.covers, shaped) || !/^[a-z][a-z+-]*$/.test(shaped)) return;
+  const header = Buffer.from([...(cache.covers ?? []), shaped].join(','));
   if (header.length > MAX_HEADER) return;
   try {
     writeCache(cache.dir, cache.identity, Buffer.concat([Buffer.from([header.length]), header, cache.data()]));
   } catch {
     // the next run compiles again
   }
+}
+
+/** Whether a cache written after runs of `covers` holds a `shaped` run's functions: one of its kind with at least its marks. */
+function covered(covers: readonly string[] | undefined, shaped: string): boolean {
+  if (covers === undefined) return false;
+  if (covers.includes(shaped)) return true;
+  const [kind, ...marks] = shaped.split('+');
+  return covers.some((written) => {
+    const [writtenKind, ...writtenMarks] = written.split('+');
+    return writtenKind === kind && marks.every((mark) => writtenMarks.includes(mark));
+  });
 }
 
 /** Caches of one bundle by other V8s kept beside this V8's: a user switching between a few Nodes keeps one for each. */

@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { FIXTURES, HOOK_BIN, ROOT, runHook, useProjectSandbox } from '../helpers/sandbox.js';
+import { FIXTURES, HOOK_BIN, ROOT, runHook, useProjectSandbox, verdictReason } from '../helpers/sandbox.js';
 
 const { sandbox, cli } = useProjectSandbox();
 
@@ -133,6 +133,56 @@ describe('the code cache of the hook bundles', () => {
       expect(second.compiled.lazily).toEqual([]);
     },
   );
+
+  // io/run-shape.ts: a user's first SessionStart is often in a project without checkpoints; a cache written by it
+  // lacked the look through session folders, which every later start of a project with checkpoints then compiled
+  // from source (1.9 M instructions a run over 64 sessions' folders, bench/RESULTS.md).
+  it('SessionStart: a cache a project without checkpoints wrote is written once more by the first start that looks through session folders', async () => {
+    const { cache } = setUp();
+    const transcript = sandbox().write('short.jsonl', aTranscript().user('hi').assistant({ cacheRead: 60_000 }).toString());
+    const log = join(sandbox().root, 'v8.log');
+    const run = async (event: 'session-start' | 'pre-compact', session: string) => {
+      const debug = join(sandbox().root, `debug-${session}-${event}.log`);
+      const fields = event === 'session-start' ? { source: 'startup' } : { trigger: 'auto', custom_instructions: null };
+      const result = await execa(
+        process.execPath,
+        ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', HOOK_BIN, event],
+        {
+          input: JSON.stringify({ session_id: session, transcript_path: transcript, cwd: sandbox().project, ...fields }),
+          env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project, DEV_TEAM_CONTEXT_DEBUG: debug }),
+          extendEnv: false,
+          cwd: sandbox().project,
+          reject: false,
+        },
+      );
+      expect(result.exitCode).toBe(0);
+      return {
+        reason: verdictReason(readFileSync(debug, 'utf8'), event),
+        compiled: compiledFrom(readFileSync(log, 'utf8'), `hook-${event}.cjs`),
+        cache: cacheOf(cache, `hook-${event}.cjs`),
+      };
+    };
+    const bare = await run('session-start', 'first');
+    expect(bare.reason).toBe('no-checkpoint-to-resume');
+    expect(bare.cache?.kinds).toBe('no-checkpoint-to-resume');
+    expect((await run('pre-compact', 'compacted')).reason).toBe('checkpoint cx-001');
+    // The next start resumes that checkpoint, the one after finds it taken: each looks through its session folder.
+    const resumed = await run('session-start', 'resumed');
+    expect(resumed.reason).toBe('resumption-context');
+    expect(resumed.cache?.kinds).toBe('no-checkpoint-to-resume,resumption-context+scan');
+    const taken = await run('session-start', 'taken');
+    expect(taken.reason).toBe('no-checkpoint-to-resume');
+    expect(taken.cache?.kinds).toBe('no-checkpoint-to-resume,resumption-context+scan,no-checkpoint-to-resume+scan');
+    const later = await run('session-start', 'later');
+    expect(later.reason).toBe('no-checkpoint-to-resume');
+    expect(later.compiled.fromCache).toBe(true);
+    expect(later.compiled.lazily).toEqual([]); // without the mark: the folder scan's functions, compiled on every start
+    expect(later.cache?.ino).toBe(taken.cache?.ino);
+    // A start that looks through no folder is covered by the cache that holds the look: nothing is written again.
+    rmSync(join(sandbox().project, '.claude', 'context-ceiling', 'checkpoints'), { recursive: true });
+    expect((await run('session-start', 'bare-again')).reason).toBe('no-checkpoint-to-resume');
+    expect(cacheOf(cache, 'hook-session-start.cjs')?.ino).toBe(taken.cache?.ino);
+  });
 
   it('a corrupt cache changes nothing the hook says, and is replaced', async () => {
     const { cache, run } = setUp();
