@@ -11,6 +11,7 @@ import { asRecord } from '../core/json-shape.js';
 import { sha256Js, sha256Wasm } from '../core/sha256.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
+import { markRunShape } from '../io/run-shape.js';
 import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
 
 export type WrittenKind = 'checkpoint' | 'summary';
@@ -154,7 +155,7 @@ export function readWrittenRecords(stateDir: string, projectDir: string, session
         noFollow: true,
         ownedBy: process.getuid?.(),
       }) ?? '';
-    if (session === undefined) return parseRecords(text.split('\n'));
+    if (session === undefined) return marked(parseRecords(text.split('\n')));
     // One session's records (the monitor's every prompt): only the lines that hold its id as recordWritten wrote
     // it are visited and parsed (the file holds every session of the project, up to ~4,000 lines).
     const mark = `"session":${JSON.stringify(session)}`;
@@ -165,10 +166,16 @@ export function readWrittenRecords(stateDir: string, projectDir: string, session
       lines.push(text.slice(text.lastIndexOf('\n', at) + 1, end));
       at = text.indexOf(mark, end);
     }
-    return parseRecords(lines).filter((record) => record.session === session);
+    return marked(parseRecords(lines).filter((record) => record.session === session));
   } catch {
     return [];
   }
+}
+
+/** Records found: what a run then does with checkpoints of ours is code a run without them never compiles (run-shape.ts). */
+function marked(records: WrittenRecord[]): WrittenRecord[] {
+  if (records.length > 0) markRunShape('records');
+  return records;
 }
 
 function parseRecords(lines: readonly string[]): WrittenRecord[] {

@@ -32,13 +32,13 @@ const MAX_HEADER = 255;
  * After a run of `kind` (the first word of its verdict: allow, warn, monitor…), write the bundle's cache when
  * there was none, V8 refused it, or it does not hold that kind's functions yet: this process's cache holds the
  * ones it loaded and the ones this run compiled. The kind carries what the run did that its name does not tell
- * (run-shape.ts: `allow+deep` after a read behind a big tool result). So each kind of run is written once per
+ * (run-shape.ts: `monitor/records` in a session with checkpoints of ours). So each kind of run is written once per
  * bundle, and a kind whose name is no word, or one past a full header, writes nothing. Never throws (no cache
  * this time: the next run compiles again).
  */
 export function keepCodeCache(cache: BundleCache | undefined, kind: string): void {
   const shaped = shapedKind(kind);
-  if (cache === undefined || covered(cache.covers, shaped) || !/^[a-z][a-z+-]*$/.test(shaped)) return;
+  if (cache === undefined || covered(cache.covers, shaped) || !/^[a-z][a-z+-]*(\/[a-z]+)*$/.test(shaped)) return;
   const header = Buffer.from([...(cache.covers ?? []), shaped].join(','));
   if (header.length > MAX_HEADER) return;
   try {
@@ -52,9 +52,9 @@ export function keepCodeCache(cache: BundleCache | undefined, kind: string): voi
 function covered(covers: readonly string[] | undefined, shaped: string): boolean {
   if (covers === undefined) return false;
   if (covers.includes(shaped)) return true;
-  const [kind, ...marks] = shaped.split('+');
+  const [kind, ...marks] = shaped.split('/');
   return covers.some((written) => {
-    const [writtenKind, ...writtenMarks] = written.split('+');
+    const [writtenKind, ...writtenMarks] = written.split('/');
     return writtenKind === kind && marks.every((mark) => writtenMarks.includes(mark));
   });
 }

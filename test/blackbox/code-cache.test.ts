@@ -134,16 +134,21 @@ describe('the code cache of the hook bundles', () => {
     },
   );
 
-  // io/run-shape.ts: a user's first SessionStart is often in a project without checkpoints; a cache written by it
-  // lacked the look through session folders, which every later start of a project with checkpoints then compiled
-  // from source (1.9 M instructions a run over 64 sessions' folders, bench/RESULTS.md).
-  it('SessionStart: a cache a project without checkpoints wrote is written once more by the first start that looks through session folders', async () => {
-    const { cache } = setUp();
+  // io/run-shape.ts: a cache is written once per kind, most often by a user's first runs (a monitor before any
+  // compaction, a start in a project without checkpoints); what a later run does with checkpoints of ours was then
+  // compiled from source on every such run (1.2 M instructions a prompt, 1.8 M a start over 64 sessions' folders).
+  /** One hook run with V8's log (the same flags every run, or V8 refuses the cache): its verdict, what it compiled, the cache after it. */
+  const logged = (cache: string) => {
     const transcript = sandbox().write('short.jsonl', aTranscript().user('hi').assistant({ cacheRead: 60_000 }).toString());
     const log = join(sandbox().root, 'v8.log');
-    const run = async (event: 'session-start' | 'pre-compact', session: string) => {
-      const debug = join(sandbox().root, `debug-${session}-${event}.log`);
-      const fields = event === 'session-start' ? { source: 'startup' } : { trigger: 'auto', custom_instructions: null };
+    let runs = 0;
+    return async (event: 'session-start' | 'pre-compact' | 'user-prompt-submit', session: string) => {
+      const debug = join(sandbox().root, `debug-logged-${(runs += 1)}.log`);
+      const fields = {
+        'session-start': { source: 'startup' },
+        'pre-compact': { trigger: 'auto', custom_instructions: null },
+        'user-prompt-submit': { prompt: 'next step' },
+      }[event];
       const result = await execa(
         process.execPath,
         ['--log-function-events', `--logfile=${log}`, '--no-logfile-per-isolate', HOOK_BIN, event],
@@ -162,26 +167,53 @@ describe('the code cache of the hook bundles', () => {
         cache: cacheOf(cache, `hook-${event}.cjs`),
       };
     };
+  };
+
+  it('SessionStart: a cache a project without checkpoints wrote is written once more by the first start that has some', async () => {
+    const { cache } = setUp();
+    const run = logged(cache);
     const bare = await run('session-start', 'first');
     expect(bare.reason).toBe('no-checkpoint-to-resume');
     expect(bare.cache?.kinds).toBe('no-checkpoint-to-resume');
     expect((await run('pre-compact', 'compacted')).reason).toBe('checkpoint cx-001');
-    // The next start resumes that checkpoint, the one after finds it taken: each looks through its session folder.
+    // The next start resumes that checkpoint, the one after finds it taken: each reads our records and looks through the folder.
     const resumed = await run('session-start', 'resumed');
     expect(resumed.reason).toBe('resumption-context');
-    expect(resumed.cache?.kinds).toBe('no-checkpoint-to-resume,resumption-context+scan');
+    expect(resumed.cache?.kinds).toBe('no-checkpoint-to-resume,resumption-context/records/scan');
     const taken = await run('session-start', 'taken');
     expect(taken.reason).toBe('no-checkpoint-to-resume');
-    expect(taken.cache?.kinds).toBe('no-checkpoint-to-resume,resumption-context+scan,no-checkpoint-to-resume+scan');
+    expect(taken.cache?.kinds).toBe('no-checkpoint-to-resume,resumption-context/records/scan,no-checkpoint-to-resume/records/scan');
     const later = await run('session-start', 'later');
     expect(later.reason).toBe('no-checkpoint-to-resume');
     expect(later.compiled.fromCache).toBe(true);
-    expect(later.compiled.lazily).toEqual([]); // without the mark: the folder scan's functions, compiled on every start
+    expect(later.compiled.lazily).toEqual([]); // without the marks: the records' and the folders' functions, on every start
     expect(later.cache?.ino).toBe(taken.cache?.ino);
-    // A start that looks through no folder is covered by the cache that holds the look: nothing is written again.
+    // A start with less to look at (no folder left, the records kept) is covered by that cache: nothing is written again.
     rmSync(join(sandbox().project, '.claude', 'context-ceiling', 'checkpoints'), { recursive: true });
-    expect((await run('session-start', 'bare-again')).reason).toBe('no-checkpoint-to-resume');
+    expect((await run('session-start', 'fewer')).reason).toBe('no-checkpoint-to-resume');
     expect(cacheOf(cache, 'hook-session-start.cjs')?.ino).toBe(taken.cache?.ino);
+  });
+
+  it('the monitor: a cache written before any compaction is written once more by the first prompt of a session that compacted', async () => {
+    const { cache } = setUp();
+    const run = logged(cache);
+    const bare = await run('user-prompt-submit', 'fresh');
+    expect(bare.reason).toBe('monitor');
+    expect(bare.cache?.kinds).toBe('monitor');
+    expect((await run('pre-compact', 'compacted')).reason).toBe('checkpoint cx-001');
+    // Its next prompt brings the compaction alert (a kind of its own), the prompts after it the monitor alone.
+    const alert = await run('user-prompt-submit', 'compacted');
+    expect(alert.reason).toBe('monitor+compaction-alert');
+    expect(alert.cache?.kinds).toBe('monitor,monitor+compaction-alert/records');
+    const first = await run('user-prompt-submit', 'compacted');
+    expect(first.reason).toBe('monitor');
+    expect(first.cache?.kinds).toBe('monitor,monitor+compaction-alert/records,monitor/records');
+    const next = await run('user-prompt-submit', 'compacted');
+    expect(next.compiled.fromCache).toBe(true);
+    expect(next.compiled.lazily).toEqual([]); // without the mark: the session's checkpoints read with code compiled on every prompt
+    // A prompt of a session without checkpoints is covered by it: nothing is written again.
+    expect((await run('user-prompt-submit', 'another')).reason).toBe('monitor');
+    expect(cacheOf(cache, 'hook-user-prompt-submit.cjs')?.ino).toBe(first.cache?.ino);
   });
 
   it('a corrupt cache changes nothing the hook says, and is replaced', async () => {
