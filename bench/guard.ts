@@ -264,6 +264,20 @@ const PATHS: PathCase[] = [
     stdout: /<context-monitor>/,
   },
   {
+    // Every prompt of a session that compacted: the monitor reads the session's checkpoint records and files (the alert
+    // was shown after the compaction, so each prompt finds nothing pending).
+    path: 'monitor after a compaction',
+    event: 'user-prompt-submit',
+    input: (t, project) => sessionInput('UserPromptSubmit', t.turns, rowSession(project), project, { prompt: 'next step' }),
+    prepare: (run, t, project) => {
+      if (existsSync(join(project, '.claude', 'context-ceiling', 'checkpoints'))) return; // once, for every runtime
+      run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null }));
+      run('session-start', sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'compact' }));
+    },
+    reason: 'monitor',
+    stdout: /<context-monitor>/,
+  },
+  {
     path: 'PreCompact',
     event: 'pre-compact',
     input: (t, project) =>
@@ -692,14 +706,16 @@ of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 300
 \`compact_boundary\` without \`postTokens\` (the 1 GB one sparse up to that tail). "allow with a policy file" runs
 with the user's \`~/.claude/context-ceiling.json\` as \`config set ceilingPct 35\` writes it (validated by the check
 run, its answer kept as a user's first run keeps it). "warn" and PreCompact
-start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one;
+start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one; "monitor after a
+compaction" prompts in a session that compacted once and was shown its alert (untimed, before the row);
 "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
 before it, untimed), as after every compaction (the alert it left). "status line" times \`statusline.cjs\` (install
 --statusline; Claude Code runs it after every turn) given the turn's usage, its check the line it prints (with a policy
 file: as "allow with a policy file"); "status line
 reading the transcript" gets no usage (a resumed session before its first turn) and reads it from the transcript. The
-private state directory exists, as after a user's first warning, so Node runs compile from the code cache
-the (untimed) check run wrote; Bun keeps no cache. Every row starts from a user who has compacted once (a PreCompact in
+private state directory exists, as after a user's first warning, so Node runs compile from the code cache a
+user's runs would have: written by the first run of each kind in row order (the 1 KB rows come first), and once more
+by a row's (untimed) check run when it has checkpoints of ours the kind's first run lacked; Bun keeps no cache. Every row starts from a user who has compacted once (a PreCompact in
 another project, untimed, before the first row): the private checkpoints folder exists, so the paths that read a
 project's checkpoint records look for them as they do from then on. Each row keeps a session and a project of its own.
 Each Node runs against its own \`node -e 0\` (a user's hooks run with the Node they have; the LTS Node is the one
