@@ -143,7 +143,8 @@ describe('the code cache of the hook bundles', () => {
     const log = join(sandbox().root, 'v8.log');
     let runs = 0;
     return async (event: 'session-start' | 'pre-compact' | 'user-prompt-submit', session: string) => {
-      const debug = join(sandbox().root, `debug-logged-${(runs += 1)}.log`);
+      runs += 1;
+      const debug = join(sandbox().root, `debug-logged-${runs}.log`);
       const fields = {
         'session-start': { source: 'startup' },
         'pre-compact': { trigger: 'auto', custom_instructions: null },
