@@ -15,13 +15,13 @@ import { renderResumptionContext } from '../core/resumption-text.js';
 import { renderCompactionAlert } from '../core/alert-text.js';
 import { acknowledgeCheckpoint, type FolderListings, isAcknowledged, readCheckpointText, type CheckpointEntry } from './store.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from './kept-summary.js';
-import { isOwnFile, readWrittenRecords, type WrittenRecord } from './provenance.js';
+import { isOwnFile, readWrittenRecords, type RecordedFact, type WrittenRecord } from './provenance.js';
 import { orchestrationPath } from '../io/orchestration.js';
 import { sanitizeId } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
 
 /** A checkpoint we recorded writing, as it stands on disk now. */
-export type OwnEntry = CheckpointEntry & { session: string };
+export type OwnEntry = CheckpointEntry & { session: string; fact?: RecordedFact };
 
 /**
  * This project's checkpoints that we wrote and that still exist, oldest first (by number within a session,
@@ -52,7 +52,7 @@ export function ownCheckpoints(records: readonly WrittenRecord[], session?: stri
     const acknowledged = ackMarkerNames(fileName).some((name) =>
       named ? named.has(name) : lstatSync(`${folder}/${name}`, { throwIfNoEntry: false }) !== undefined,
     );
-    entries.push({ fileName, sequence: record.sequence, path: record.path, acknowledged, session: record.session });
+    entries.push({ fileName, sequence: record.sequence, path: record.path, acknowledged, session: record.session, fact: record.fact });
   }
   // Racing PreCompacts may record out of order (cx-006 before cx-005): within a session the number decides;
   // sessions keep the order of their latest record.
@@ -94,14 +94,20 @@ const ownSummary = (own: Own) => (path: string, text: string) => isOwnFile(own.r
  * acknowledging it and any older ones, led by what the kept summary dropped.
  * When the alert already went out before the summary was kept (SessionStart
  * `compact` runs before PostCompact), what it dropped follows once on its own.
- * `sessionRecords`: this session's records (readWrittenRecords with its sanitised id), when the caller has them.
+ * `sessionRecords`: this session's records (readWrittenRecords with its sanitised id), when the caller has them;
+ * `sessionEntries`: ownCheckpoints of those records, when the caller has listed them.
  */
-export function takeCompactionAlert(config: HookConfig, sessionId: string, sessionRecords?: readonly WrittenRecord[]): string | undefined {
+export function takeCompactionAlert(
+  config: HookConfig,
+  sessionId: string,
+  sessionRecords?: readonly WrittenRecord[],
+  sessionEntries?: OwnEntry[],
+): string | undefined {
   const session = sanitizeId(sessionId);
   // Every prompt runs this: the records of this session only, not the project's whole history (the monitor's, read
-  // once for its status too, or read here).
+  // once for its status too, or read here), and its checkpoints as the monitor found them when it has.
   const own = sessionRecords ? { records: sessionRecords } : loadOwn(config, session);
-  const entries = ownCheckpoints(own.records, session);
+  const entries = sessionEntries ?? ownCheckpoints(own.records, session);
   const newest = chooseCompactionAlert(unacknowledged(own, entries, config));
   if (!newest) return takeDroppedNotice(own, entries[entries.length - 1]);
   const claim = acknowledgeCheckpoint(newest.entry);

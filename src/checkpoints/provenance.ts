@@ -16,7 +16,24 @@ import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
 
 export type WrittenKind = 'checkpoint' | 'summary';
 
-export type WrittenRecord = { kind: WrittenKind; path: string; session: string; sequence: number; digest: string };
+export type WrittenRecord = {
+  kind: WrittenKind;
+  path: string;
+  session: string;
+  sequence: number;
+  digest: string;
+  /**
+   * A checkpoint's trigger and time as written (since 0.1.0's records of 2026-11-29): the monitor, on every prompt, and
+   * the alert count and date a session's checkpoints from these, not by reading each file. Absent in older records.
+   */
+  fact?: RecordedFact;
+};
+
+/** A checkpoint's trigger type and timestamp, as its writer put them in the file. */
+export type RecordedFact = { trigger: string; timestamp: string };
+
+/** A recorded trigger or timestamp longer than this is not ours (ours: a word, an ISO date). */
+const MAX_FACT_LENGTH = 64;
 
 /** The records file is trimmed to its newest half past this: a record is some 250 bytes, so thousands of checkpoints. */
 const MAX_RECORDS_BYTES = 512 * 1024;
@@ -189,7 +206,16 @@ function parseRecord(line: string): WrittenRecord | undefined {
     if (!r || (r.kind !== 'checkpoint' && r.kind !== 'summary')) return undefined;
     if (typeof r.path !== 'string' || typeof r.session !== 'string' || typeof r.digest !== 'string') return undefined;
     if (!Number.isSafeInteger(r.sequence)) return undefined;
-    return { kind: r.kind, path: r.path, session: r.session, sequence: r.sequence as number, digest: r.digest };
+    const record: WrittenRecord = { kind: r.kind, path: r.path, session: r.session, sequence: r.sequence as number, digest: r.digest };
+    const fact = asRecord(r.fact);
+    if (
+      typeof fact?.trigger === 'string' &&
+      typeof fact.timestamp === 'string' &&
+      fact.trigger.length <= MAX_FACT_LENGTH &&
+      fact.timestamp.length <= MAX_FACT_LENGTH
+    )
+      record.fact = { trigger: fact.trigger, timestamp: fact.timestamp };
+    return record;
   } catch {
     return undefined; // a line torn by a crash
   }

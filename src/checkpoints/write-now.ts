@@ -73,6 +73,7 @@ export function writeCheckpointNow(
       session: sanitizeId(request.sessionId),
       sequence: checkpoint.sequence,
       digest: digestOf(bytes),
+      fact: { trigger: checkpoint.trigger.type, timestamp: checkpoint.timestamp },
     });
   } catch (error) {
     debug(`${checkpoint.id} is not recorded as ours (${describeError(error)}): it will not be resumed`);

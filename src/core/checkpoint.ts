@@ -175,6 +175,6 @@ export function parseCheckpoint(value: unknown): Checkpoint | undefined {
   };
 }
 
-function triggerOf(value: unknown): CheckpointTrigger {
+export function triggerOf(value: unknown): CheckpointTrigger {
   return typeof value === 'string' && TRIGGERS.includes(value) ? (value as CheckpointTrigger) : 'unknown';
 }

@@ -16,7 +16,7 @@ import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
 import { additionalContext, guarded } from '../runtime/additional-context.js';
 import { basename } from 'node:path';
-import { ownCheckpoints, takeCompactionAlert } from '../checkpoints/alerts.js';
+import { type OwnEntry, ownCheckpoints, takeCompactionAlert } from '../checkpoints/alerts.js';
 import { readWrittenRecords, recordsKey, rememberRecordsKey, type WrittenRecord } from '../checkpoints/provenance.js';
 import { sanitizeId } from '../io/state.js';
 import { takeFallbackNotice } from '../checkpoints/fallback.js';
@@ -35,6 +35,9 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   // This session's checkpoint records, read once (after the mark's records key is remembered) for both uses below.
   let sessionRecords: WrittenRecord[] | undefined;
   const records = () => (sessionRecords ??= readWrittenRecords(config.stateDir, config.projectDir, sanitizeId(input.session_id)));
+  // And its checkpoints that still exist (an lstat for each, and for each one's markers), listed once for both too.
+  let sessionEntries: OwnEntry[] | undefined;
+  const entries = () => (sessionEntries ??= ownCheckpoints(records(), sanitizeId(input.session_id)));
   if (policy.monitor) {
     const reading = readContext(config, input.transcript_path, input.session_id, host.now());
     const autocompact = resolveAutocompact(host.env);
@@ -60,14 +63,14 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
         orchestrationFile: basename(policy.orchestrationFile),
         autocompact,
         compactAt: compactionPointTokens(autocompact, reading.window.tokens),
-        session: guarded(() => readMonitorSession(config, input.session_id, host.now(), records()), config.debug),
+        session: guarded(() => readMonitorSession(config, host.now(), entries()), config.debug),
         staleness: guarded(() => readResumptionStaleness(config, host), config.debug),
         compacted,
         stuck: stuckAfter,
       }),
     );
   }
-  const alert = guarded(() => takeCompactionAlert(config, input.session_id, records()), config.debug);
+  const alert = guarded(() => takeCompactionAlert(config, input.session_id, records(), entries()), config.debug);
   if (alert) parts.push(alert);
   const fallback = guarded(() => takeFallbackNotice(config), config.debug);
   const monitor = compacted ? 'monitor-after-compaction' : stuck ? 'monitor-over-ceiling-after-compaction' : 'monitor';
@@ -114,10 +117,12 @@ function takeCompactionNotice(
   return { compacted, newest: next.lastCompaction };
 }
 
-/** Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age. */
-function readMonitorSession(config: HookConfig, sessionId: string, now: Date, records: readonly WrittenRecord[]): MonitorSession {
-  // Ours only, wherever they went (the private fallback too): a file in the tree under this session's name is not ours to count.
-  const entries = ownCheckpoints(records, sanitizeId(sessionId));
+/**
+ * Seed 004's per-prompt fields from the session's checkpoints: compactions so far, the newest checkpoint and its age.
+ * `entries`: ours only (ownCheckpoints), wherever they went (the private fallback too): a file in the tree under this
+ * session's name is not ours to count.
+ */
+function readMonitorSession(config: HookConfig, now: Date, entries: readonly OwnEntry[]): MonitorSession {
   const { facts, unread } = readSessionHistory(entries, config.timeUp);
   const last = facts.at(-1);
   const written = last?.timestamp === undefined ? Number.NaN : Date.parse(last.timestamp);

@@ -1,5 +1,5 @@
 /** UserPromptSubmit and SessionStart after compactions, and the checkpoints CLI, run as Claude Code runs them on real files in temp projects. */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
@@ -83,6 +83,17 @@ describe('UserPromptSubmit', () => {
       'This is the compaction the recovery skill asked for after saving checkpoint cx-002: it is done. Do not ask for /compact again',
     );
     expect(text).toContain('Compactions: 1. Last checkpoint: cx-003 (/compact');
+  });
+
+  it("the monitor counts and dates the session's checkpoints from what PreCompact recorded, not from files the project can change", async () => {
+    await preCompact('manual');
+    const path = join(checkpointDir(), 'cx-001-checkpoint.json');
+    const written = JSON.parse(readFileSync(path, 'utf8'));
+    // Rewritten in the project since: a recovery skill's save, a year earlier. Our private record says what was written.
+    writeFileSync(path, JSON.stringify({ ...written, trigger: { type: 'skill' }, timestamp: '2025-11-25T10:00:00.000Z' }));
+    const text = context(await prompt(transcriptAt(3_000)))!;
+    expect(text).toContain('Compactions: 1. Last checkpoint: cx-001 (/compact');
+    expect(text).not.toContain('<compaction-alert>'); // its bytes are not the ones recorded: never shown as the session's state
   });
 
   it('a second /compact in the session is COMPACTION EVENT 2 of 2, the recovery skill’s saves between them not counted', async () => {

@@ -219,3 +219,27 @@ describe("one session's records (the monitor's every prompt reads only its own)"
     expect(readWrittenRecords(state, real, 's1')).toHaveLength(10);
   });
 });
+
+describe("a checkpoint's trigger and time, kept in its record", () => {
+  it('are read back with the record; older records without them, or with values not ours, are records all the same', () => {
+    const path = join(real, 'cp', 's1', 'cx-001-checkpoint.json');
+    writeFileSync(path, '{}\n');
+    const base = { kind: 'checkpoint' as const, path, session: 's1', digest: digestOf('{}\n') };
+    recordWritten(state, real, { ...base, sequence: 1, fact: { trigger: 'auto', timestamp: '2026-11-29T00:00:00.000Z' } });
+    recordWritten(state, real, { ...base, sequence: 2 });
+    // Lines no writer of ours makes: a trigger longer than any, a fact without a time.
+    const file = join(state, 'checkpoints', `${recordsKey(real).key}.jsonl`);
+    const foreign = [
+      { ...base, path: canonicalPath(path), sequence: 3, fact: { trigger: 'x'.repeat(65), timestamp: 'now' } },
+      { ...base, path: canonicalPath(path), sequence: 4, fact: { trigger: 7 } },
+    ];
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${foreign.map((line) => JSON.stringify(line)).join('\n')}\n`);
+    const records = readWrittenRecords(state, real);
+    expect(records.map((r) => [r.sequence, r.fact])).toEqual([
+      [1, { trigger: 'auto', timestamp: '2026-11-29T00:00:00.000Z' }],
+      [2, undefined],
+      [3, undefined],
+      [4, undefined],
+    ]);
+  });
+});
