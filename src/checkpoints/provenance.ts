@@ -23,8 +23,8 @@ export type WrittenRecord = {
   sequence: number;
   digest: string;
   /**
-   * A checkpoint's trigger and time as written (since 0.1.0's records of 2026-11-29): the monitor, on every prompt, and
-   * the alert count and date a session's checkpoints from these, not by reading each file. Absent in older records.
+   * A checkpoint's trigger and time as written: the monitor, on every prompt, and the alert count and date a session's
+   * checkpoints from these, not by reading each file. Absent in records written before they were kept (2026-11-29).
    */
   fact?: RecordedFact;
 };
