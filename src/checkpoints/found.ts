@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import { sequenceOf } from '../core/checkpoint.js';
 import { renderFoundNotOurs } from '../core/guard-text.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { listFolder, readRegularText } from '../io/read-safe.js';
+import { readRegularText } from '../io/read-safe.js';
 import { markRunShape } from '../io/run-shape.js';
 import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
@@ -18,9 +18,9 @@ import {
   checkpointRoot,
   type FolderListings,
   folderListings,
+  listSessionFolders,
   MAX_FOLDER_ENTRIES,
   readCheckpointBytes,
-  unsafeCheckpointDir,
 } from './store.js';
 
 /** At most this many folder entries are looked at (session folders and the files in them together): the hook has a budget. */
@@ -58,7 +58,7 @@ export function findNotOurs(
   listings: FolderListings = folderListings(),
 ): FoundNotOurs {
   const root = checkpointRoot(projectDir);
-  const sessions = unsafeCheckpointDir(root) === undefined ? listFolder(root, MAX_ENTRIES_SCANNED) : undefined;
+  const sessions = listSessionFolders(root);
   if (!sessions) return { paths: [], more: false };
   // Our records name a file by its folder's realpath (canonicalPath): the root's is asked once, not a session folder's each.
   const realRoot = canonicalDir(root);

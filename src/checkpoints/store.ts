@@ -71,6 +71,14 @@ export function folderListings(): FolderListings {
   };
 }
 
+/**
+ * The entries of the project's checkpoint folder (`root`: checkpointRoot) as a session start looks through them (at
+ * most MAX_FOLDER_ENTRIES); none when it is missing or reached through a link (unsafeCheckpointDir).
+ */
+export function listSessionFolders(root: string): FolderListing | undefined {
+  return unsafeCheckpointDir(root) === undefined ? listFolder(root, MAX_FOLDER_ENTRIES) : undefined;
+}
+
 /** Session folders under the project's checkpoint root. */
 export function listCheckpointSessions(projectDir: string): string[] {
   if (unsafeCheckpointDir(checkpointRoot(projectDir)) !== undefined) return [];

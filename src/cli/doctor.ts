@@ -13,9 +13,9 @@ import type { LoadedConfig } from '../io/config.js';
 import { newestTranscript, projectTranscriptDir } from '../io/locate.js';
 import { locatePlugin } from '../io/plugin-install.js';
 import { LAST_ERROR_FILE, privateDirForRead, readLastError, resolveStateDir } from '../io/state.js';
-import { listFolder, readRegularText } from '../io/read-safe.js';
+import { readRegularText } from '../io/read-safe.js';
 import { readOccupancy } from '../io/transcript.js';
-import { checkpointRoot, MAX_FOLDER_ENTRIES, unsafeCheckpointDir } from '../checkpoints/store.js';
+import { checkpointRoot, listSessionFolders } from '../checkpoints/store.js';
 import { claudeSettingsOf, loadUncheckedConfig, projectDirOf, sessionWindowOf, type ClaudeSettings } from './project.js';
 import type { CliIO, Command } from './command.js';
 import { UsageError } from './errors.js';
@@ -134,7 +134,7 @@ const MANY_CHECKPOINT_FOLDERS = 256;
 /** A row only when the project keeps so many sessions' checkpoints that session starts pay for it; read like SessionStart reads it. */
 function checkCheckpointFolders(projectDir: string): Check | undefined {
   const root = checkpointRoot(projectDir);
-  const listing = unsafeCheckpointDir(root) === undefined ? listFolder(root, MAX_FOLDER_ENTRIES) : undefined;
+  const listing = listSessionFolders(root);
   const count = listing?.entries.filter((entry) => entry.isDirectory()).length ?? 0;
   if (count < MANY_CHECKPOINT_FOLDERS) return undefined;
   return {
