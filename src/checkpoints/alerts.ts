@@ -13,7 +13,14 @@ import { readSessionHistory } from './history.js';
 import { droppedLead, keptSummaryLines, renderDroppedNotice } from '../core/compaction-text.js';
 import { renderResumptionContext } from '../core/resumption-text.js';
 import { renderCompactionAlert } from '../core/alert-text.js';
-import { acknowledgeCheckpoint, type FolderListings, isAcknowledged, readCheckpointText, type CheckpointEntry } from './store.js';
+import {
+  acknowledgeCheckpoint,
+  type CheckpointEntry,
+  checkpointInListing,
+  type FolderListings,
+  isAcknowledged,
+  readCheckpointText,
+} from './store.js';
 import { claimDroppedNotice, keptSummaryPath, readKeptSummary } from './kept-summary.js';
 import { isOwnFile, readWrittenRecords, type RecordedFact, type WrittenRecord } from './provenance.js';
 import { orchestrationPath } from '../io/orchestration.js';
@@ -46,12 +53,14 @@ export function ownCheckpoints(records: readonly WrittenRecord[], session?: stri
     const folder = record.path.slice(0, slash);
     const listed = listings?.(folder);
     // Only a whole listing can say a name is not there.
-    const named = listed && !listed.more ? listed.named : undefined;
-    const isFile = named ? named.get(fileName)?.isFile() : lstatSync(record.path, { throwIfNoEntry: false })?.isFile();
+    const { isFile, acknowledged } =
+      listed && !listed.more
+        ? checkpointInListing(listed, fileName)
+        : {
+            isFile: lstatSync(record.path, { throwIfNoEntry: false })?.isFile() === true,
+            acknowledged: ackMarkerNames(fileName).some((name) => lstatSync(`${folder}/${name}`, { throwIfNoEntry: false }) !== undefined),
+          };
     if (!isFile) continue;
-    const acknowledged = ackMarkerNames(fileName).some((name) =>
-      named ? named.has(name) : lstatSync(`${folder}/${name}`, { throwIfNoEntry: false }) !== undefined,
-    );
     entries.push({ fileName, sequence: record.sequence, path: record.path, acknowledged, session: record.session, fact: record.fact });
   }
   // Racing PreCompacts may record out of order (cx-006 before cx-005): within a session the number decides;

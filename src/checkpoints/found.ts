@@ -104,7 +104,9 @@ export function findNotOurs(
       }
       if (sequenceOf(file.name) === undefined) continue;
       const path = `${root}/${session.name}/${file.name}`;
-      if (!file.isFile() || !ours(path, `${realRoot}/${session.name}/${file.name}`)) paths.push(path);
+      // The same string when no link leads to the root (most projects): one path less built and compared per file.
+      const real = realRoot === root ? path : `${realRoot}/${session.name}/${file.name}`;
+      if (!file.isFile() || !ours(path, real)) paths.push(path);
     }
     if (more || files.more) {
       more = true;
@@ -166,8 +168,12 @@ function readVerified(config: Pick<HookConfig, 'stateDir' | 'projectDir'>): Map<
   try {
     const text = readRegularText(verifiedOf(config), 256 * 1024, { noFollow: true, ownedBy: process.getuid?.() });
     const value: unknown = text === undefined ? undefined : JSON.parse(text);
+    // A for-in over JSON.parse's object, not Object.entries: no array of pairs built for each file (young garbage).
     if (typeof value === 'object' && value !== null)
-      for (const [path, stamp] of Object.entries(value)) if (typeof stamp === 'string') known.set(path, stamp);
+      for (const path in value) {
+        const stamp: unknown = (value as Record<string, unknown>)[path];
+        if (typeof stamp === 'string') known.set(path, stamp);
+      }
   } catch {
     // none yet, not ours, or garbled: every recorded file is read and hashed, and the note written anew
   }

@@ -6,7 +6,15 @@
  */
 import { closeSync, type Dirent, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { ackMarkerName, ackMarkerNames, checkpointFileName, parseCheckpoint, sequenceOf, type Checkpoint } from '../core/checkpoint.js';
+import {
+  ackMarkerName,
+  ackMarkerNames,
+  checkpointFileName,
+  isAckMarkerOf,
+  parseCheckpoint,
+  sequenceOf,
+  type Checkpoint,
+} from '../core/checkpoint.js';
 import { createExclusive } from '../io/fs-safe.js';
 import { type FolderListing, listFolder, readRegularText } from '../io/read-safe.js';
 import { sanitizeId } from '../io/state.js';
@@ -49,8 +57,34 @@ export function listCheckpoints(dir: string): CheckpointEntry[] {
 /** At most this many entries of one folder of the checkpoint tree are looked at: a repository can commit any number. */
 export const MAX_FOLDER_ENTRIES = 4096;
 
-/** A folder of the checkpoint tree as listed once: its entries in folder order, and by name. */
-export type ListedFolder = FolderListing & { named: ReadonlyMap<string, Dirent> };
+/** A folder of the checkpoint tree as listed once: its entries in folder order, and by name once it is large (checkpointInListing). */
+export type ListedFolder = FolderListing & { byName?: ReadonlyMap<string, Dirent> };
+
+/**
+ * A folder of fewer entries than this is searched name by name: a session folder holds a checkpoint or two and their
+ * markers, and a map of each one's names cost SessionStart young garbage enough, at 64 sessions, for a collection
+ * (bench/RESULTS.md). A larger one (a long session, or a repository's) is indexed once, when first asked.
+ */
+const INDEXED_FROM = 32;
+
+/** What a whole listing of its folder says of the checkpoint file `fileName`: a plain file there, and a marker beside it. */
+export function checkpointInListing(folder: ListedFolder, fileName: string): { isFile: boolean; acknowledged: boolean } {
+  if (folder.entries.length >= INDEXED_FROM) {
+    folder.byName ??= new Map(folder.entries.map((entry) => [entry.name, entry]));
+    const byName = folder.byName;
+    return {
+      isFile: byName.get(fileName)?.isFile() === true,
+      acknowledged: ackMarkerNames(fileName).some((name) => byName.has(name)),
+    };
+  }
+  let isFile = false;
+  let acknowledged = false;
+  for (const entry of folder.entries) {
+    if (entry.name === fileName) isFile = entry.isFile();
+    else if (!acknowledged && isAckMarkerOf(entry.name, fileName)) acknowledged = true;
+  }
+  return { isFile, acknowledged };
+}
 
 /** A folder's listing by its path as asked (listFolder: none for a link or a missing folder). */
 export type FolderListings = (dir: string) => ListedFolder | undefined;
@@ -64,10 +98,9 @@ export function folderListings(): FolderListings {
   const listed = new Map<string, ListedFolder | undefined>();
   return (dir) => {
     if (listed.has(dir)) return listed.get(dir);
-    const listing = listFolder(dir, MAX_FOLDER_ENTRIES);
-    const folder = listing && { ...listing, named: new Map(listing.entries.map((entry) => [entry.name, entry])) };
-    listed.set(dir, folder);
-    return folder;
+    const listing: ListedFolder | undefined = listFolder(dir, MAX_FOLDER_ENTRIES);
+    listed.set(dir, listing);
+    return listing;
   };
 }
 

@@ -75,6 +75,22 @@ export function ackMarkerNames(fileName: string): [string, string] {
   return [ackMarkerName(fileName), `${fileName}.acknowledged`];
 }
 
+const MARKER_SUFFIX = '.acknowledged';
+
+/**
+ * Whether `name` is one of the checkpoint file `fileName`'s ackMarkerNames, told without building them: SessionStart
+ * asks it of each name in a session folder's listing, and two names built per checkpoint of a long-lived project
+ * are young garbage enough to cost it a collection (bench/RESULTS.md).
+ */
+export function isAckMarkerOf(name: string, fileName: string): boolean {
+  // Not a checkpoint's name (ackMarkerName leaves it as it is): as ackMarkerNames has it.
+  if (!fileName.endsWith('.json')) return name === fileName || name === `${fileName}${MARKER_SUFFIX}`;
+  if (!name.endsWith(MARKER_SUFFIX)) return false;
+  const stem = name.length - MARKER_SUFFIX.length;
+  if (stem === fileName.length) return name.startsWith(fileName); // seed 000's: the whole name, then the suffix
+  return stem === fileName.length - '.json'.length && fileName.startsWith(name.slice(0, stem)); // ours: without `.json`
+}
+
 export type CheckpointFacts = {
   sequence: number;
   now: Date;
