@@ -11,7 +11,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { type RecordedRequest, toolResult, toolUseId } from './fake-api.js';
 import { Terminal } from './terminal.js';
-import { World, notices, stopWorldsAfterEach, verdicts } from './world.js';
+import { expectRunBy, World, notices, stopWorldsAfterEach, verdicts } from './world.js';
 
 let world: World | undefined;
 stopWorldsAfterEach();
@@ -164,6 +164,7 @@ describe('compaction in the real client', () => {
     );
     for (const request of world.api.conversation) expect(count(request.text, 'CONTEXT COMPACTION OCCURRED')).toBeLessThanOrEqual(1);
     expect(world.acknowledged(session).length).toBe(checkpoints.length);
+    expectRunBy(world, ['pre-compact', 'session-start', 'user-prompt-submit']);
   });
 
   it('6. a manual /compact does the same with trigger manual', async () => {
@@ -183,6 +184,7 @@ describe('compaction in the real client', () => {
     expect(withAlert[0]!.text).toContain('TRIGGER: manual (PreCompact hook)');
     for (const request of world.api.conversation) expect(count(request.text, 'CONTEXT COMPACTION OCCURRED')).toBeLessThanOrEqual(1);
     expect(world.acknowledged(session)).toEqual(['cx-001-checkpoint.acknowledged']);
+    expectRunBy(world, ['pre-compact', 'post-compact', 'session-start', 'user-prompt-submit']);
   });
 });
 
@@ -224,5 +226,6 @@ describe('the status line bridge (install --statusline; a plugin cannot set a st
     expect(afterTool!.text).toMatch(
       /Context ceiling warning: context is at 50% \(501,005 of 1,000,000 tokens; window: status line, \d+s old\)/,
     );
+    expectRunBy(world, ['statusline', 'pre-tool-use']);
   }, 90_000);
 });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/sandbox.js';
 import { toolResult, toolUseId, type Turn } from './fake-api.js';
 import { addPlugin, userEnv } from './routes.js';
-import { notices, World } from './world.js';
+import { expectRunBy, notices, World } from './world.js';
 
 const STRICT_ONLY = { DEV_TEAM_CONTEXT_STRICT: 'on' };
 const WAY_OUT = 'run the /context-ceiling:context-summarization skill';
@@ -81,6 +81,7 @@ describe('the plugin, nothing configured but strict mode, on the default model',
     });
     expect(cli.stderr).toBe('');
     expect(cli.stdout).toBe('context-ceiling: 1 block and 0 warnings in 1 session; highest 45% of 1,000,000 (model claude-opus-5-5).');
+    expectRunBy(world, ['session-start', 'user-prompt-submit', 'pre-tool-use']);
   });
 
   it('a Workflow over the ceiling (an inline script the client accepts) is refused before it launches', async () => {

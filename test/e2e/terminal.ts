@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NODE_RUNS_LOG_ENV } from './client-setup.js';
 import { CLAUDE_BIN, hookNodeFirst, type World } from './world.js';
 
 const POLL_MS = 250;
@@ -34,6 +35,7 @@ export class Terminal {
       ANTHROPIC_API_KEY: 'sk-ant-e2e-test',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       PATH: hookNodeFirst(process.env.PATH ?? ''),
+      [NODE_RUNS_LOG_ENV]: world.nodeRunsLog,
       ...env,
     };
     execFileSync('tmux', [

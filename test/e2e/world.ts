@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, expect, inject } from 'vitest';
+import { HOOK_NAMES } from '../../src/core/hook-table.js';
 import { CLI_BIN } from '../helpers/sandbox.js';
+import { NODE_RUNS_LOG_ENV } from './client-setup.js';
 import { FakeAnthropic, type Script, type Turn } from './fake-api.js';
 
 /** The real client under test (client-setup.ts installs it; CLAUDE_CODE_VERSION chooses another). */
@@ -73,6 +75,8 @@ export class World {
   readonly home = join(this.root, 'home');
   readonly project = join(this.root, 'project');
   readonly tmp = join(this.root, 'tmp');
+  /** Where the e2e `node` notes its runs (nodeRuns). */
+  readonly nodeRunsLog = join(this.root, 'node-runs.log');
   readonly api: FakeAnthropic;
   private url = '';
   private queue: Turn[] = [];
@@ -223,6 +227,24 @@ export class World {
       : [];
   }
 
+  /**
+   * What the client and its hooks ran with the `node` on its PATH (the current LTS Node, client-setup.ts), one
+   * `<args>` line a run: `…/hook.cjs <event>`, `…/statusline.cjs`.
+   */
+  nodeRuns(): string[] {
+    return existsSync(this.nodeRunsLog) ? readFileSync(this.nodeRunsLog, 'utf8').split('\n').filter(Boolean) : [];
+  }
+
+  /**
+   * What the `node` on the client's PATH ran of ours: each hook's event (`hook.cjs <event>`) and `statusline`.
+   * In a Bun run (CC_HOOK_RUNTIME=bun) the hook command runs Bun, so nothing (the recovery skill's own command
+   * names `node`: it is no hook).
+   */
+  ranByNode(): Set<string> {
+    const ran = this.nodeRuns().map((line) => (line.endsWith('/statusline.cjs') ? 'statusline' : line.split(' ').at(-1)!));
+    return new Set(ran.filter((name) => name === 'statusline' || (HOOK_NAMES as readonly string[]).includes(name)));
+  }
+
   /** The private state directory the hooks use with nothing configured (XDG state under the World's HOME). */
   get stateDir(): string {
     return join(this.home, '.local', 'state', 'context-ceiling');
@@ -237,12 +259,22 @@ export class World {
       ANTHROPIC_API_KEY: 'sk-ant-e2e-test',
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       NO_COLOR: '1',
+      [NODE_RUNS_LOG_ENV]: this.nodeRunsLog,
       ...this.env,
     };
   }
 }
 
-/** The client's PATH: CC_HOOK_NODE_DIR (node-lts-runtime.test.ts) first, a folder whose `node` runs the hooks instead of the tests' own. */
+/**
+ * These ran with the current LTS Node the client's PATH finds first (client-setup.ts), as on a machine where Node
+ * was installed today; in the Bun run, with Bun (test/e2e/bun-runtime.test.ts checks its log), so none with Node.
+ */
+export function expectRunBy(w: World, ours: string[]): void {
+  if (process.env.CC_HOOK_RUNTIME === 'bun') expect(w.ranByNode()).toEqual(new Set());
+  else expect([...w.ranByNode()]).toEqual(expect.arrayContaining(ours));
+}
+
+/** The client's PATH: CC_HOOK_NODE_DIR (path-setup.ts: the current LTS Node) first, a folder whose `node` runs the hooks instead of the tests' own. */
 export function hookNodeFirst(path: string): string {
   return process.env.CC_HOOK_NODE_DIR ? `${process.env.CC_HOOK_NODE_DIR}:${path}` : path;
 }

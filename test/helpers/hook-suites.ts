@@ -6,6 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inject } from 'vitest';
+import { PACKED_TARBALL_ENV } from './pack-setup.js';
 import { ROOT } from './sandbox.js';
 
 /** The suites under test/blackbox and test/hardening that run a hook, `except` the named files. */
@@ -24,7 +26,7 @@ export type SuiteReport = { testResults: Array<{ name: string; assertionResults:
 /**
  * Run `suites` in a child vitest with `env` added; its report, whether tests failed or not. The package
  * project runs without the packed artifact (CC_SKIP_PACK: its hook suites never install it); the e2e
- * project packs it as its own run does.
+ * project installs this run's (pack-setup.ts), packed once.
  */
 export function runSuites(
   suites: readonly string[],
@@ -44,7 +46,11 @@ export function runSuites(
         `--outputFile=${output}`,
         ...suites,
       ],
-      { cwd: ROOT, env: { ...process.env, ...(project === 'package' ? { CC_SKIP_PACK: '1' } : {}), ...env }, stdio: 'ignore' },
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...(project === 'package' ? { CC_SKIP_PACK: '1' } : { [PACKED_TARBALL_ENV]: inject('tarball') }), ...env },
+        stdio: 'ignore',
+      },
     );
   } catch {
     // a failing test makes vitest exit 1: the report says which

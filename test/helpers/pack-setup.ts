@@ -3,7 +3,7 @@
  * tests (black-box and end-to-end) install this one tarball (`inject('tarball')`).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -15,7 +15,15 @@ declare module 'vitest' {
   }
 }
 
+/** A child run (test/helpers/hook-suites.ts) installs its parent's tarball: the same build, not packed again. */
+export const PACKED_TARBALL_ENV = 'CC_PACKED_TARBALL';
+
 export default function setup(project: TestProject): () => void {
+  const packed = process.env[PACKED_TARBALL_ENV];
+  if (packed && existsSync(packed)) {
+    project.provide('tarball', packed);
+    return () => {};
+  }
   const out = mkdtempSync(join(tmpdir(), 'cc-pack-'));
   // The stand-in run (test/blackbox/standin.test.ts) runs only hook suites: none installs the tarball.
   if (process.env.CC_SKIP_PACK === '1') {
