@@ -32,8 +32,11 @@ export default function setup(project: TestProject): () => void {
   const versions = clientVersions();
   const claudeBin = claudeCodeBinary({ version: versions.claudeCode });
   const node = findLtsNode(join(homedir(), '.cache', 'context-ceiling'));
-  if (!node)
-    throw new Error(`e2e: node-${process.platform}-${process.arch}@${NODE_LTS_VERSION} could not be fetched from the npm registry`);
+  if (!node) {
+    throw new Error(
+      `e2e: node-${process.platform}-${process.arch}@${NODE_LTS_VERSION} could not be fetched from the npm registry (BENCH_NODE_LTS=<a node binary> names one at hand)`,
+    );
+  }
   const hookNodeDir = mkdtempSync(join(tmpdir(), 'cc-e2e-node-'));
   const log = `"$${NODE_RUNS_LOG_ENV}"`;
   writeFileSync(join(hookNodeDir, 'node'), `#!/bin/sh\nif [ -n ${log} ]; then printf '%s\\n' "$*" >> ${log}; fi\nexec '${node}' "$@"\n`, {
