@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { asRecord } from '../core/json-shape.js';
 import { sha256Js, sha256Wasm } from '../core/sha256.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { readRegularText } from '../io/read-safe.js';
+import { readRegularFile, readRegularText } from '../io/read-safe.js';
 import { markRunShape } from '../io/run-shape.js';
 import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
 
@@ -37,6 +37,7 @@ const MAX_FACT_LENGTH = 64;
 
 /** The records file is trimmed to its newest half past this: a record is some 250 bytes, so thousands of checkpoints. */
 const MAX_RECORDS_BYTES = 512 * 1024;
+const NEWLINE = 0x0a;
 
 /** Without WebAssembly, up to this many bytes (UTF-16 units for a text) sha256Js costs less than loading node:crypto (~3 M instructions a KiB against ~12 M). */
 const SHORT_INPUT = 2048;
@@ -167,21 +168,22 @@ export function readWrittenRecords(stateDir: string, projectDir: string, session
   try {
     const dir = privateDirForRead(privateCheckpointsDir(stateDir));
     if (!dir || !privateDirForRead(stateDir)) return [];
-    const text =
-      readRegularText(join(dir, recordsFile(projectDir)), 2 * MAX_RECORDS_BYTES, {
-        noFollow: true,
-        ownedBy: process.getuid?.(),
-      }) ?? '';
-    if (session === undefined) return marked(parseRecords(text.split('\n')));
+    const bytes = readRegularFile(join(dir, recordsFile(projectDir)), 2 * MAX_RECORDS_BYTES, {
+      noFollow: true,
+      ownedBy: process.getuid?.(),
+    });
+    if (!bytes) return [];
+    if (session === undefined) return marked(parseRecords(bytes.toString().split('\n')));
     // One session's records (the monitor's every prompt): only the lines that hold its id as recordWritten wrote
-    // it are visited and parsed (the file holds every session of the project, up to ~4,000 lines).
-    const mark = `"session":${JSON.stringify(session)}`;
+    // it are decoded and parsed, found in the file's bytes (the file holds every session of the project, up to
+    // ~4,000 lines: decoding all of it cost a prompt ~0.7 M instructions at the cap, bench/RESULTS.md).
+    const mark = Buffer.from(`"session":${JSON.stringify(session)}`);
     const lines: string[] = [];
-    for (let at = text.indexOf(mark); at !== -1; ) {
-      const newline = text.indexOf('\n', at);
-      const end = newline === -1 ? text.length : newline;
-      lines.push(text.slice(text.lastIndexOf('\n', at) + 1, end));
-      at = text.indexOf(mark, end);
+    for (let at = bytes.indexOf(mark); at !== -1; ) {
+      const newline = bytes.indexOf(NEWLINE, at);
+      const end = newline === -1 ? bytes.length : newline;
+      lines.push(bytes.toString(undefined, bytes.lastIndexOf(NEWLINE, at) + 1, end));
+      at = bytes.indexOf(mark, end);
     }
     return marked(parseRecords(lines).filter((record) => record.session === session));
   } catch {

@@ -199,11 +199,12 @@ describe('findNotOurs: checkpoint files in the tree that are not ours', () => {
 
 describe("one session's records (the monitor's every prompt reads only its own)", () => {
   it('are exactly the records of that session among many, whatever else a line holds', () => {
-    const sessions = ['s1', 's2', 's1-x', 'x-s1'];
+    // Found in the file's bytes: a name of several bytes a character (here and in the paths) must not shift a line.
+    const sessions = ['s1', 's2', 's1-x', 'x-s1', 'sé'];
     for (let i = 0; i < 40; i++) {
       const session = sessions[i % sessions.length]!;
       // A path that quotes another session's field must not make its record count for that session.
-      const path = join(real, 'cp', session, `cx-${String(i + 1).padStart(3, '0')}-checkpoint "session":"s1".json`);
+      const path = join(real, 'cp', `${session}-ü`, `cx-${String(i + 1).padStart(3, '0')}-checkpoint "session":"s1".json`);
       recordWritten(state, real, {
         kind: i % 5 === 0 ? 'summary' : 'checkpoint',
         path,
@@ -216,7 +217,8 @@ describe("one session's records (the monitor's every prompt reads only its own)"
     expect(all).toHaveLength(40);
     for (const session of [...sessions, 'none'])
       expect(readWrittenRecords(state, real, session)).toEqual(all.filter((record) => record.session === session));
-    expect(readWrittenRecords(state, real, 's1')).toHaveLength(10);
+    expect(readWrittenRecords(state, real, 's1')).toHaveLength(8);
+    expect(readWrittenRecords(state, real, 'sé').map((record) => record.sequence)).toEqual([5, 10, 15, 20, 25, 30, 35, 40]);
   });
 });
 
