@@ -1,6 +1,6 @@
 /**
  * Hook cost benchmark: every path a user's session runs (the guard allowing, warning, deduplicating a
- * warning, blocking, and allowing on unknown occupancy; the monitor; PreCompact; PostCompact;
+ * warning, blocking, and allowing on unknown occupancy; the monitor, also in a long-lived project; PreCompact; PostCompact;
  * SessionStart, also in a project with 64 checkpoints; PostToolUse; the status line), each as one whole `node plugin/dist/hook.cjs <event>` process, paired run
  * by run against `node -e 0`, on a 1 KB and a 1 GB transcript, under Node and, when it is there, under
  * Bun. Every row first checks the verdict its path produced (the debug channel's `verdict <event>:
@@ -33,6 +33,7 @@ import {
 } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { digestOf, recordsKey, recordWritten } from '../src/checkpoints/provenance.js';
 import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
@@ -206,6 +207,20 @@ const fresh = (path: string) => `bench-${path}-${process.pid}-${serial++}`;
 
 const OVER = { DEV_TEAM_CONTEXT_CEILING_PCT: '25' };
 
+/**
+ * Earlier sessions' checkpoint records for `project`, as PreCompact writes them (recordWritten, into the bench HOME's
+ * default state directory), until its records file holds `bytes`.
+ */
+function fillRecords(project: string, bytes: number): void {
+  const file = join(STATE, 'checkpoints', `${recordsKey(project).key}.jsonl`);
+  for (let i = 0; (statSync(file, { throwIfNoEntry: false })?.size ?? 0) < bytes; i++) {
+    const session = `${rowSession(project)}-earlier-${i}`;
+    const path = join(project, '.claude', 'context-ceiling', 'checkpoints', session, 'cx-001-checkpoint.json');
+    const fact = { trigger: 'auto', timestamp: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000).toISOString() };
+    recordWritten(STATE, project, { kind: 'checkpoint', path, session, sequence: 1, digest: digestOf(path), fact });
+  }
+}
+
 const PATHS: PathCase[] = [
   {
     path: 'allow',
@@ -271,6 +286,22 @@ const PATHS: PathCase[] = [
     input: (t, project) => sessionInput('UserPromptSubmit', t.turns, rowSession(project), project, { prompt: 'next step' }),
     prepare: (run, t, project) => {
       if (existsSync(join(project, '.claude', 'context-ceiling', 'checkpoints'))) return; // once, for every runtime
+      run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null }));
+      run('session-start', sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'compact' }));
+    },
+    reason: 'monitor',
+    stdout: /<context-monitor>/,
+  },
+  {
+    // A long-lived project whose checkpoint records file is at its cap (~500 KB: some 1,600 earlier sessions' records;
+    // recordWritten halves it past 512 KB), in a session that compacted once, as the row above: each prompt finds this
+    // session's records among them.
+    path: 'monitor with 500 KB of checkpoint records',
+    event: 'user-prompt-submit',
+    input: (t, project) => sessionInput('UserPromptSubmit', t.turns, rowSession(project), project, { prompt: 'next step' }),
+    prepare: (run, t, project) => {
+      if (existsSync(join(project, '.claude', 'context-ceiling', 'checkpoints'))) return; // once, for every runtime
+      fillRecords(project, 500 * 1024);
       run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null }));
       run('session-start', sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'compact' }));
     },
@@ -707,8 +738,9 @@ of which every 8th is 1–4 MiB, \`progress\` decoys) with the newest usage, 300
 with the user's \`~/.claude/context-ceiling.json\` as \`config set ceilingPct 35\` writes it (validated by the check
 run, its answer kept as a user's first run keeps it). "warn" and PreCompact
 start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one; "monitor after a
-compaction" prompts in a session that compacted once and was shown its alert (untimed, before the row);
-"SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
+compaction" prompts in a session that compacted once and was shown its alert (untimed, before the row); "monitor with
+500 KB of checkpoint records" does so in a long-lived project, whose records file is at its cap (~1,600 earlier
+sessions' records); "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
 before it, untimed), as after every compaction (the alert it left). "status line" times \`statusline.cjs\` (install
 --statusline; Claude Code runs it after every turn) given the turn's usage, its check the line it prints (with a policy
 file: as "allow with a policy file"); "status line
