@@ -422,7 +422,11 @@ function statusInput(transcript: string, cwd: string, withUsage: boolean): strin
   });
 }
 
+// BENCH_PATHS names rows by their names, comma-separated: a name holding a comma could never be chosen.
+for (const { path } of PATHS) if (path.includes(',')) throw new Error(`bench: the row name "${path}" holds a comma`);
 const chosenPaths = process.env.BENCH_PATHS?.split(',');
+const unknown = chosenPaths?.filter((name) => !PATHS.some((p) => p.path === name)) ?? [];
+if (unknown.length > 0) throw new Error(`bench: BENCH_PATHS names no row ${unknown.map((name) => `"${name}"`).join(', ')}`);
 const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : PATHS;
 
 // ---------------------------------------------------------------- running
