@@ -65,17 +65,17 @@ export function sequenceOf(fileName: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+const MARKER_SUFFIX = '.acknowledged';
+
 /** The acknowledgement marker's name for a checkpoint file: the one we write. */
 export function ackMarkerName(fileName: string): string {
-  return fileName.replace(/\.json$/, '.acknowledged');
+  return fileName.replace(/\.json$/, MARKER_SUFFIX);
 }
 
 /** Every name a marker may have: ours, and seed 000's `cx-NNN-checkpoint.json.acknowledged` (read, never written). */
 export function ackMarkerNames(fileName: string): [string, string] {
-  return [ackMarkerName(fileName), `${fileName}.acknowledged`];
+  return [ackMarkerName(fileName), `${fileName}${MARKER_SUFFIX}`];
 }
-
-const MARKER_SUFFIX = '.acknowledged';
 
 /**
  * Whether `name` is one of the checkpoint file `fileName`'s ackMarkerNames, told without building them: SessionStart
