@@ -11,10 +11,12 @@
  * `node -e 0`'s: a figure other load on the machine does not change, beside the wall-clock ratio that it does.
  * Besides the machine's Node, the current LTS Node (NODE_LTS_VERSION, fetched from the npm registry's
  * node-<platform>-<arch> package into bench/.data/tools) runs every path too, against its own `node -e 0`:
- * the Node a user installs today, which starts and loads code differently from an older one.
+ * the Node a user installs today, which starts and loads code differently from an older one. The older Node lines
+ * still maintained (NODE_MAINTAINED_VERSIONS, fetched so too), which many users have, run every path by instructions
+ * only (a second table): what their hooks cost beside the Node they run them with.
  *
  *   npm run bench      (BENCH_RUNS=20 BENCH_SIZES=1KB,1GB BENCH_PATHS=allow,block BENCH_BUN=/path/to/bun|off
- *                       BENCH_NODE_LTS=/path/to/node|off BENCH_INSTRUCTIONS=off)
+ *                       BENCH_NODE_LTS=/path/to/node|off BENCH_NODE_LINES=22.23.5,24.22.3|off BENCH_INSTRUCTIONS=off)
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -36,7 +38,7 @@ import { basename, join, resolve } from 'node:path';
 import { digestOf, recordsKey, recordWritten } from '../src/checkpoints/provenance.js';
 import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
-import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
+import { fetchNode, findLtsNode, NODE_LTS_VERSION, NODE_MAINTAINED_VERSIONS } from './lts-node.js';
 import { writeSection } from './results.js';
 
 /** The package root: this file runs bundled from bench/.data/, so look upwards for package.json. */
@@ -437,6 +439,9 @@ const paths = chosenPaths ? PATHS.filter((p) => chosenPaths.includes(p.path)) : 
  */
 type Runtime = { name: 'node' | 'node-lts' | 'bun'; label: string; command: string; flags: string[]; bare: string };
 
+/** An older Node line still maintained, run on every path by instructions only (its check run's verdict checked too). */
+type NodeLine = { label: string; version: string; command: string };
+
 /** Node's flags in the hook command every route writes where Bun is absent (NODE_HOOK: `node <flags>`). */
 const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
 
@@ -517,7 +522,12 @@ const median = (values: number[]) => {
 };
 
 /** The reason the debug channel stated for one run of the hook (its `verdict <event>: <reason>` line). */
-function statedReason(runtime: Runtime, path: PathCase, input: string, env: NodeJS.ProcessEnv): { reason: string; run: Run } {
+function statedReason(
+  runtime: Pick<Runtime, 'command' | 'flags'>,
+  path: PathCase,
+  input: string,
+  env: NodeJS.ProcessEnv,
+): { reason: string; run: Run } {
   const { event } = path;
   const log = join(DATA, `debug-${process.pid}.log`);
   rmSync(log, { force: true });
@@ -559,9 +569,14 @@ type Row = {
   /** The machine's `node -e 0`, median ms. */
   bareMs: number;
   cells: Partial<Record<Runtime['name'], Cell>>;
+  /** Each older Node line's instructions over its `node -e 0`'s (undefined: not counted), or its wrong verdict. */
+  lines: Record<string, { instructionRatio: number | undefined; wrong?: string | undefined }>;
 };
 
-function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runtime[], baseEnv: NodeJS.ProcessEnv): Row {
+/** Each older Node line's `node -e 0` instructions, counted once a bench run (the least of twice INSTRUCTION_RUNS runs). */
+const lineBare = new Map<string, number | undefined>();
+
+function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runtime[], lines: NodeLine[], baseEnv: NodeJS.ProcessEnv): Row {
   const slug = `${size}-${path.path.replace(/\W+/g, '-')}`;
   const project = join(DATA, 'projects', slug);
   mkdirSync(join(project, 'src'), { recursive: true });
@@ -626,8 +641,32 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
       wrong: wrong[runtime.name],
     };
   }
-  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare[process.execPath]!), cells };
+  const lineCells: Row['lines'] = {};
+  for (const line of lines) {
+    const runtime = { command: line.command, flags: NODE_FLAGS };
+    path.prepare?.((event, input) => void runOnce(runtime.command, [...runtime.flags, HOOK, event], input, env), t, project);
+    const { reason, run } = statedReason(runtime, path, path.input(t, project, untimed), env);
+    if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout)) {
+      lineCells[line.label] = { instructionRatio: undefined, wrong: `stated "${reason}", exit ${run.status}` };
+      continue;
+    }
+    if (!lineBare.has(line.command))
+      lineBare.set(
+        line.command,
+        leastOf(
+          instructions(line.command, ['-e', '0'], () => undefined, env),
+          instructions(line.command, ['-e', '0'], () => undefined, env),
+        ),
+      );
+    const bareCount = lineBare.get(line.command);
+    const hookCount = instructions(line.command, [...NODE_FLAGS, ...scriptArgs(path)], () => path.input(t, project, untimed), env);
+    lineCells[line.label] = { instructionRatio: bareCount && hookCount ? hookCount / bareCount : undefined };
+  }
+  return { size, bytes: statSync(t.turns).size, path, bareMs: median(bare[process.execPath]!), cells, lines: lineCells };
 }
+
+/** The least of two counts either of which may be missing. */
+const leastOf = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.min(a, b));
 
 // ---------------------------------------------------------------- report
 
@@ -661,6 +700,55 @@ function tableHead(runtimes: Runtime[]): string {
   return `| transcript | path | event → stated verdict | \`node -e 0\` ms | ${heads.join(' | ')} |\n|${'---|'.repeat(4 + heads.length)}`;
 }
 
+/**
+ * The older Node lines to count: BENCH_NODE_LINES (versions, comma-separated; `off`: none), else
+ * NODE_MAINTAINED_VERSIONS, each fetched once from the npm registry (one that cannot be is left out, said on stderr).
+ */
+function nodeLines(): NodeLine[] {
+  const asked = process.env.BENCH_NODE_LINES;
+  if (asked === 'off') return [];
+  const versions = asked ? asked.split(',').map((v) => v.trim()) : [...NODE_MAINTAINED_VERSIONS];
+  return versions.flatMap((version) => {
+    const command = fetchNode(DATA, version);
+    if (!command) process.stderr.write(`bench: Node ${version} could not be fetched; its column is left out\n`);
+    return command ? [{ label: `node ${version.split('.')[0]}`, version, command }] : [];
+  });
+}
+
+function lineRowText(row: Row, lines: NodeLine[]): string {
+  const verdict = row.path.statusLine ? `\`statusline.cjs\` → ${row.path.reason}` : `\`${row.path.event}\` → ${row.path.reason}`;
+  const cells = lines.map(({ label }) => {
+    const cell = row.lines[label];
+    if (cell?.wrong) return 'wrong verdict ✗';
+    const ratio = cell?.instructionRatio;
+    return ratio === undefined ? '–' : `${ratio.toFixed(3)}× ${ratio <= TARGET_RATIO ? '✓' : '✗'}`;
+  });
+  return `| ${row.size} | ${row.path.path} | ${verdict} | ${cells.join(' | ')} |`;
+}
+
+/** The second table: every path by instructions under each older Node line still maintained. */
+function linesReport(rows: Row[], lines: NodeLine[]): string {
+  const over = rows.flatMap((row) =>
+    lines
+      .filter(({ label }) => (row.lines[label]?.instructionRatio ?? 0) > TARGET_RATIO)
+      .map(({ label }) => `${row.size} ${row.path.path} (${label} ${row.lines[label]!.instructionRatio!.toFixed(3)}×)`),
+  );
+  return `
+#### The older Node lines still maintained, by instructions
+
+${lines.map(({ version }) => `Node v${version}`).join(' and ')} (the newest of each line, from the npm registry), as many users' machines
+have them: each path's main-thread instructions over that Node's own \`node -e 0\`'s, counted as above (the hook's
+the least of ${INSTRUCTION_RUNS} runs, after the same check run of its verdict; \`node -e 0\`'s the least of ${2 * INSTRUCTION_RUNS}, once a
+bench run). Not timed by wall clock: each line would add the table's length in runs.
+
+| transcript | path | event → stated verdict | ${lines.map(({ label }) => `${label} instr × its bare`).join(' | ')} |
+|${'---|'.repeat(3 + lines.length)}
+${rows.map((row) => lineRowText(row, lines)).join('\n')}
+
+By instructions on these lines, ${over.length > 0 ? `not within ${TARGET_RATIO}× yet: ${over.join(', ')}.` : `every path within ${TARGET_RATIO}×.`}
+`;
+}
+
 function main(): void {
   if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
   const bun = findBun();
@@ -679,6 +767,7 @@ function main(): void {
     ...(bun ? [{ name: 'bun' as const, label: 'bun', command: bun, flags: [], bare: process.execPath }] : []),
   ];
   const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
+  const lines = countInstructions ? nodeLines() : [];
   // Fresh state and projects each bench run: first warnings and checkpoints must really be first.
   for (const dir of ['state', 'projects', 'home', 'homes']) rmSync(join(DATA, dir), { recursive: true, force: true });
   mkdirSync(join(DATA, 'home'), { recursive: true });
@@ -701,16 +790,17 @@ function main(): void {
     const t = { turns: ensureTurns(size, bytes), compacted: ensureCompacted(size, bytes) };
     for (const path of paths) {
       process.stderr.write(`bench: ${size} ${path.path}: ${RUNS} paired runs\n`);
-      const row = benchPath(size, t, path, runtimes, env);
+      const row = benchPath(size, t, path, runtimes, lines, env);
       rows.push(row);
       process.stderr.write(`${rowText(row, runtimes)}\n`);
+      if (lines.length > 0) process.stderr.write(`${lineRowText(row, lines)}\n`);
       for (const [name, cell] of Object.entries(row.cells))
         if (cell?.wrong) process.stderr.write(`bench: WRONG VERDICT ${size} ${path.path} under ${name}: ${cell.wrong}\n`);
     }
   }
   const date = new Date().toISOString().slice(0, 10);
   const wrongRows = rows.flatMap((row) =>
-    Object.entries(row.cells)
+    [...Object.entries(row.cells), ...Object.entries(row.lines)]
       .filter(([, cell]) => cell?.wrong)
       .map(([name, cell]) => `- ${row.size} ${row.path.path} under ${name}: ${cell!.wrong}`),
   );
@@ -771,7 +861,7 @@ ${rows.map((row) => rowText(row, runtimes)).join('\n')}
 
 By wall time, ${slow.length > 0 ? `not within ${TARGET_RATIO}× yet: ${slow.join(', ')}.` : `every path within ${TARGET_RATIO}×.`}
 By instructions, ${slowCounted.length > 0 ? `not within ${TARGET_RATIO}× yet: ${slowCounted.join(', ')}.` : `every Node path within ${TARGET_RATIO}×.`}
-${wrongRows.length > 0 ? `\nWrong verdicts (not results):\n\n${wrongRows.join('\n')}\n` : ''}`;
+${lines.length > 0 ? linesReport(rows, lines) : ''}${wrongRows.length > 0 ? `\nWrong verdicts (not results):\n\n${wrongRows.join('\n')}\n` : ''}`;
   writeSection(join(ROOT, 'bench', 'RESULTS.md'), 'guard', report);
   process.stderr.write('bench: wrote bench/RESULTS.md\n');
   if (wrongRows.length > 0) process.exitCode = 1;
