@@ -78,7 +78,9 @@ describe('docs/reliability.md', () => {
     expect(times.map((column) => column.label)).toEqual(expect.arrayContaining(['bun']));
     expect(times.length).toBeGreaterThanOrEqual(2); // Node and Bun at least
     expect(counted.length).toBeGreaterThanOrEqual(1);
-    const rows = guard.split('\n').filter((line) => /^\| 1(KB|GB) \|/.test(line));
+    // The first table (every runtime); the older Node lines' own table, by instructions only, follows its heading.
+    const [main = '', older] = guard.split('\n#### The older Node lines');
+    const rows = main.split('\n').filter((line) => /^\| 1(KB|GB) \|/.test(line));
     expect(rows.length).toBeGreaterThanOrEqual(20); // every path, at 1 KB and 1 GB
     for (const row of rows) {
       const cells = cellsOf(row);
@@ -93,6 +95,23 @@ describe('docs/reliability.md', () => {
         expect(cells[index], row).toMatch(/^([\d.]+× [✓✗]|–)$/);
         if (cells[index]?.endsWith('✗'))
           expect(guard, row).toMatch(new RegExp(`By instructions, not within [\\d.]+× yet: .*${size} ${path} \\(${label} `));
+      }
+    }
+    if (older === undefined) return; // a run without valgrind or BENCH_NODE_LINES=off has no such table
+    const olderHead = cellsOf(older.split('\n').find((line) => line.startsWith('| transcript |')) ?? '');
+    const lines = olderHead.flatMap((name, index) =>
+      / instr × its bare$/.test(name) ? [{ index, label: name.replace(/ instr × its bare$/, '') }] : [],
+    );
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    const olderRows = older.split('\n').filter((line) => /^\| 1(KB|GB) \|/.test(line));
+    expect(olderRows.length).toBe(rows.length); // every path of the first table
+    for (const row of olderRows) {
+      const cells = cellsOf(row);
+      const [size, path] = cells;
+      for (const { index, label } of lines) {
+        expect(cells[index], row).toMatch(/^([\d.]+× [✓✗]|–)$/);
+        if (cells[index]?.endsWith('✗'))
+          expect(older, row).toMatch(new RegExp(`By instructions on these lines, not within [\\d.]+× yet: .*${size} ${path} \\(${label} `));
       }
     }
   });
