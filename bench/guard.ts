@@ -684,8 +684,11 @@ function cellText(cell: Cell | undefined, counted: boolean): string[] {
   ]);
 }
 
+/** A row's third column: what ran, and the verdict it must state (the status line: the line it prints). */
+const verdictText = (path: PathCase) => (path.statusLine ? `\`statusline.cjs\` → ${path.reason}` : `\`${path.event}\` → ${path.reason}`);
+
 function rowText(row: Row, runtimes: Runtime[]): string {
-  const verdict = row.path.statusLine ? `\`statusline.cjs\` → ${row.path.reason}` : `\`${row.path.event}\` → ${row.path.reason}`;
+  const verdict = verdictText(row.path);
   const cells = runtimes.flatMap((runtime) => cellText(row.cells[runtime.name], runtime.name !== 'bun'));
   return `| ${row.size} | ${row.path.path} | ${verdict} | ${row.bareMs.toFixed(1)} | ${cells.join(' | ')} |`;
 }
@@ -716,7 +719,7 @@ function nodeLines(): NodeLine[] {
 }
 
 function lineRowText(row: Row, lines: NodeLine[]): string {
-  const verdict = row.path.statusLine ? `\`statusline.cjs\` → ${row.path.reason}` : `\`${row.path.event}\` → ${row.path.reason}`;
+  const verdict = verdictText(row.path);
   const cells = lines.map(({ label }) => {
     const cell = row.lines[label];
     if (cell?.wrong) return 'wrong verdict ✗';
