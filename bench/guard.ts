@@ -591,12 +591,17 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   const args = (runtime: Runtime) => [...runtime.flags, ...scriptArgs(path)];
   const untimed = (event: string, input: string) => void runOnce(process.execPath, [...NODE_FLAGS, HOOK, event], input, env);
   const wrong: Partial<Record<Runtime['name'], string>> = {};
-  for (const runtime of runtimes) {
+  // The check run is not timed: it has the debug channel on, and names the verdict this path must produce.
+  const checkRun = (runtime: Pick<Runtime, 'command' | 'flags'>): string | undefined => {
     path.prepare?.((event, input) => void runOnce(runtime.command, [...runtime.flags, HOOK, event], input, env), t, project);
-    // The check run is not timed: it has the debug channel on, and names the verdict this path must produce.
     const { reason, run } = statedReason(runtime, path, path.input(t, project, untimed), env);
     if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout))
-      wrong[runtime.name] = `stated "${reason}", exit ${run.status}, stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
+      return `stated "${reason}", exit ${run.status}, stdout ${JSON.stringify(run.stdout.slice(0, 120))}`;
+    return undefined;
+  };
+  for (const runtime of runtimes) {
+    const failed = checkRun(runtime);
+    if (failed) wrong[runtime.name] = failed;
   }
   const yardsticks = [...new Set(runtimes.map((runtime) => runtime.bare))];
   const bare: Record<string, number[]> = Object.fromEntries(yardsticks.map((node) => [node, []]));
@@ -643,11 +648,9 @@ function benchPath(size: string, t: Transcripts, path: PathCase, runtimes: Runti
   }
   const lineCells: Row['lines'] = {};
   for (const line of lines) {
-    const runtime = { command: line.command, flags: NODE_FLAGS };
-    path.prepare?.((event, input) => void runOnce(runtime.command, [...runtime.flags, HOOK, event], input, env), t, project);
-    const { reason, run } = statedReason(runtime, path, path.input(t, project, untimed), env);
-    if (reason !== path.reason || run.status !== 0 || !path.stdout.test(run.stdout)) {
-      lineCells[line.label] = { instructionRatio: undefined, wrong: `stated "${reason}", exit ${run.status}` };
+    const failed = checkRun({ command: line.command, flags: NODE_FLAGS });
+    if (failed) {
+      lineCells[line.label] = { instructionRatio: undefined, wrong: failed };
       continue;
     }
     if (!lineBare.has(line.command))
@@ -670,6 +673,10 @@ const leastOf = (a: number | undefined, b: number | undefined) => (a === undefin
 
 // ---------------------------------------------------------------- report
 
+/** An instructions-over-bare cell: the ratio and whether it is within the target (–: not counted). */
+const instructionText = (ratio: number | undefined) =>
+  ratio === undefined ? '–' : `${ratio.toFixed(3)}× ${ratio <= TARGET_RATIO ? '✓' : '✗'}`;
+
 /** A runtime's cells: ms, × bare, instructions × bare (Node only), MB over bare. */
 function cellText(cell: Cell | undefined, counted: boolean): string[] {
   const texts = (values: string[]) => (counted ? values : [values[0]!, values[1]!, values[3]!]);
@@ -679,7 +686,7 @@ function cellText(cell: Cell | undefined, counted: boolean): string[] {
   return texts([
     cell.ms.toFixed(1),
     `**${cell.ratio.toFixed(2)}×** ${cell.ratio <= TARGET_RATIO ? '✓' : '✗'}`,
-    cell.instructionRatio === undefined ? '–' : `${cell.instructionRatio.toFixed(3)}× ${cell.instructionRatio <= TARGET_RATIO ? '✓' : '✗'}`,
+    instructionText(cell.instructionRatio),
     `${over >= 0 ? '+' : ''}${over.toFixed(1)} ${over <= TARGET_MB ? '✓' : '✗'}`,
   ]);
 }
@@ -723,8 +730,7 @@ function lineRowText(row: Row, lines: NodeLine[]): string {
   const cells = lines.map(({ label }) => {
     const cell = row.lines[label];
     if (cell?.wrong) return 'wrong verdict ✗';
-    const ratio = cell?.instructionRatio;
-    return ratio === undefined ? '–' : `${ratio.toFixed(3)}× ${ratio <= TARGET_RATIO ? '✓' : '✗'}`;
+    return instructionText(cell?.instructionRatio);
   });
   return `| ${row.size} | ${row.path.path} | ${verdict} | ${cells.join(' | ')} |`;
 }
