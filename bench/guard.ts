@@ -186,6 +186,28 @@ type PathCase = {
   stdout: RegExp;
 };
 
+/**
+ * 64 earlier sessions' checkpoints in `project`, taken by a later start, then settled past the two seconds a start
+ * does not trust a folder changed within, and looked at by one more start, which keeps its note: as in a project
+ * whose last compaction was not a moment ago. Once, for every runtime.
+ */
+function longLivedProject(run: (event: string, input: string) => void, t: Transcripts, project: string): void {
+  if (existsSync(join(project, '.claude', 'context-ceiling', 'checkpoints'))) return;
+  const start = (session: string) => sessionInput('SessionStart', t.turns, session, project, { source: 'startup' });
+  for (let i = 0; i < 64; i++)
+    run(
+      'pre-compact',
+      sessionInput('PreCompact', t.turns, `${rowSession(project)}-${i}`, project, { trigger: 'auto', custom_instructions: null }),
+    );
+  run('session-start', start(`${rowSession(project)}-taker`));
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2_100);
+  run('session-start', start(`${rowSession(project)}-looker`));
+  if (!existsSync(startNoteOf(project))) throw new Error(`no start note was kept for ${project}`);
+}
+
+/** Where a start keeps its note of `project` in the bench HOME's private state (start-note.ts). */
+const startNoteOf = (project: string) => join(STATE, 'checkpoints', `${recordsKey(project).key}.start`);
+
 const guardInput = (transcript: string, session: string, cwd: string) =>
   JSON.stringify({
     session_id: session,
@@ -340,19 +362,25 @@ const PATHS: PathCase[] = [
   },
   {
     // A long-lived project: 64 checkpoints of earlier sessions (SessionStart checks at most 64 of ours by their bytes),
-    // all taken already, so each start finds nothing to resume and counts no file that is not ours.
+    // all taken already, so each start finds nothing to resume and counts no file that is not ours. As most starts
+    // there: nothing changed since the last start looked, so it takes that start's note (checkpoints/start-note.ts).
     path: 'SessionStart with 64 checkpoints',
     event: 'session-start',
     input: (t, project) => sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'startup' }),
-    prepare: (run, t, project) => {
-      if (existsSync(join(project, '.claude', 'context-ceiling', 'checkpoints'))) return; // once, for every runtime
-      for (let i = 0; i < 64; i++)
-        run(
-          'pre-compact',
-          sessionInput('PreCompact', t.turns, `${rowSession(project)}-${i}`, project, { trigger: 'auto', custom_instructions: null }),
-        );
-      run('session-start', sessionInput('SessionStart', t.turns, `${rowSession(project)}-taker`, project, { source: 'startup' }));
+    prepare: longLivedProject,
+    reason: 'no-checkpoint-to-resume unchanged-since-last-start',
+    stdout: /^$/,
+  },
+  {
+    // The same project's first start after something changed (a compaction, an acknowledgement): it looks through every
+    // record and folder, and keeps a note of what it found. Its note is taken away before each run (untimed).
+    path: 'SessionStart with 64 checkpoints after a change',
+    event: 'session-start',
+    input: (t, project) => {
+      rmSync(startNoteOf(project), { force: true });
+      return sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'startup' });
     },
+    prepare: longLivedProject,
     reason: 'no-checkpoint-to-resume',
     stdout: /^$/,
   },

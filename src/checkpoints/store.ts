@@ -92,10 +92,10 @@ export type FolderListings = (dir: string) => ListedFolder | undefined;
 /**
  * Folders of the checkpoint tree, each listed at most once by whoever asks first: SessionStart's resumption and
  * its scan for files not ours look at the same session folders, and one listing answers for every name in it
- * where asking for each name costs a hook an lstat. For one hook run: a listing is not refreshed.
+ * where asking for each name costs a hook an lstat. For one hook run: a listing is not refreshed. `listed`: where the
+ * caller wants to know afterwards what was listed (start-note.ts).
  */
-export function folderListings(): FolderListings {
-  const listed = new Map<string, ListedFolder | undefined>();
+export function folderListings(listed = new Map<string, ListedFolder | undefined>()): FolderListings {
   return (dir) => {
     if (listed.has(dir)) return listed.get(dir);
     const listing: ListedFolder | undefined = listFolder(dir, MAX_FOLDER_ENTRIES);
@@ -280,6 +280,11 @@ function ownFolders(dir: string): string[] {
 }
 
 const MARKER = join('.claude', 'context-ceiling');
+
+/** The project's folders from its `.claude` down to its checkpoint root, each a level a link could replace. */
+export function checkpointLevels(projectDir: string): string[] {
+  return ownFolders(checkpointRoot(projectDir));
+}
 
 /**
  * Why checkpoints must not be read from or written to `dir`: one of our

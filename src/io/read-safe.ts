@@ -3,7 +3,19 @@
  * (a FIFO or a terminal cannot hang it), regular files only (a link to
  * /dev/zero cannot fill memory), and never more than a cap.
  */
-import { closeSync, constants, type Dirent, fstatSync, lstatSync, opendirSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  type Dirent,
+  fstatSync,
+  lstatSync,
+  opendirSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 
 export type ReadOptions = {
   /** Refuse a symlink as the last component (O_NOFOLLOW): for files only we write, such as checkpoints. */
@@ -84,8 +96,11 @@ export function openRegularFile(path: string): number {
   return fd;
 }
 
-/** A folder's entries, in the folder's order, at most the number asked for (`more`: it holds others). */
-export type FolderListing = { entries: Dirent[]; more: boolean };
+/**
+ * A folder's entries, in the folder's order, at most the number asked for (`more`: it holds others); `stat`: the
+ * folder's own, taken just before it was listed (a change since moves its change time).
+ */
+export type FolderListing = { entries: Dirent[]; more: boolean; stat: Stats };
 
 /**
  * A folder whose own size is at most this is listed in one call: a few thousand names on any common filesystem
@@ -105,16 +120,16 @@ export function listFolder(path: string, max: number): FolderListing | undefined
   try {
     if (stat.size <= ONE_CALL_FOLDER_BYTES) {
       const entries = readdirSync(path, { withFileTypes: true });
-      return entries.length > max ? { entries: entries.slice(0, max), more: true } : { entries, more: false };
+      return entries.length > max ? { entries: entries.slice(0, max), more: true, stat } : { entries, more: false, stat };
     }
     const folder = opendirSync(path, { bufferSize: 256 });
     try {
       const entries: Dirent[] = [];
       for (let entry = folder.readSync(); entry; entry = folder.readSync()) {
-        if (entries.length === max) return { entries, more: true };
+        if (entries.length === max) return { entries, more: true, stat };
         entries.push(entry);
       }
-      return { entries, more: false };
+      return { entries, more: false, stat };
     } finally {
       folder.closeSync();
     }

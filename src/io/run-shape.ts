@@ -12,9 +12,10 @@
 
 /**
  * `records`: the run read records of checkpoints this user's sessions wrote (the session's, or the project's);
- * `scan`: SessionStart looked through a session folder of the project's checkpoints (ours or a repository's).
+ * `scan`: SessionStart looked through a session folder of the project's checkpoints (ours or a repository's);
+ * `note`: SessionStart found nothing changed since the last start's look (checkpoints/start-note.ts).
  */
-export type RunShape = 'records' | 'scan';
+export type RunShape = 'records' | 'scan' | 'note';
 
 const marks = new Set<RunShape>();
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -106,7 +106,7 @@ describe('ownCheckpoints from folder listings (SessionStart lists each session f
   it('a folder listed only in part answers nothing about names beyond the listing: those are asked for by path', () => {
     const paths = checkpointsOn([['a', 1]]);
     writeFileSync(paths.get('a/1')!.replace(/\.json$/, '.acknowledged'), '');
-    const partial: FolderListings = () => ({ entries: [], more: true });
+    const partial: FolderListings = (dir) => ({ entries: [], more: true, stat: lstatSync(dir) });
     expect(ownCheckpoints([record(paths, 'a', 1)], undefined, partial).map((e) => e.acknowledged)).toEqual([true]);
   });
 });
