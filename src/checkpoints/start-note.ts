@@ -31,7 +31,7 @@ const MAX_NOTE_BYTES = 1024 * 1024;
 /** What a start looked at, taken before it read the records or listed anything (beginStartLook). */
 export type StartLook = {
   at: number;
-  records: string;
+  records: Stamp;
   levels: Map<string, Stats | undefined>;
   /** Every folder the start listed (folderListings fills it). */
   listed: Map<string, ListedFolder | undefined>;
@@ -39,21 +39,36 @@ export type StartLook = {
 
 type StartNote = {
   /** The records file's stamp. */
-  records: string;
-  /** Each folder looked at (the checkpoint root's levels, and every folder listed) → its stamp. */
-  folders: Map<string, string>;
+  records: unknown;
+  /** Each folder looked at (the checkpoint root's levels, and every folder listed) → its stamp (checked as it is read). */
+  folders: Record<string, unknown>;
   /** Every session with records, each between newlines: a start of one of them is never answered from the note. */
   sessions: string;
   /** Checkpoint files found that are not ours (their notice already told). */
   found: number;
 };
 
-/** A file or folder as it stands: change time, inode and size; '-' for nothing there. */
-function stampOf(stat: Stats | undefined): string {
-  return stat ? `${stat.ctimeMs} ${stat.ino} ${stat.size}` : '-';
-}
+/**
+ * A file or folder as it stood: change time, inode and size; 0 for nothing there. Numbers, not a string of them: JSON
+ * keeps a double exactly, and a start spares turning 200 of them into text.
+ */
+type Stamp = [number, number, number] | 0;
 
-const stampAt = (path: string) => stampOf(lstatSync(path, { throwIfNoEntry: false }));
+const stampOf = (stat: Stats | undefined): Stamp => (stat ? [stat.ctimeMs, stat.ino, stat.size] : 0);
+
+/** Whether `path` stands as `stamp` (anything but a stamp never does). */
+function standsAs(path: string, stamp: unknown): boolean {
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (stamp === 0) return stat === undefined;
+  return (
+    stat !== undefined &&
+    Array.isArray(stamp) &&
+    stamp.length === 3 &&
+    stat.ctimeMs === stamp[0] &&
+    stat.ino === stamp[1] &&
+    stat.size === stamp[2]
+  );
+}
 
 /**
  * Where the project's note and records are: beside each other in the private checkpoints folder (named by the
@@ -82,8 +97,9 @@ export function startNoteHolds(config: Pick<HookConfig, 'stateDir'>, place: Note
   const text = readRegularText(placed(place, '.start'), MAX_NOTE_BYTES, { noFollow: true, ownedBy: process.getuid?.() });
   const note = text === undefined ? undefined : parseNote(text);
   if (!note || note.sessions.includes(`\n${session}\n`)) return undefined;
-  if (stampAt(placed(place, '.jsonl')) !== note.records) return undefined;
-  for (const [path, stamp] of note.folders) if (stampAt(path) !== stamp) return undefined;
+  if (!standsAs(placed(place, '.jsonl'), note.records)) return undefined;
+  // A for-in over JSON.parse's object: no array of pairs built for each folder.
+  for (const path in note.folders) if (!standsAs(path, note.folders[path])) return undefined;
   markRunShape('note');
   return note.found;
 }
@@ -94,7 +110,8 @@ export function beginStartLook(config: Pick<HookConfig, 'projectDir'>, place: No
   const levels = new Map<string, Stats | undefined>();
   for (const path of checkpointLevels(config.projectDir)) levels.set(path, lstatSync(path, { throwIfNoEntry: false }));
   // No private checkpoints folder, no records (readWrittenRecords).
-  return { at, records: place.readable ? stampAt(placed(place, '.jsonl')) : '-', levels, listed: new Map() };
+  const records = place.readable ? stampOf(lstatSync(placed(place, '.jsonl'), { throwIfNoEntry: false })) : 0;
+  return { at, records, levels, listed: new Map() };
 }
 
 /**
@@ -114,8 +131,10 @@ export function keepStartNote(
   if (config.timeUp?.() || found?.more) return 'the look stopped early';
   if (found?.notice !== undefined) return 'a notice told now';
   if (records.some((record) => record.session === session)) return 'the session has records';
-  const folders: Record<string, string> = {};
+  const folders: Record<string, Stamp> = {};
   const racy = (stat: Stats | undefined) => stat !== undefined && stat.ctimeMs > look.at - RACY_MS;
+  // A level that is a link is never looked through (unsafeCheckpointDir): nothing there to note.
+  for (const [path, stat] of look.levels) if (stat?.isSymbolicLink()) return `${path} is a link`;
   for (const [path, stat] of look.levels) {
     if (racy(stat)) return `${path} changed just now`;
     folders[path] = stampOf(stat);
@@ -135,22 +154,15 @@ export function keepStartNote(
   return undefined;
 }
 
-/** A note as keepStartNote wrote it; undefined for anything else (garbled, or not a note). */
+/** A note as keepStartNote wrote it; undefined for anything else (garbled, or not a note). Its stamps are checked as used. */
 function parseNote(text: string): StartNote | undefined {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return undefined;
     const { records, folders, sessions, found } = value as Record<string, unknown>;
-    if (typeof records !== 'string' || typeof sessions !== 'string' || typeof folders !== 'object' || folders === null) return undefined;
+    if (typeof sessions !== 'string' || typeof folders !== 'object' || folders === null || Array.isArray(folders)) return undefined;
     if (typeof found !== 'number' || !Number.isSafeInteger(found) || found < 0) return undefined;
-    const stamps = new Map<string, string>();
-    // A for-in over JSON.parse's object, not Object.entries: no array of pairs built for each folder.
-    for (const path in folders) {
-      const stamp: unknown = (folders as Record<string, unknown>)[path];
-      if (typeof stamp !== 'string') return undefined;
-      stamps.set(path, stamp);
-    }
-    return { records, folders: stamps, sessions, found };
+    return { records, folders: folders as Record<string, unknown>, sessions, found };
   } catch {
     return undefined;
   }
