@@ -871,7 +871,9 @@ run, its answer kept as a user's first run keeps it). "warn" and PreCompact
 start a fresh session each run (a first warning, checkpoint cx-001); "deduped warn" repeats one; "monitor after a
 compaction" prompts in a session that compacted once and was shown its alert (untimed, before the row); "monitor with
 500 KB of checkpoint records" does so in a long-lived project, whose records file is at its cap (~1,600 earlier
-sessions' records); "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
+sessions' records); "SessionStart with 64 checkpoints" starts in a project where 64 earlier sessions compacted and a later
+start took their checkpoints, nothing changed since the last start looked (it answers from that start's note), "… after a
+change" with that note taken away before each run (untimed): the start that looks and keeps it; "SessionStart after compaction" times the start that follows a PreCompact of a fresh session (run
 before it, untimed), as after every compaction (the alert it left). "status line" times \`statusline.cjs\` (install
 --statusline; Claude Code runs it after every turn) given the turn's usage, its check the line it prints (with a policy
 file: as "allow with a policy file"); "status line
