@@ -5,15 +5,21 @@
  * there (SessionStart), by a count and our folder's path. The scan is bounded: a repository can commit any number.
  */
 import { lstatSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { relative } from 'node:path';
 import { sequenceOf } from '../core/checkpoint.js';
 import { renderFoundNotOurs } from '../core/guard-text.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 import { markRunShape } from '../io/run-shape.js';
-import { ensurePrivateDir } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { canonicalDir, digestOf, privateProjectDir, recordedDigests, type WrittenRecord } from './provenance.js';
+import {
+  canonicalDir,
+  digestOf,
+  ensurePrivateCheckpointsDir,
+  privateProjectDir,
+  recordedDigests,
+  type WrittenRecord,
+} from './provenance.js';
 import {
   checkpointRoot,
   type FolderListings,
@@ -148,7 +154,7 @@ export function takeFoundNotice(
   const summary = { count: found.paths.length, more: found.more };
   if (told) return { ...summary, notice: undefined };
   try {
-    ensurePrivateDir(join(ensurePrivateDir(config.stateDir), 'checkpoints'));
+    ensurePrivateCheckpointsDir(config.stateDir);
     writeFileAtomic(note, `${seen}\n`);
   } catch (error) {
     config.debug(
@@ -185,7 +191,7 @@ function keepVerified(config: Pick<HookConfig, 'stateDir' | 'projectDir' | 'debu
   const { before, after } = verified;
   if (after.size === before.size && [...after].every(([path, stamp]) => before.get(path) === stamp)) return;
   try {
-    ensurePrivateDir(join(ensurePrivateDir(config.stateDir), 'checkpoints'));
+    ensurePrivateCheckpointsDir(config.stateDir);
     writeFileAtomic(verifiedOf(config), `${JSON.stringify(Object.fromEntries(after))}\n`);
   } catch (error) {
     config.debug(`the note of checkpoints found ours cannot be kept (${error instanceof Error ? error.message : String(error)})`);

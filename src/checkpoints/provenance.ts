@@ -129,6 +129,12 @@ export function privateCheckpointsDir(stateDir: string): string {
   return join(stateDir, 'checkpoints');
 }
 
+/** privateCheckpointsDir, created (0700) or checked as ours and nobody else's, the state directory holding it too. */
+export function ensurePrivateCheckpointsDir(stateDir: string): string {
+  ensurePrivateDir(stateDir);
+  return ensurePrivateDir(privateCheckpointsDir(stateDir));
+}
+
 /** Where this project's checkpoints go when its own checkpoint folder cannot be used. */
 export function privateProjectDir(stateDir: string, projectDir: string): string {
   return join(privateCheckpointsDir(stateDir), recordsFile(projectDir).replace(/\.jsonl$/, ''));
@@ -140,7 +146,7 @@ export function privateProjectDir(stateDir: string, projectDir: string): string 
  */
 export function recordWritten(stateDir: string, projectDir: string, written: WrittenRecord): void {
   const record = { ...written, path: canonicalPath(written.path) };
-  const dir = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'checkpoints'));
+  const dir = ensurePrivateCheckpointsDir(stateDir);
   const path = join(dir, recordsFile(projectDir));
   const fd = openSync(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
   let size: number;

@@ -9,13 +9,12 @@
  * only the notice of files not ours learns of it late, at the first start after anything the note looked at changed.
  */
 import { lstatSync, type Stats } from 'node:fs';
-import { join } from 'node:path';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';
 import { markRunShape } from '../io/run-shape.js';
-import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
+import { privateDirForRead } from '../io/state.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { privateCheckpointsDir, recordsKey, type WrittenRecord } from './provenance.js';
+import { ensurePrivateCheckpointsDir, privateCheckpointsDir, recordsKey, type WrittenRecord } from './provenance.js';
 import { checkpointLevels, type ListedFolder } from './store.js';
 
 /**
@@ -149,7 +148,7 @@ export function keepStartNote(
   const sessions = `\n${[...new Set(records.map((record) => record.session))].join('\n')}\n`;
   const text = `${JSON.stringify({ records: look.records, folders, sessions, found: found?.count ?? 0 })}\n`;
   if (text.length > MAX_NOTE_BYTES) return 'too much to note'; // UTF-16 units: the bytes can be more (then it reads as no note)
-  ensurePrivateDir(join(ensurePrivateDir(config.stateDir), 'checkpoints'));
+  ensurePrivateCheckpointsDir(config.stateDir);
   writeFileAtomic(placed(place, '.start'), text);
   return undefined;
 }
