@@ -6,6 +6,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Black-box tests spawn many short Node processes; two workers match the 2-core CI machine.
     maxWorkers: 2,
+    // Every test that runs a hook carries it (test/helpers/sandbox.ts runHook fails a test that does not): the hook
+    // suites' runs again under Bun and against a silent stand-in (test/helpers/hook-suites.ts) run only those.
+    tags: [{ name: 'hook', description: 'runs a hook as Claude Code does (runHook)' }],
     projects: [
       // pack-setup: the packed artifact every install-route test installs (black-box and e2e), packed once per project.
       {

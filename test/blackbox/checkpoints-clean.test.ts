@@ -43,7 +43,7 @@ async function twoSessions(): Promise<void> {
 }
 
 describe('checkpoints clean', () => {
-  it('--older-than 7d --dry-run lists what would go and removes nothing; then the same for real', async () => {
+  it('--older-than 7d --dry-run lists what would go and removes nothing; then the same for real', { tags: ['hook'] }, async () => {
     await twoSessions();
     const before = readdirSync(dir('sess-old')).sort();
     const dry = await cliOk(['checkpoints', 'clean', '--older-than', '7d', '--dry-run']);
@@ -69,7 +69,7 @@ describe('checkpoints clean', () => {
     ]);
   });
 
-  it('--session ID removes that session; --older-than with it only what is old there', async () => {
+  it('--session ID removes that session; --older-than with it only what is old there', { tags: ['hook'] }, async () => {
     await twoSessions();
     await cliOk(['checkpoints', 'clean', '--session', 'sess-old', '--older-than', '228h']);
     expect(readdirSync(dir('sess-old'))).toEqual(['cx-002-checkpoint.json']);
@@ -77,7 +77,7 @@ describe('checkpoints clean', () => {
     expect(readdirSync(root()).sort()).toEqual(['.gitignore', 'sess-old']);
   });
 
-  it('--all --json: every checkpoint, each with its files', async () => {
+  it('--all --json: every checkpoint, each with its files', { tags: ['hook'] }, async () => {
     await twoSessions();
     const run = await cliOk(['checkpoints', 'clean', '--all', '--json']);
     const out = JSON.parse(run.stdout);
@@ -105,7 +105,9 @@ describe('checkpoints clean', () => {
 });
 
 describe('checkpoints clean touches nothing that is not ours', () => {
-  it('other files, look-alike names, a symlink, a FIFO and a folder under our names, a symlinked session folder: all left', async () => {
+  it('other files, look-alike names, a symlink, a FIFO and a folder under our names, a symlinked session folder: all left', {
+    tags: ['hook'],
+  }, async () => {
     await hook('pre-compact', 's');
     const outside = sandbox().write('outside/cx-001-checkpoint.json', '{"keep": true}');
     const planted = ['notes.md', 'cx-001-checkpoint.json.bak', 'cx-01-checkpoint.json', 'cx-001-checkpoint.json.tmp'];
@@ -164,6 +166,7 @@ describe('checkpoints clean touches nothing that is not ours', () => {
 
   it.skipIf(process.getuid?.() !== 0)(
     'a checkpoint another user owns stays, with its marker (needs root to give a file away)',
+    { tags: ['hook'] },
     async () => {
       await hook('pre-compact', 's');
       writeFileSync(join(dir('s'), 'cx-001-checkpoint.acknowledged'), '');
@@ -191,7 +194,7 @@ describe('checkpoints clean touches nothing that is not ours', () => {
     expect(run.stderr.split('\n')[0]).toBe(`context-ceiling: ${message}`);
   });
 
-  it('--session of a session with no folder says which there are', async () => {
+  it('--session of a session with no folder says which there are', { tags: ['hook'] }, async () => {
     await hook('pre-compact', 'sess-a');
     const run = await cli(['checkpoints', 'clean', '--session', 'sess-b']);
     expect(run).toEqual({ exitCode: 1, stdout: '', stderr: 'context-ceiling: no session folder sess-b; known: sess-a\n' });

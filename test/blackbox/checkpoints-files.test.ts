@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * The checkpoint folder as a repository sees it: git status shows none of it (a `.gitignore` of `*` written
  * when the hooks create the folder, never over one already there); seed 000's acknowledgement marker

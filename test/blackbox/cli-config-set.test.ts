@@ -18,7 +18,7 @@ const read = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<
 const normalise = (text: string) => text.split(sandbox().root).join('<root>');
 
 describe('config set and unset', () => {
-  it('config set ceilingPct 35: the user file by default, and the guard then warns at 37%', async () => {
+  it('config set ceilingPct 35: the user file by default, and the guard then warns at 37%', { tags: ['hook'] }, async () => {
     const transcript = sandbox().write('t.jsonl', aTranscript().user('go').assistant({ cacheRead: 370_000 }).toString());
     const guard = () => runHook(sandbox(), preToolUse(transcript, 'Agent', { subagent_type: 'Explore' }));
     expect((await guard()).reason).toBe('allow below-ceiling');
@@ -268,7 +268,9 @@ describe('config set: negative numbers, relative state directories, presets', ()
     }
   });
 
-  it('a relative DEV_TEAM_CONTEXT_STATE_DIR: ignored with its reason; the hooks keep state in the default directory', async () => {
+  it('a relative DEV_TEAM_CONTEXT_STATE_DIR: ignored with its reason; the hooks keep state in the default directory', {
+    tags: ['hook'],
+  }, async () => {
     const show = await cli(['config', 'show'], { DEV_TEAM_CONTEXT_STATE_DIR: 'state' });
     expect(show.stderr).toContain('DEV_TEAM_CONTEXT_STATE_DIR="state" ignored: must be an absolute path');
     const transcript = sandbox().write('claude/t.jsonl', aTranscript().assistant({ cacheRead: 449_995 }).toString());

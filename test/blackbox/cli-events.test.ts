@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * The event log: every warning and block the guard gives is recorded where a CI job can show it, since
  * `claude -p` and the SDK show the person no hook output; `context-ceiling events` reads it.

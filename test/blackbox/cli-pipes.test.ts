@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * The CLI in a pipe: a reader that stops reading (`| head`) ends a run quietly with exit 0, never an EPIPE
  * stack trace; colour is never written where it was turned off, nor where no terminal reads it (except the

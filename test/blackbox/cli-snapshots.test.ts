@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Human output of `checkpoints list` and replay's table, byte for byte (explicit env, NO_COLOR=1,
  * COLUMNS=80). status, config show and doctor have theirs in cli-settings.test.ts.

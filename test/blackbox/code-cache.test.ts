@@ -37,7 +37,7 @@ const cacheOf = (dir: string, bundle: string) => {
   return { kinds: bytes.subarray(1, 1 + bytes[0]!).toString(), ino: statSync(join(dir, file)).ino };
 };
 
-describe('the code cache of the hook bundles', () => {
+describe('the code cache of the hook bundles', { tags: ['hook'] }, () => {
   it('is written after the first run, then compiled from: the next run leaves it as it was', async () => {
     const { cache, run } = setUp();
     expect((await run()).reason).toBe('allow below-ceiling');

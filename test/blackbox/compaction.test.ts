@@ -1,3 +1,4 @@
+// @module-tag hook
 /** Compaction that keeps what matters, run as Claude Code runs the hooks: PreCompact → SessionStart compact → PostCompact (verified order), then /clear. */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -1,12 +1,13 @@
+// @module-tag hook
 /** The guard failing open on bad input and unusable state, and warning once per band (dedup state in a private directory). */
 import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { describeEachEntry, expectBlocked, expectSilent, expectWarned, STRICT } from '../helpers/guard-runners.js';
+import { describeGuard, expectBlocked, expectSilent, expectWarned, STRICT } from '../helpers/guard-runners.js';
 import { preToolUse } from '../helpers/sandbox.js';
 
-describeEachEntry((h) => {
+describeGuard((h) => {
   const { guard, transcriptAt } = h;
 
   describe('failing open', () => {

@@ -1,13 +1,14 @@
+// @module-tag hook
 /** What the guard measures: main-thread turns only, real Claude Code transcripts, a subagent's own transcript, unreadable files. */
 import { chmodSync, copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { describeEachEntry, expectBlocked, expectSilent, STRICT } from '../helpers/guard-runners.js';
+import { describeGuard, expectBlocked, expectSilent, STRICT } from '../helpers/guard-runners.js';
 import { EACH_CLIENT, REAL_CLIENTS } from '../helpers/real-clients.js';
 import { FIXTURES, preToolUse } from '../helpers/sandbox.js';
 
-describeEachEntry((h) => {
+describeGuard((h) => {
   const { guard, transcriptAt } = h;
 
   describe('what is measured', () => {

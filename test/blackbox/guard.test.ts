@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * The guard's contract, run as Claude Code runs it, as a user meets it: installed, nothing configured,
  * the default model (claude-opus-5-5, 1,000,000 tokens) unless a test says otherwise.
@@ -5,10 +6,10 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeEachEntry, expectBlocked, expectSilent, expectWarned, guardOutput, STRICT } from '../helpers/guard-runners.js';
+import { describeGuard, expectBlocked, expectSilent, expectWarned, guardOutput, STRICT } from '../helpers/guard-runners.js';
 import { preToolUse, ROOT } from '../helpers/sandbox.js';
 
-describeEachEntry((h) => {
+describeGuard((h) => {
   const { guard, transcriptAt } = h;
 
   describe('hook input of any size Claude Code may send', () => {

@@ -58,7 +58,7 @@ function setUp(tokens = 60_000) {
 
 const heavyIn = (modules: string[]) => modules.filter((m) => HEAVY.includes(m) || HEAVY.some((h) => m.startsWith(`internal/${h}/`)));
 
-describe('the Node built-ins a hook loads', () => {
+describe('the Node built-ins a hook loads', { tags: ['hook'] }, () => {
   it('the guard, allowing and warning: none of the heavy ones', async () => {
     const transcript = setUp();
     const input = { session_id: 's', transcript_path: transcript, tool_name: 'Skill', tool_input: { skill: 'deep-dive' } };
@@ -264,7 +264,7 @@ process.reallyExit = function (code) { appendFileSync(${JSON.stringify(out)}, 'p
 
   // Node's natural exit frees the heap and tears the isolate down first (~1.1 M instructions of every run, Node 26):
   // a hook whose output is written ends through process.exit, with its exit code and every byte it said.
-  it('the guard allowing and warning, and the monitor: through process.exit, once all they say is out', async () => {
+  it('the guard allowing and warning, and the monitor: through process.exit, once all they say is out', { tags: ['hook'] }, async () => {
     const input = { session_id: 's', tool_name: 'Skill', tool_input: { skill: 'deep-dive' } };
     const allow = ended();
     const allowed = await runHook(sandbox(), { ...input, transcript_path: setUp() }, allow.env);

@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Which of Node's own functions a hook calls, path by path: Node compiles each of its JavaScript functions from
  * source the first time a process calls it (~0.05-0.1 M instructions each, of a hook's ~95 M), so the paths a

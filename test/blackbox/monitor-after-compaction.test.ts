@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * The monitor on the prompt after a compaction (issue 20: "never ask for the step just taken"), on real transcripts
  * of Claude Code 2.1.331 whose numbers are rewritten so that the compaction left the context over the ceiling.

@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * A policy file is validated once per text (io/policy-cache.ts): zod (policy-parse.cjs) costs a hook run ~30 % of
  * a Node start, and `config set` is how a team configures the guard. Every edit must still count at once, and a kept

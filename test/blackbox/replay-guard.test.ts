@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Calibration evidence is the guard's own judgement (issue 12): for every tool
  * action × strict setting, the real hook and `replay` agree call by call.

@@ -1,3 +1,4 @@
+// @module-tag hook
 /** UserPromptSubmit and SessionStart after compactions, and the checkpoints CLI, run as Claude Code runs them on real files in temp projects. */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

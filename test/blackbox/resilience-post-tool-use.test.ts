@@ -1,3 +1,4 @@
+// @module-tag hook
 /** PostToolUse on the orchestration file, run as Claude Code runs it, on real files in temp projects. */
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// @module-tag hook
 /** PreCompact run as Claude Code runs it, on real files in temp projects; and every non-guard hook failing open on bad input. */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';

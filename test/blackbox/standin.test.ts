@@ -1,7 +1,7 @@
 /**
  * A test must fail when the product breaks. Every hook fails open, so a crashed hook is silent: this runs
- * the hook suites again with every hook replaced by a silent stand-in (test/helpers/standin.sh) and
- * counts, per hook, the tests that ran it and still passed. At most 2 may (a test whose right answer is
+ * the hook suites' tests that run a hook (the `hook` tag) again with every hook replaced by a silent stand-in
+ * (test/helpers/standin.sh) and counts, per hook, the tests that ran it and still passed. At most 2 may (a test whose right answer is
  * silence states the reason of its verdict, which a dead hook cannot).
  */
 import { mkdtempSync, rmSync } from 'node:fs';

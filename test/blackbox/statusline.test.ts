@@ -165,7 +165,7 @@ describe('statusline', () => {
   });
 });
 
-describe("hooks use the window Claude Code's status line reported for the session", () => {
+describe("hooks use the window Claude Code's status line reported for the session", { tags: ['hook'] }, () => {
   const transcriptAt = (tokens: number, model = 'claude-opus-5-5') =>
     sandbox.write(
       't.jsonl',

@@ -150,7 +150,7 @@ describe('the status line fails as a hook does', () => {
   });
 });
 
-describe('a policy file that does not validate', () => {
+describe('a policy file that does not validate', { tags: ['hook'] }, () => {
   it("a typo in the user's strict policy: the guard's next message names it, once per session", async () => {
     sandbox().write('home/.claude/context-ceiling.json', JSON.stringify({ stirct: true }));
     sandbox().write('home/.claude/skills/context-summarization/SKILL.md', '---\nname: context-summarization\ndescription: d\n---\n');

@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Text from a transcript path, a settings file or the state directory reaches the terminal through the
  * one sanitiser (status, report, doctor), and `--json` escapes C1, bidi and invisible characters;

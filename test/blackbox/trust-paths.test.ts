@@ -146,7 +146,7 @@ describe("what locates the home comes from the user's scope, as Claude Code has 
   );
 });
 
-describe('a path variable a project settings file set is said once to the person', () => {
+describe('a path variable a project settings file set is said once to the person', { tags: ['hook'] }, () => {
   const call = (env: Record<string, string>, tokens: number, session = SESSION) =>
     runHook(sandbox, preToolUse(transcriptAt(tokens), 'Agent', {}, { session_id: session, cwd: sandbox.project }), {
       CLAUDE_PROJECT_DIR: sandbox.project,
@@ -224,7 +224,7 @@ describe('the debug log is appended to only when this package created it', () =>
   });
 });
 
-describe('the orchestration file is the project’s own', () => {
+describe('the orchestration file is the project’s own', { tags: ['hook'] }, () => {
   const SECRET = 'next_step: OUTSIDE-TEXT\n';
   const preCompact = (env: Record<string, string> = {}) =>
     runHook(
@@ -281,7 +281,7 @@ describe('the orchestration file is the project’s own', () => {
   });
 });
 
-describe('a state directory the guard must refuse never silences it', () => {
+describe('a state directory the guard must refuse never silences it', { tags: ['hook'] }, () => {
   const over = (env: Record<string, string>) =>
     runHook(sandbox, preToolUse(transcriptAt(450_000), 'Agent', {}, { session_id: SESSION, cwd: sandbox.project }), {
       CLAUDE_PROJECT_DIR: sandbox.project,

@@ -1,13 +1,14 @@
+// @module-tag hook
 /**
  * A repository cannot loosen what the operator set (issue "trust boundaries, part two", case 6): with strict
  * mode from the environment, a committed project policy that would turn the block into silence is left out,
  * the block stands, and the person is told once what was ignored.
  */
 import { describe, expect, it } from 'vitest';
-import { describeEachEntry, expectBlocked, STRICT } from '../helpers/guard-runners.js';
+import { describeGuard, expectBlocked, STRICT } from '../helpers/guard-runners.js';
 import { preToolUse } from '../helpers/sandbox.js';
 
-describeEachEntry((h) => {
+describeGuard((h) => {
   const blocked = async (policy: Record<string, unknown>, session: string) => {
     h.sandbox.write('project/.claude/context-ceiling.json', JSON.stringify(policy));
     return h.guard(

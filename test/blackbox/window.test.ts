@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Which window the guard judges against, run as Claude Code runs the hooks, nothing configured but
  * strict unless a test says so: the session's model gives the window (Claude Code's own table), a
@@ -228,8 +229,14 @@ describe('the call is judged by its own turn', () => {
       .assistant({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'x' }, id: 'toolu_late' } })
       .toString();
     const running = guard(preToolUse(path, 'Skill', { skill: 'x' }, { tool_use_id: 'toolu_late' }), debugEnv(log));
-    // Deterministic order: append only once the hook says it is waiting (its budget is the tolerance).
-    while (!(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
+    // Deterministic order: append only once the hook says it is waiting (its budget is the tolerance). A hook that
+    // ended without saying so (a dead one: standin.test.ts) fails below at once rather than at the test's timeout.
+    let ended = false;
+    running.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    while (!ended && !(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
     appendFileSync(path, calling);
     const run = await running;
     expect(expectBlocked(run).model).toContain('50% (100,005 of 200,000 tokens');

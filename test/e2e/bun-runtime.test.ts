@@ -6,7 +6,9 @@
  * the product is tested under both runtimes. Not every end-to-end file runs twice: each re-run costs the real
  * client's start several times a test, and the whole suite must stay well under ten minutes on a 2-core machine.
  * The ones left out test what the hook command's runtime does not change (install-routes.test.ts also runs every
- * hook with Bun in the suite's own run; the SDK's run in the caller's process).
+ * hook with Bun in the suite's own run; the SDK's run in the caller's process; plugin-routes.test.ts installs the
+ * plugin from a folder and from git, whose hook command is first-install.test.ts's; strict-loop.test.ts chains a strict
+ * block, the client's compaction and the load then passing, each of which the other two files run with Bun).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +21,8 @@ import { BUN_BIN, ROOT } from '../helpers/sandbox.js';
 const work = mkdtempSync(join(tmpdir(), 'cc-e2e-bun-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/**
- * A first install with nothing configured but strict mode (the plugin route), every guard verdict, the monitor
- * and the status line, compaction and the resumption, a strict CI loop, and the plugin from a folder and from git.
- */
-const SUITES = ['first-install.test.ts', 'claude-code.test.ts', 'compaction.test.ts', 'strict-loop.test.ts', 'plugin-routes.test.ts'].map(
-  (name) => join('test', 'e2e', name),
-);
+/** A first install with nothing configured but strict mode (the plugin route), every guard verdict, the monitor and the status line, compaction and the resumption. */
+const SUITES = ['first-install.test.ts', 'claude-code.test.ts', 'compaction.test.ts'].map((name) => join('test', 'e2e', name));
 
 describe('the end-to-end suites with Bun on the PATH', () => {
   it('every test passes, and the real client ran every hook, and the status line, with Bun', () => {
@@ -40,7 +37,7 @@ describe('the end-to-end suites with Bun on the PATH', () => {
     expect(notPassed(report, true)).toEqual([]);
     // Each suite ran and passed something: a child that found none of them passed nothing.
     expect(report.testResults.map((file) => relative(ROOT, file.name)).sort()).toEqual([...SUITES].sort());
-    expect(testsWith(report, 'passed').length).toBeGreaterThanOrEqual(15);
+    expect(testsWith(report, 'passed').length).toBeGreaterThanOrEqual(10);
     const events = new Set(
       readFileSync(log, 'utf8')
         .split('\n')

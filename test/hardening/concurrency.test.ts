@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Many hook processes at once for one session: warnings, checkpoints and alerts stay exactly-once.
  * Tolerance tests: the same assertions hold for sequential runs, so a pass does not prove the runs

@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Faults a hook meets in the field: a read-only project, a full disk, the state
  * directory deleted under it, the transcript deleted or truncated while read.

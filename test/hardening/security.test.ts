@@ -1,3 +1,4 @@
+// @module-tag hook
 /**
  * Another local user, or a hostile repository, must not be able to make a
  * hook write through a planted link, escape its directories, or run anything.

@@ -52,13 +52,12 @@ export type GuardRun = {
 };
 
 /**
- * Runs `cases` through both entry points, plugin/dist/hook.cjs (what hooks.json runs) and the bin
- * (`context-ceiling hook`), each test in a fresh sandbox where the recovery skill is installed
- * (messages name only an installed one).
+ * Runs `cases` through plugin/dist/hook.cjs (what hooks.json and every route run), each test in a fresh sandbox
+ * where the recovery skill is installed (messages name only an installed one). The bin's `context-ceiling hook`
+ * is the same runner: hook-entries.test.ts holds it to hook.cjs's output, event by event and verdict by verdict.
  */
-export function describeEachEntry(cases: (run: GuardRun) => void): void {
-  // Against the stand-in (test/blackbox/standin.test.ts) both entries are the same dead hook: one is enough.
-  describe.each(process.env.CC_STANDIN ? (['hook'] as const) : (['hook', 'cli'] as const))('%s entry', (entry) => {
+export function describeGuard(cases: (run: GuardRun) => void): void {
+  describe('hook entry', () => {
     let sandbox: Sandbox;
     beforeEach(() => {
       sandbox = makeSandbox();
@@ -69,7 +68,7 @@ export function describeEachEntry(cases: (run: GuardRun) => void): void {
       get sandbox() {
         return sandbox;
       },
-      guard: (input, env = {}) => runHook(sandbox, input, env, entry),
+      guard: (input, env = {}) => runHook(sandbox, input, env),
       transcriptAt: (tokens, name = 'session.jsonl', model = undefined, attachment = undefined) => {
         const t = aTranscript();
         if (attachment !== undefined) t.modelAttachment(attachment);

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { PACKED_TARBALL_ENV } from './pack-setup.js';
-import { ROOT } from './sandbox.js';
+import { HOOK_TAG, ROOT } from './sandbox.js';
 
 /** The suites under test/blackbox and test/hardening that run a hook, `except` the named files. */
 export function hookSuites(except: readonly string[]): string[] {
@@ -16,17 +16,18 @@ export function hookSuites(except: readonly string[]): string[] {
     readdirSync(join(ROOT, 'test', dir))
       .filter((name) => name.endsWith('.test.ts') && !except.includes(name))
       .map((name) => join('test', dir, name))
-      .filter((path) => /\b(runHook|describeEachEntry|hookEvents)\(/.test(readFileSync(join(ROOT, path), 'utf8'))),
+      .filter((path) => /\b(runHook|describeGuard|hookEvents)\(/.test(readFileSync(join(ROOT, path), 'utf8'))),
   );
 }
 
-export type AssertionResult = { ancestorTitles: string[]; title: string; status: string; failureMessages?: string[] };
+export type AssertionResult = { ancestorTitles: string[]; title: string; status: string; failureMessages?: string[]; tags?: string[] };
 export type SuiteReport = { testResults: Array<{ name: string; assertionResults: AssertionResult[] }> };
 
 /**
  * Run `suites` in a child vitest with `env` added; its report, whether tests failed or not. The package
- * project runs without the packed artifact (CC_SKIP_PACK: its hook suites never install it); the e2e
- * project installs this run's (pack-setup.ts), packed once.
+ * project runs only the tests that run a hook (tagged HOOK_TAG: runHook fails a test without it), without the
+ * packed artifact (CC_SKIP_PACK: its hook suites never install it); the e2e project runs every test of the
+ * suites, and installs this run's artifact (pack-setup.ts), packed once.
  */
 export function runSuites(
   suites: readonly string[],
@@ -42,6 +43,7 @@ export function runSuites(
         'run',
         '--project',
         project,
+        ...(project === 'package' ? [`--tags-filter=${HOOK_TAG}`] : []),
         '--reporter=json',
         `--outputFile=${output}`,
         ...suites,
@@ -59,10 +61,14 @@ export function runSuites(
   return JSON.parse(readFileSync(output, 'utf8')) as SuiteReport;
 }
 
-/** Each test of the report that did not pass, with the first line of its failure; a skipped one counts only where `skipsFail`. */
-export function notPassed(report: SuiteReport, skipsFail: boolean): string[] {
+/**
+ * Each test of the report that did not pass, with the first line of its failure; a skipped one counts only where
+ * `skipsFail`. With `tag`, only the tests that carry it (the others were filtered out, not skipped).
+ */
+export function notPassed(report: SuiteReport, skipsFail: boolean, tag?: string): string[] {
   return report.testResults.flatMap((file) =>
     file.assertionResults
+      .filter((test) => tag === undefined || test.tags?.includes(tag))
       .filter((test) => test.status !== 'passed' && (test.status !== 'skipped' || skipsFail))
       .map((test) => `${file.name} > ${test.title}: ${test.status} ${test.failureMessages?.[0]?.split('\n')[0] ?? ''}`),
   );

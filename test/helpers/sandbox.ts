@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve, sep } from 'node:path';
 import { execa, type Result } from 'execa';
 import { NODE_AS_FAST_AS_BUN } from '../../src/cli/replay-runtime.js';
-import { afterEach, beforeEach, expect } from 'vitest';
+import { afterEach, beforeEach, expect, TestRunner } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 export const HOOK_BIN = join(ROOT, 'plugin', 'dist', 'hook.cjs');
@@ -73,6 +73,7 @@ export async function runHook(
   entry: 'hook' | 'cli' = 'hook',
   event = 'pre-tool-use',
 ): Promise<HookRun> {
+  expectHookTag();
   const [command, args] = withoutRootOverride(
     sandbox,
     standingIn(event)
@@ -96,6 +97,22 @@ export async function runHook(
   // Every run that reaches a hook states its verdict: a run that states none is a hook that never ran (or died).
   if (sink || /^(1|on)$/.test(env.DEV_TEAM_CONTEXT_DEBUG ?? '')) expect(reason, `${event} stated no verdict (a dead hook?)`).toBeDefined();
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr, reason };
+}
+
+/**
+ * The tag of every test that runs a hook (vitest.config.ts): the suites' runs again under Bun and against the
+ * stand-in (hook-suites.ts) run only the tests that carry it. A test that runs a hook without it would drop out of
+ * both unseen, so running one fails the test (in a test's body; a hook run by a beforeAll has no test to tag).
+ */
+export const HOOK_TAG = 'hook';
+
+function expectHookTag(): void {
+  const test = TestRunner.getCurrentTest();
+  if (test && !test.tags?.includes(HOOK_TAG)) {
+    throw new Error(
+      `"${test.name}" runs a hook but carries no "${HOOK_TAG}" tag: tag the test, its describe, or its file (// @module-tag ${HOOK_TAG})`,
+    );
+  }
 }
 
 /** Root ignores permission bits; without its two DAC capabilities it obeys them like any user. */
