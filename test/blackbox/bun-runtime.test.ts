@@ -32,11 +32,13 @@ describe('the hook suites with every hook run by Bun', () => {
       hookSuites([...Object.keys(NODE_ONLY), 'standin.test.ts', 'bun-runtime.test.ts']),
       { CC_HOOK_RUNTIME: 'bun', CC_HOOK_RUNTIME_LOG: log },
       join(work, 'report.json'),
+      { tag: HOOK_TAG },
     );
     // Only a non-root run may skip (the suites' real-mount cases need root, as CI has).
     const failed = notPassed(report, process.getuid?.() === 0, HOOK_TAG);
     expect(failed).toEqual([]);
-    expect(testsWith(report, 'passed').length).toBeGreaterThan(350);
+    // About 300 tests run a hook (each case once: the bin's entry is held to hook.cjs in hook-entries.test.ts).
+    expect(testsWith(report, 'passed').length).toBeGreaterThan(250);
     const few = [...testsPerHook(log, HOOK_NAMES)]
       .filter(([, tests]) => tests.size < MIN_TESTS_PER_HOOK)
       .map(([event, tests]) => `${event}: ${tests.size}`);

@@ -81,7 +81,11 @@ async function runThrough(entry: 'hook' | 'cli', steps: Step[]): Promise<{ runs:
   const runs: HookRun[] = [];
   for (const step of steps) {
     const run = await runHook(sandbox, step.input(sandbox), { CLAUDE_PROJECT_DIR: sandbox.project, ...step.env }, entry, step.event);
-    runs.push(JSON.parse(JSON.stringify(run).replaceAll(sandbox.root, '<sandbox>')) as HookRun);
+    // The sandbox's own path, and a checkpoint's age (the second run of a session is seconds after the first's).
+    const said = JSON.stringify(run)
+      .replaceAll(sandbox.root, '<sandbox>')
+      .replace(/\b\d+([smhd]) ago\b/g, 'N$1 ago');
+    runs.push(JSON.parse(said) as HookRun);
   }
   const checkpoints = join(sandbox.project, '.claude', 'context-ceiling', 'checkpoints');
   const files = existsSync(checkpoints) ? readdirSync(checkpoints, { recursive: true, encoding: 'utf8' }).sort() : [];

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HOOK_NAMES } from '../../src/core/hook-table.js';
 import { hookSuites, runSuites, testsPerHook, testsWith } from '../helpers/hook-suites.js';
+import { HOOK_TAG } from '../helpers/sandbox.js';
 
 /** The most tests of one hook that may pass against a dead one. */
 const MAX_PASSING = 2;
@@ -25,6 +26,7 @@ describe('with every hook replaced by a silent stand-in', () => {
       hookSuites(['standin.test.ts', 'bun-runtime.test.ts']),
       { CC_STANDIN: 'all', CC_STANDIN_LOG: log },
       join(work, 'report.json'),
+      { tag: HOOK_TAG },
     );
     const passed = new Set(testsWith(report, 'passed'));
     const ran = testsPerHook(log, HOOK_NAMES);

@@ -32,7 +32,7 @@ describe('the end-to-end suites with Bun on the PATH', () => {
       SUITES,
       { CC_HOOK_RUNTIME: 'bun', PATH: `${work}:${process.env.PATH ?? '/usr/bin:/bin'}` },
       join(work, 'report.json'),
-      'e2e',
+      { project: 'e2e' },
     );
     expect(notPassed(report, true)).toEqual([]);
     // Each suite ran and passed something: a child that found none of them passed nothing.

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { PACKED_TARBALL_ENV } from './pack-setup.js';
-import { HOOK_TAG, ROOT } from './sandbox.js';
+import { ROOT } from './sandbox.js';
 
 /** The suites under test/blackbox and test/hardening that run a hook, `except` the named files. */
 export function hookSuites(except: readonly string[]): string[] {
@@ -25,15 +25,15 @@ export type SuiteReport = { testResults: Array<{ name: string; assertionResults:
 
 /**
  * Run `suites` in a child vitest with `env` added; its report, whether tests failed or not. The package
- * project runs only the tests that run a hook (tagged HOOK_TAG: runHook fails a test without it), without the
- * packed artifact (CC_SKIP_PACK: its hook suites never install it); the e2e project runs every test of the
- * suites, and installs this run's artifact (pack-setup.ts), packed once.
+ * project runs without the packed artifact (CC_SKIP_PACK: its suites never install it); the e2e project installs
+ * this run's (pack-setup.ts), packed once. With `tag`, only the suites' tests that carry it run (the hook suites:
+ * HOOK_TAG, which runHook fails a test without).
  */
 export function runSuites(
   suites: readonly string[],
   env: Record<string, string>,
   output: string,
-  project: 'package' | 'e2e' = 'package',
+  { project = 'package', tag }: { project?: 'package' | 'e2e'; tag?: string } = {},
 ): SuiteReport {
   try {
     execFileSync(
@@ -43,7 +43,7 @@ export function runSuites(
         'run',
         '--project',
         project,
-        ...(project === 'package' ? [`--tags-filter=${HOOK_TAG}`] : []),
+        ...(tag === undefined ? [] : [`--tags-filter=${tag}`]),
         '--reporter=json',
         `--outputFile=${output}`,
         ...suites,
