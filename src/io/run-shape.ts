@@ -27,3 +27,8 @@ export function markRunShape(mark: RunShape): void {
 export function shapedKind(kind: string): string {
   return marks.size === 0 ? kind : [kind, ...[...marks].sort()].join('/');
 }
+
+/** Forget this process's marks: for a process that runs more than one hook's work (the unit tests, one after another). */
+export function forgetRunShape(): void {
+  marks.clear();
+}

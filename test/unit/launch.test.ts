@@ -15,11 +15,12 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { bundledServices } from '../../src/hooks/bundled-services.js';
 import { launcherStateDir } from '../../src/hooks/launch.js';
 import { type CompileCacheModule, enableCompileCache } from '../../src/hooks/node-compile-cache.js';
 import { loadBundle, OTHER_V8_CACHES } from '../../src/io/code-cache-write.js';
+import { forgetRunShape } from '../../src/io/run-shape.js';
 
 const root = mkdtempSync(join(tmpdir(), 'cc-launch-'));
 
@@ -96,6 +97,9 @@ describe("enableCompileCache: Node's own cache, for what the hook require()s", (
 });
 
 describe('loadBundle: a CommonJS bundle with our V8 code cache', () => {
+  // The kind a cache is kept for carries this process's run-shape marks: tests before this one (one process runs many
+  // test files) may have set some.
+  beforeEach(forgetRunShape);
   const req = createRequire(import.meta.url);
   const bundles = dirWithMode(root, 'bundles', 0o755);
   const bundle = (name: string, body: string) => {
