@@ -434,6 +434,12 @@ const PAYLOAD = 'plugin/dist';
 /** A self-contained, minified CommonJS bundle of the plugin payload (every entry its own file: no shared chunks). */
 const PAYLOAD_CJS: Options = {
   ...shared,
+  esbuildOptions: (options, context) => {
+    shared.esbuildOptions?.(options, context);
+    // The code-cached bundles export through CommonJS's `module` (hooks/main.ts exportBundle): said once, there, and
+    // sound in a CommonJS bundle, which is all this payload is.
+    options.logOverride = { ...options.logOverride, 'commonjs-variable-in-esm': 'silent' };
+  },
   outDir: PAYLOAD,
   format: ['cjs'],
   esbuildPlugins: [ONE_REQUIRE_PER_BUILTIN],

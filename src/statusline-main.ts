@@ -4,12 +4,15 @@
  */
 import type { BundleCache } from './io/code-cache.js';
 import { keepCodeCache } from './io/code-cache-write.js';
-import { endRun } from './hooks/main.js';
+import { endRun, exportBundle } from './hooks/main.js';
+import type { StatusLineBundle } from './hooks/statusline-launch.js';
 import { statusLineMain } from './hooks/statusline.js';
 
 /** `stateDir`: the private state directory the launcher found (undefined: none), where a policy file's validation is kept. */
-export function runStatusLineBundle(args: readonly string[], bundleDir: string, cache: BundleCache | undefined, stateDir?: string): void {
+function runStatusLineBundle(args: readonly string[], bundleDir: string, cache: BundleCache | undefined, stateDir?: string): void {
   // The kind of run: a line from Claude Code's usage, or one that read the transcript (each compiles its own functions).
   keepCodeCache(cache, statusLineMain(args, bundleDir, stateDir));
   endRun();
 }
+
+exportBundle<StatusLineBundle>({ runStatusLineBundle });

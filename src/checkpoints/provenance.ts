@@ -154,8 +154,8 @@ export function recordWritten(stateDir: string, projectDir: string, written: Wri
     const stat = fstatSync(fd);
     const uid = process.getuid?.();
     if (!stat.isFile() || (uid !== undefined && stat.uid !== uid)) throw new Error(`${path} is not a record file of ours`);
-    writeSync(fd, `${JSON.stringify(record)}\n`);
-    size = fstatSync(fd).size;
+    // At least this size (another writer may have appended since): the trim below waits for one record more at worst.
+    size = stat.size + writeSync(fd, `${JSON.stringify(record)}\n`);
   } finally {
     closeSync(fd);
   }

@@ -180,9 +180,9 @@ export function writeNewCheckpoint(
   dir: string,
   build: (sequence: number) => Checkpoint,
 ): { path: string; checkpoint: Checkpoint; bytes: Buffer } {
-  ensureRealDir(dir);
-  // One listing for both (the folder was just checked level by level): litter to sweep, and the highest number.
-  const names = namesIn(dir);
+  // One listing for both (the folder was just checked level by level): litter to sweep, and the highest number. A
+  // folder made just now (a session's first checkpoint) holds neither: a racing writer's number is taken at the link.
+  const names = ensureRealDir(dir) ? [] : namesIn(dir);
   sweepStaleTemps(dir, Date.now(), names);
   const temp = join(dir, `.cx-${process.pid}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`);
   let sequence = highestSequence(names) + 1;
@@ -279,7 +279,7 @@ function ownFolders(dir: string): string[] {
   return folders;
 }
 
-const MARKER = join('.claude', 'context-ceiling');
+const MARKER = /* @__PURE__ */ join('.claude', 'context-ceiling');
 
 /** The project's folders from its `.claude` down to its checkpoint root, each a level a link could replace. */
 export function checkpointLevels(projectDir: string): string[] {
@@ -305,14 +305,16 @@ export function unsafeCheckpointDir(dir: string): string | undefined {
 /**
  * Create `dir` level by level and refuse any of our own folders (from the
  * project's `.claude` down) that is a symlink: a planted link must never
- * redirect where checkpoints are written.
+ * redirect where checkpoints are written. True when this call made `dir`
+ * itself (it is then empty of anything but what a racing writer adds).
  */
-export function ensureRealDir(dir: string): void {
+export function ensureRealDir(dir: string): boolean {
   const folders = ownFolders(dir);
   if (folders.length === 0) {
     mkdirSync(dir, { recursive: true });
-    return;
+    return false;
   }
+  let made = false;
   for (const path of folders) {
     // Asked first, so that the usual case (it exists) throws nothing: a thrown fs error costs a hook its construction.
     let stat = lstatSync(path, { throwIfNoEntry: false });
@@ -320,6 +322,7 @@ export function ensureRealDir(dir: string): void {
       try {
         // `.claude` and `.claude/context-ceiling` may hold what a team commits; checkpoints/ and below are private.
         mkdirSync(path, { mode: isPrivateFolder(path) ? 0o700 : 0o755 });
+        made = path === folders[folders.length - 1];
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -329,6 +332,7 @@ export function ensureRealDir(dir: string): void {
       throw new Error(`${path} is not a plain directory; refusing to write checkpoints through it`);
     if (path.endsWith(`${MARKER}/checkpoints`)) ignoreInGit(path);
   }
+  return made;
 }
 
 function isPrivateFolder(path: string): boolean {

@@ -81,19 +81,23 @@ export function readRegularText(path: string, maxBytes: number, options: ReadOpt
   return readRegularFile(path, maxBytes, options)?.toString();
 }
 
+/** A file opened for streaming reads, and its size when it was opened (the one fstat the open takes). */
+export type OpenFile = { fd: number; size: number };
+
 /**
  * Open a file for streaming reads (transcripts): non-blocking, and refused
  * unless it is a regular file. The caller closes the descriptor.
  */
-export function openRegularFile(path: string): number {
+export function openRegularFile(path: string): OpenFile {
   const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY);
   try {
-    if (!fstatSync(fd).isFile()) throw new UnsafeFileError('ENOTREG', path, 'not a regular file');
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw new UnsafeFileError('ENOTREG', path, 'not a regular file');
+    return { fd, size: stat.size };
   } catch (error) {
     closeSync(fd);
     throw error;
   }
-  return fd;
 }
 
 /**

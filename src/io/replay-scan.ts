@@ -35,7 +35,7 @@ export function scanRecords(
 ): FileScan {
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   const maxLine = options.maxLineBytes ?? 64 * 1024 * 1024;
-  const fd = openRegularFile(path);
+  const { fd } = openRegularFile(path);
   const stats: FileScan = { bytes: 0, corruptLines: 0, oversizedLines: 0 };
   let buffer = takeBuffer(chunkBytes * 2);
   let carry = 0; // bytes of an unfinished line at the start of `buffer`

@@ -58,18 +58,20 @@ export function existingPrivateDir(dir: string): string | undefined {
 /**
  * Create `dir` (0700), and its missing parents only for the default (XDG) directory or inside the user's
  * home: a path elsewhere whose parent is missing is a mistake or someone else's choice, never a reason to
- * `mkdir -p` it.
+ * `mkdir -p` it. True when this call made it (false: a concurrent hook did).
  */
-export function createStateDir(dir: string): void {
+export function createStateDir(dir: string): boolean {
   try {
     mkdirSync(dir, { mode: 0o700 });
+    return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return; // made by a concurrent hook: checked as any existing one
+    if (code === 'EEXIST') return false; // made by a concurrent hook: checked as any existing one
     if (code !== 'ENOENT') throw error;
     if (!isXdgDefault(dir) && !insideHome(dirname(dir)))
       throw new Error(`state directory ${dir}: its parent does not exist; not created (parents are created only inside your home)`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return true;
   }
 }
 

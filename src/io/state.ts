@@ -24,9 +24,16 @@ export { privateDirForRead, resolveStateDir, type StateDirContext } from './stat
  * Throws with a one-line reason otherwise.
  */
 export function ensurePrivateDir(dir: string): string {
+  ensureMadePrivateDir(dir);
+  return dir;
+}
+
+/** ensurePrivateDir, and whether this call made `dir` (then it holds only what a concurrent hook put there since). */
+function ensureMadePrivateDir(dir: string): boolean {
   let stat = lstatOrUndefined(dir);
+  let made = false;
   if (!stat) {
-    createStateDir(dir);
+    made = createStateDir(dir);
     stat = lstatSync(dir);
   }
   if (stat.isSymbolicLink()) throw new Error(`state directory ${dir} is a symlink; refusing to use it`);
@@ -38,7 +45,7 @@ export function ensurePrivateDir(dir: string): string {
     throw new Error(
       `state directory ${dir} is open to other users (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); refusing to use it`,
     );
-  return dir;
+  return made;
 }
 
 /** Our own small records are a few hundred bytes; anything larger was not written by us. */
@@ -87,8 +94,14 @@ export function sanitizeId(id: string): string {
  * agent id for a call judged inside a subagent (its own context, its own dedup).
  */
 export function sessionStateDir(stateDir: string, key: string): string {
+  return openSessionStateDir(stateDir, key).dir;
+}
+
+/** sessionStateDir, and whether this call made it (a session's first warning: no marker there to list). */
+export function openSessionStateDir(stateDir: string, key: string): { dir: string; made: boolean } {
   const sessions = ensurePrivateDir(join(ensurePrivateDir(stateDir), 'sessions'));
-  return ensurePrivateDir(join(sessions, sanitizeId(key)));
+  const dir = join(sessions, sanitizeId(key));
+  return { dir, made: ensureMadePrivateDir(dir) };
 }
 
 /** epoch.json is one short line. */

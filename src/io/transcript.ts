@@ -5,7 +5,7 @@
  * transcripts reach (a line longer than a read, or past 64 KB) is compiled with the
  * hook bundle ('eager', tsup.config.ts), so a code cache a short transcript wrote holds it.
  */
-import { closeSync, existsSync, fstatSync, readdirSync, readSync } from 'node:fs';
+import { closeSync, existsSync, readdirSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   classifyRecord,
@@ -19,7 +19,7 @@ import {
 import { describeError } from './debug.js';
 import { MAX_SKETCH_DEPTH, RecordSketch } from '../core/record-sketch.js';
 import { SNIFF_OTHER, sniffRecordType } from '../core/record-sniff.js';
-import { openRegularFile } from './read-safe.js';
+import { type OpenFile, openRegularFile } from './read-safe.js';
 
 export type ScanOptions = RecordScope & {
   maxScanBytes: number;
@@ -61,8 +61,9 @@ export type Seeker<T> = {
 };
 
 /** The occupancy seeker: an assistant turn's usage or a compaction boundary settles occupancy. */
-const OCCUPANCY_MARKS = RECORD_MARKS.map((mark) => Buffer.from(mark));
-const OCCUPANCY_TYPES = RECORD_TYPES.map((type) => Buffer.from(type));
+// Marked pure, as the other module-level tables here: a bundle that never reads them builds none at load.
+const OCCUPANCY_MARKS = /* @__PURE__ */ RECORD_MARKS.map((mark) => Buffer.from(mark));
+const OCCUPANCY_TYPES = /* @__PURE__ */ RECORD_TYPES.map((type) => Buffer.from(type));
 const DEFAULT_CHUNK = 64 * 1024;
 /**
  * The largest read of a backwards scan: a tool result of several MB is stepped over in a score of reads into one
@@ -135,8 +136,8 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
 /** A compaction boundary's numbers, and the file's size when it was looked for. */
 export type CompactionSince = { compaction: Extract<OccupancyEvidence, { kind: 'compaction' }> | undefined; fileSize: number };
 
-const BOUNDARY_MARKS = [Buffer.from('compact_boundary')];
-const BOUNDARY_TYPES = [Buffer.from('system')];
+const BOUNDARY_MARKS = [/* @__PURE__ */ Buffer.from('compact_boundary')];
+const BOUNDARY_TYPES = [/* @__PURE__ */ Buffer.from('system')];
 
 /**
  * The newest main-thread `compact_boundary` among the last `bytesFor(fileSize)` bytes of the transcript
@@ -147,9 +148,9 @@ export function readCompactionSince(
   bytesFor: (fileSize: number) => number,
   options: Pick<ScanOptions, 'timeUp'> = {},
 ): CompactionSince {
-  const fd = openRegularFile(path);
+  const file = openRegularFile(path);
   try {
-    const fileSize = fstatSync(fd).size;
+    const fileSize = file.size;
     const maxScanBytes = Math.max(0, Math.min(fileSize, bytesFor(fileSize)));
     if (maxScanBytes === 0) return { compaction: undefined, fileSize };
     const boundary = (record: unknown) => {
@@ -162,20 +163,20 @@ export function readCompactionSince(
       classify: boundary,
       sketch: (at, start, end, timeUp) => boundary(sketchRange(at, start, end, timeUp)),
     };
-    const scan = seekBackwards(fd, seeker, { maxScanBytes, timeUp: options.timeUp });
+    const scan = seekBackwards(file, seeker, { maxScanBytes, timeUp: options.timeUp });
     return { compaction: scan.evidence, fileSize: scan.fileSize };
   } finally {
-    closeSync(fd);
+    closeSync(file.fd);
   }
 }
 
 /** Scan `path` backwards for the newest settling record. Throws only on I/O errors; callers decide. */
 export function scanTranscript(path: string, options: ScanOptions): ScanResult {
-  const fd = openRegularFile(path);
+  const file = openRegularFile(path);
   try {
-    return scanOpenTranscript(fd, options);
+    return scanOpenTranscript(file, options);
   } finally {
-    closeSync(fd);
+    closeSync(file.fd);
   }
 }
 
@@ -196,7 +197,7 @@ type LineScan<T> = {
   lineEnd: number;
 };
 
-function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
+function scanOpenTranscript(file: OpenFile, options: ScanOptions): ScanResult {
   const scope: RecordScope = { agentId: options.agentId };
   const seeker: Seeker<OccupancyEvidence> = {
     marks: OCCUPANCY_MARKS,
@@ -204,18 +205,21 @@ function scanOpenTranscript(fd: number, options: ScanOptions): ScanResult {
     classify: (record) => classifyRecord(record, scope),
     sketch: (at, start, end, timeUp) => classifyRecord(sketchRange(at, start, end, timeUp), scope),
   };
-  return seekBackwards(fd, seeker, options);
+  return seekBackwards(file, seeker, options);
 }
 
 type SeekOptions = Pick<ScanOptions, 'maxScanBytes' | 'chunkBytes' | 'maxParseBytes' | 'callId' | 'timeUp'>;
 
-/** Read `fd` backwards in chunks until `seeker` settles on a line, the cap or the time budget is hit, or the file starts. */
-export function seekBackwards<T>(fd: number, seeker: Seeker<T>, options: SeekOptions): ScanResult<T> {
+/**
+ * Read `file` backwards in chunks from the size it had when opened until `seeker` settles on a line, the cap or the
+ * time budget is hit, or the file starts. Bytes appended since it was opened are the next hook's to read.
+ */
+export function seekBackwards<T>(file: OpenFile, seeker: Seeker<T>, options: SeekOptions): ScanResult<T> {
+  const { fd, size: fileSize } = file;
   // The first read is small (the newest turn is usually in it); each further one doubles, up to MAX_CHUNK, so a
   // multi-MB tool result is stepped over in reads of MAX_CHUNK. A stated chunkBytes stays fixed (tests of the seams).
   let chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK;
   const maxChunk = options.chunkBytes ?? MAX_CHUNK;
-  const fileSize = fstatSync(fd).size;
   // The newest chunk is always read and settled: it costs milliseconds, and a hook that starts late on a
   // loaded machine must still measure rather than fail open. The budget bounds only the scan beyond it.
   const budgetUp = options.timeUp ?? never;
@@ -425,9 +429,8 @@ function sketchRange(fd: number, start: number, end: number, timeUp: () => boole
  * Reads at most maxBytes, from the end of the range.
  */
 export function findLastCompaction(path: string, from: number, maxBytes: number): { offset: number | undefined; fileSize: number } {
-  const fd = openRegularFile(path);
+  const { fd, size: fileSize } = openRegularFile(path);
   try {
-    const fileSize = fstatSync(fd).size;
     const start = Math.max(from, fileSize - maxBytes, 0);
     const mark = Buffer.from('"subtype":"compact_boundary"');
     const buffer = Buffer.allocUnsafe(DEFAULT_CHUNK + mark.length);

@@ -5,7 +5,7 @@
 import { bucketOf, shouldWarnAgain, type Verdict } from '../core/ceiling.js';
 import { epochAfterScan, planEpoch, shouldWriteEpoch } from '../core/dedup.js';
 import { describeError, type Debug } from './debug.js';
-import { claimWarning, pruneEpochs, readDedupEpoch, readWarnedBuckets, sessionStateDir, writeDedupEpoch } from './state.js';
+import { claimWarning, openSessionStateDir, pruneEpochs, readDedupEpoch, readWarnedBuckets, writeDedupEpoch } from './state.js';
 import { findLastCompaction } from './transcript.js';
 
 /**
@@ -20,7 +20,7 @@ export type DedupPlace = { stateDir: string; key: string; transcript: string; fi
 /** `speak` when this call's 5-point bucket (or a higher one) has not warned since the last compaction and it won the exclusive marker. */
 export function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Debug): WarningClaim {
   try {
-    const dir = sessionStateDir(place.stateDir, place.key);
+    const { dir, made } = openSessionStateDir(place.stateDir, place.key);
     const fileSize = place.fileSize ?? 0;
     const prior = readDedupEpoch(dir);
     const step = planEpoch(prior, fileSize);
@@ -32,7 +32,8 @@ export function claimWarningOnce(verdict: Verdict, place: DedupPlace, debug: Deb
       pruneEpochs(dir, next.epoch);
     }
     const bucket = bucketOf(verdict.data.percent ?? 0);
-    if (!shouldWarnAgain(bucket, readWarnedBuckets(dir, next.epoch))) {
+    // A folder made just now holds no marker (a racing hook's claim is settled by the exclusive marker below).
+    if (!shouldWarnAgain(bucket, made ? [] : readWarnedBuckets(dir, next.epoch))) {
       debug(`bucket ${bucket} already warned in epoch ${next.epoch}; silent`);
       return 'deduplicated';
     }

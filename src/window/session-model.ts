@@ -5,11 +5,11 @@
  * compaction, so the newest one counts; it can lie far back in a long transcript, so what was found is
  * kept per session and later calls read only what was appended since.
  */
-import { closeSync, fstatSync } from 'node:fs';
+import { closeSync } from 'node:fs';
 import { join } from 'node:path';
 import { classifyModelAttachment, MODEL_ATTACHMENT_MARK, MODEL_ATTACHMENT_TYPE } from '../core/model-attachment.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
-import { openRegularFile } from '../io/read-safe.js';
+import { type OpenFile, openRegularFile } from '../io/read-safe.js';
 import { readPrivateJson, sanitizeId, sessionStateDir } from '../io/state.js';
 import { seekBackwards, type Seeker } from '../io/transcript.js';
 
@@ -39,25 +39,25 @@ export type SessionModelPlace = {
 
 /** The newest model attachment's id, or undefined when none was found within the scan cap. Never throws. */
 export function readSessionModelId(place: SessionModelPlace, debug: (line: string) => void): string | undefined {
-  let fd: number;
+  let file: OpenFile;
   try {
-    fd = openRegularFile(place.transcript);
+    file = openRegularFile(place.transcript);
   } catch {
     return undefined;
   }
   try {
-    const fileSize = fstatSync(fd).size;
+    const fileSize = file.size;
     const kept = readKept(place);
     const options = { maxScanBytes: place.maxScanBytes, timeUp: place.timeUp };
     // No record yet, or one about a longer file (the transcript was replaced): search from the end.
     if (!kept || kept.searchedTo > fileSize) {
-      const scan = seekBackwards(fd, SEEKER, options);
+      const scan = seekBackwards(file, SEEKER, options);
       // A scan the time budget cut short settles nothing: the next hook searches again.
       if (scan.evidence !== undefined || !scan.timedOut) keep(place, { modelId: scan.evidence ?? null, searchedTo: scan.fileSize }, debug);
       return scan.evidence;
     }
     const since = Math.min(options.maxScanBytes, OVERLAP_BYTES + fileSize - kept.searchedTo);
-    const appended = seekBackwards(fd, SEEKER, { ...options, maxScanBytes: since });
+    const appended = seekBackwards(file, SEEKER, { ...options, maxScanBytes: since });
     const modelId = appended.evidence ?? kept.modelId ?? undefined;
     if (appended.evidence !== undefined && appended.evidence !== kept.modelId)
       keep(place, { modelId: appended.evidence, searchedTo: appended.fileSize }, debug);
@@ -68,7 +68,7 @@ export function readSessionModelId(place: SessionModelPlace, debug: (line: strin
     debug(`model attachment not read (${error instanceof Error ? error.message : String(error)})`);
     return undefined;
   } finally {
-    closeSync(fd);
+    closeSync(file.fd);
   }
 }
 

@@ -39,6 +39,17 @@ const again = (dir) => {
 };
 note(fs, 'readdirSync', 'a folder listed twice', again);
 note(fs, 'opendirSync', 'a folder listed twice', again);
+// A folder the run has just made holds nothing to list (checkpoints/store.ts writeNewCheckpoint).
+const made = new Set();
+note(fs, 'mkdirSync', 'mkdirSync', (dir) => made.add(String(dir)) && false);
+note(fs, 'readdirSync', 'a folder listed right after it was made', (dir) => made.has(String(dir)));
+// An open file's size is known from the fstat its open took (io/read-safe.ts openRegularFile).
+const fstats = new Map();
+note(fs, 'closeSync', 'closeSync', (fd) => fstats.delete(fd) && false);
+note(fs, 'fstatSync', 'a file fstat-ed twice', (fd) => {
+  fstats.set(fd, (fstats.get(fd) ?? 0) + 1);
+  return fstats.get(fd) === 2;
+});
 // A project's checkpoint records, read whole: once a run is enough (checkpoints/provenance.ts).
 const reads = new Map();
 note(fs, 'openSync', 'a records file read twice', (path, flags) => {
@@ -172,6 +183,20 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     // A new session has no mark to take the records key from: the project's folder is hashed, once. The checkpoint
     // folders are listed with their entries' types (whether a recorded checkpoint is still a file), each once.
     expect(resumed.calls).toEqual(['WebAssembly.Module', 'readdirSync withFileTypes']);
+  });
+
+  it("PreCompact of a session's first checkpoint, compiled from the code cache: its new folder is not listed, the transcript fstat-ed once", async () => {
+    const transcript_path = transcriptAt(60_000);
+    await firstCompaction('one', transcript_path); // writes the code cache
+    const input = { session_id: 'two', transcript_path, hook_event_name: 'PreCompact', trigger: 'auto', custom_instructions: null };
+    const second = await avoidableCalls('pre-compact', input, { CLAUDE_PROJECT_DIR: sandbox().project });
+    expect(second.run.reason).toBe('checkpoint cx-001');
+    // The checkpoint's bytes are hashed (SHA-256, by WebAssembly): what its record names them by.
+    expect(second.calls).toEqual(['WebAssembly.Module']);
+    // A folder there already is listed (its highest number): the session's next checkpoint is cx-002.
+    const next = await avoidableCalls('pre-compact', input, { CLAUDE_PROJECT_DIR: sandbox().project });
+    expect(next.run.reason).toBe('checkpoint cx-002');
+    expect(next.calls).toEqual(['WebAssembly.Module']);
   });
 
   it('SessionStart reads and hashes our recorded checkpoints once, not at every start, and still finds one rewritten since', async () => {

@@ -1,5 +1,6 @@
 /** Meta-tests: generated files, presets, core purity and hook wiring stay in step with the code. */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { policyJsonSchema } from '../../src/cli/config.js';
@@ -11,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import ts from 'typescript';
 import { RUNTIME_FILES } from '../../src/cli/install-target.js';
 import { BUN_FLOOR } from '../../src/core/bun-floor.js';
-import { HOOK_TABLE, type HookSpec } from '../../src/core/hook-table.js';
+import { ENTRY_NAMES, entryBundleFile, HOOK_TABLE, type HookSpec } from '../../src/core/hook-table.js';
 import { REGISTRY_MODEL_LINES, REGISTRY_PROVIDER_LINES } from '../../src/core/model-registry.generated.js';
 import { expectedCommand } from '../helpers/hook-table.js';
 import { CLI_BUNDLES, PAYLOAD_FILES, PAYLOAD_MAX_BYTES } from '../helpers/payload.js';
@@ -205,6 +206,17 @@ describe('plugin/: the payload Claude Code installs and runs', () => {
       }
     },
   );
+
+  // hooks/main.ts exportBundle: an ESM `export` has esbuild build an object of getters at every load of the bundle.
+  it.each([
+    ...ENTRY_NAMES.map((name): [string, string] => [entryBundleFile(name), 'runBundle']),
+    ['statusline-main.cjs', 'runStatusLineBundle'],
+  ])('plugin/dist/%s exports its %s through module.exports, with no ESM export object built at load', (file, name) => {
+    expect(read(`plugin/dist/${file}`)).not.toContain('__esModule');
+    const exported: unknown = createRequire(import.meta.url)(join(ROOT, 'plugin', 'dist', file));
+    expect(Object.keys(exported as object)).toEqual([name]);
+    expect(typeof (exported as Record<string, unknown>)[name]).toBe('function');
+  });
 
   it('replay-worker.cjs, what a replay worker thread compiles, holds the scan and the analysis, not the CLI', () => {
     const worker = read('plugin/dist/replay-worker.cjs');

@@ -1,6 +1,6 @@
 /** plugin/dist/hook-post-tool-use.cjs: the orchestration file's staleness after a write. */
-import type { Launch } from '../launch.js';
-import { runEntry } from '../main.js';
+import type { EntryBundle } from '../launch.js';
+import { exportBundle, runEntry } from '../main.js';
 import { runPostToolUse } from '../post-tool-use.js';
 
-export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('post-tool-use', runPostToolUse, bundleDir, launch);
+exportBundle<EntryBundle>({ runBundle: (bundleDir, launch) => runEntry('post-tool-use', runPostToolUse, bundleDir, launch) });

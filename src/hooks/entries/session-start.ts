@@ -1,6 +1,6 @@
 /** plugin/dist/hook-session-start.cjs: re-orientation at session start. */
-import type { Launch } from '../launch.js';
-import { runEntry } from '../main.js';
+import type { EntryBundle } from '../launch.js';
+import { exportBundle, runEntry } from '../main.js';
 import { runSessionStart } from '../session-start.js';
 
-export const runBundle = (bundleDir: string, launch: Launch): void => runEntry('session-start', runSessionStart, bundleDir, launch);
+exportBundle<EntryBundle>({ runBundle: (bundleDir, launch) => runEntry('session-start', runSessionStart, bundleDir, launch) });

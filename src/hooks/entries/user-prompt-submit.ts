@@ -1,7 +1,6 @@
 /** plugin/dist/hook-user-prompt-submit.cjs: the monitor. */
-import type { Launch } from '../launch.js';
-import { runEntry } from '../main.js';
+import type { EntryBundle } from '../launch.js';
+import { exportBundle, runEntry } from '../main.js';
 import { runUserPromptSubmit } from '../user-prompt-submit.js';
 
-export const runBundle = (bundleDir: string, launch: Launch): void =>
-  runEntry('user-prompt-submit', runUserPromptSubmit, bundleDir, launch);
+exportBundle<EntryBundle>({ runBundle: (bundleDir, launch) => runEntry('user-prompt-submit', runUserPromptSubmit, bundleDir, launch) });
