@@ -1,6 +1,7 @@
 /** The configuration in force as rows (key, value, source), as `config show`, `get`, `set` and `unset` print them. */
 import { describeSource, flattenValues, type Source } from '../core/policy.js';
-import { FIELD_KEYS, POLICY_FIELDS, type PolicyField } from '../core/policy-fields.js';
+import { POLICY_FIELD_TEXTS } from '../core/policy-field-texts.js';
+import { FIELD_KEYS } from '../core/policy-fields.js';
 import { sanitizeText } from '../core/sanitize.js';
 import type { LoadedConfig } from '../io/config.js';
 
@@ -11,9 +12,9 @@ export function configRows(config: LoadedConfig): Row[] {
   const out: Row[] = values.map(([key, value]) => ({ key, value, source: config.sources[key] ?? { layer: 'default' } }));
   // Fields unset by default (window, stateDir) still get a row saying what applies instead.
   for (const key of FIELD_KEYS) {
-    const field: PolicyField = POLICY_FIELDS[key];
-    if (out.some((row) => row.key === key) || !('unsetText' in field)) continue;
-    out.push({ key, value: null, source: { layer: 'default', detail: field.unsetText } });
+    const { unsetText } = POLICY_FIELD_TEXTS[key];
+    if (out.some((row) => row.key === key) || unsetText === undefined) continue;
+    out.push({ key, value: null, source: { layer: 'default', detail: unsetText } });
   }
   return out;
 }

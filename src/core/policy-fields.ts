@@ -1,5 +1,5 @@
 /**
- * Every policy field as plain data: its default, bounds, variable and meaning.
+ * Every policy field as plain data: its default, bounds and variable (its meaning in words: policy-field-texts.ts).
  * The zod schema (policy-schema.ts) and the environment coercer are both built
  * from this table, so the hook reads its variables without loading zod (loading
  * and building the schema costs several ms; docs/architecture.md).
@@ -18,122 +18,60 @@ export const SKILL_NAME = /^[^\s,]+$/;
 /** A path that does not depend on the folder a hook or command happens to run in. */
 export const ABSOLUTE_PATH = /^\//;
 
-type Described = {
-  env: string;
-  what: string;
-  /** How the variable is written, after its name (`=off|on`, `, comma-separated`). */
-  envHint?: string;
-  /** A sentence between the variable and the default. */
-  note?: string;
-};
+/** Every field has its variable; its meaning in words is in policy-field-texts.ts, which no hook builds. */
+type Described = { env: string };
 
 /** A boolean whose variable takes only the literals `on` and `off`, so a typo never changes a team's posture. */
 export type SwitchField = Described & { kind: 'switch'; default: boolean };
 /** `debug`: `1`/`on`, `0`/`off`, or an absolute path (io/debug.ts appends to it). */
 export type DebugField = Described & { kind: 'debug'; default: boolean };
 /** A whole number from `min` to `max` (to the largest safe integer when `max` is absent). */
-export type IntField = Described & { kind: 'int'; min: number; max?: number; default: number | undefined; unsetText?: string };
+export type IntField = Described & { kind: 'int'; min: number; max?: number; default: number | undefined };
 /** `absolute`: only an absolute path (a relative one would follow each process's working folder). */
-export type TextField = Described & { kind: 'text'; default: string | undefined; unsetText?: string; absolute?: true };
+export type TextField = Described & { kind: 'text'; default: string | undefined; absolute?: true };
 export type NamesField = Described & { kind: 'names'; default: readonly string[] };
 export type ToolsField = Described & { kind: 'tools'; default: Readonly<Record<string, ToolAction>> };
 
 export type PolicyField = SwitchField | DebugField | IntField | TextField | NamesField | ToolsField;
 
-const percent = (env: string, what: string, value: number): IntField => ({ kind: 'int', env, what, min: 1, max: 100, default: value });
-const minutes = (env: string, what: string, value: number): IntField => ({ kind: 'int', env, what, min: 1, max: 525_600, default: value });
+const percent = (env: string, value: number): IntField => ({ kind: 'int', env, min: 1, max: 100, default: value });
+const minutes = (env: string, value: number): IntField => ({ kind: 'int', env, min: 1, max: 525_600, default: value });
 
 /**
  * Keyed by the flat key `config get` and the sources map use (`tiers.warningPct`);
  * listed in the order `config show` prints them.
  */
 export const POLICY_FIELDS = {
-  enabled: { kind: 'switch', env: ENV.ceiling, envHint: '=off|on', what: 'Master switch for every hook', default: true },
-  strict: {
-    kind: 'switch',
-    env: ENV.strict,
-    envHint: '=on|off',
-    what: 'Block (exit 2) instead of warn at the ceiling, for tools whose action is "auto"',
-    default: false,
-  },
+  enabled: { kind: 'switch', env: ENV.ceiling, default: true },
+  strict: { kind: 'switch', env: ENV.strict, default: false },
   // The seed ADR's 40 % context rule: room left to summarise and recover.
-  ceilingPct: percent(ENV.ceilingPct, 'Guard ceiling as a percent of the window', 40),
-  window: {
-    kind: 'int',
-    env: ENV.window,
-    what: "Context window in tokens, for a model Claude Code's model table does not know",
-    min: 1000,
-    max: 100_000_000,
-    // Unset on purpose: the session's own window (Claude Code's report for it, else its model's) is right.
-    default: undefined,
-    unsetText: "the session's own: Claude Code's report for it, else its model's window",
-  },
+  ceilingPct: percent(ENV.ceilingPct, 40),
+  // Unset on purpose: the session's own window (Claude Code's report for it, else its model's) is right.
+  window: { kind: 'int', env: ENV.window, min: 1000, max: 100_000_000, default: undefined },
   // The capability loads the seed gates. `Task` is the pre-2.1.63 name of `Agent`; both are gated. `Workflow`
   // runs a script of several subagents (2.1.328 and later): a capability load too.
-  tools: {
-    kind: 'tools',
-    env: ENV.tools,
-    envHint: '="Skill=block,Agent=warn"',
-    what: 'Per-tool action: "auto" (block when strict, else warn), "warn", "block" or "off"; merged over the default, and tools not listed are never gated',
-    default: { Agent: 'auto', Task: 'auto', Skill: 'auto', Workflow: 'auto' },
-  },
+  tools: { kind: 'tools', env: ENV.tools, default: { Agent: 'auto', Task: 'auto', Skill: 'auto', Workflow: 'auto' } },
   // Skills that bring context back under budget; gating them could deadlock recovery (seed 002).
   recoverySkills: {
     kind: 'names',
     env: ENV.recoverySkills,
-    envHint: ', comma-separated',
-    what: 'Skills never gated, with or without a plugin prefix; the first is the one the guard recommends',
     default: ['context-summarization', 'context-loading-protocol', 'continue', 'review-summary', 'session-review'],
   },
   // Tier thresholds from seed 000: WARNING at 70 %, CRITICAL at 80 %, EMERGENCY at 88 % of the window.
-  'tiers.warningPct': percent(ENV.warningPct, 'WARNING tier starts here', 70),
-  'tiers.criticalPct': percent(ENV.criticalPct, 'CRITICAL tier starts here', 80),
-  'tiers.emergencyPct': percent(ENV.emergencyPct, 'EMERGENCY tier starts here', 88),
+  'tiers.warningPct': percent(ENV.warningPct, 70),
+  'tiers.criticalPct': percent(ENV.criticalPct, 80),
+  'tiers.emergencyPct': percent(ENV.emergencyPct, 88),
   // Far more than any tail we need, small enough that a hook never reads a whole multi-GB file.
-  maxScanBytes: {
-    kind: 'int',
-    env: ENV.maxScanBytes,
-    what: 'Most transcript bytes a hook reads backwards looking for the latest usage',
-    min: 64 * 1024,
-    default: 64 * 1024 * 1024,
-  },
-  stateDir: {
-    kind: 'text',
-    env: ENV.stateDir,
-    what: 'Private state directory (warning dedup, status line reports, learned windows, the event log); an absolute path',
-    note: 'Honoured only in ~/.claude/context-ceiling.json: a project file cannot move it.',
-    absolute: true,
-    default: undefined,
-    unsetText: '${XDG_STATE_HOME:-~/.local/state}/context-ceiling',
-  },
-  debug: { kind: 'debug', env: ENV.debug, envHint: '=1, or a file path to append to', what: 'Write diagnostics to stderr', default: false },
-  monitor: {
-    kind: 'switch',
-    env: ENV.monitor,
-    envHint: '=off|on',
-    what: 'Inject the <context-monitor> status on every prompt',
-    note: 'Compaction alerts are not affected.',
-    default: true,
-  },
+  maxScanBytes: { kind: 'int', env: ENV.maxScanBytes, min: 64 * 1024, default: 64 * 1024 * 1024 },
+  stateDir: { kind: 'text', env: ENV.stateDir, absolute: true, default: undefined },
+  debug: { kind: 'debug', env: ENV.debug, default: false },
+  monitor: { kind: 'switch', env: ENV.monitor, default: true },
   // Where the orchestrator keeps its resumable state (seed 003), relative to the project.
-  orchestrationFile: {
-    kind: 'text',
-    env: ENV.orchestrationFile,
-    what: "The orchestrator's state file whose resumption: section checkpoints record, relative to the project",
-    default: 'ORCHESTRATION.yaml',
-  },
+  orchestrationFile: { kind: 'text', env: ENV.orchestrationFile, default: 'ORCHESTRATION.yaml' },
   // A resumption section older than this after a write is probably forgotten (seed 003's L3 check).
-  resumptionStaleMinutes: minutes(
-    ENV.resumptionStaleMinutes,
-    'After a write to the orchestration file, warn when resumption.updated_at is older than this many minutes',
-    30,
-  ),
+  resumptionStaleMinutes: minutes(ENV.resumptionStaleMinutes, 30),
   // The status line refreshes every turn and the window changes only with the model, so a day-old record is still right.
-  bridgeMaxAgeMinutes: minutes(
-    ENV.bridgeMaxAgeMinutes,
-    'How old the window a status line report recorded for the session may be and still be used',
-    1440,
-  ),
+  bridgeMaxAgeMinutes: minutes(ENV.bridgeMaxAgeMinutes, 1440),
 } as const satisfies Record<string, PolicyField>;
 
 export type FieldKey = keyof typeof POLICY_FIELDS;
@@ -173,18 +111,6 @@ export type PolicyValues = Simplify<
 
 /** A policy file's content once validated: the values, a preset to start from, and the editor's `$schema`. */
 export type PolicyFile = Simplify<{ $schema?: string | undefined; extends?: PresetName | undefined } & PolicyValues>;
-
-/** The text a schema `.describe()` carries: meaning, variable, default. */
-export function describeField(field: PolicyField): string {
-  const note = field.note ? ` ${field.note}` : '';
-  return `${field.what} (env ${field.env}${field.envHint ?? ''}).${note} Default${formatDefault(field)}.`;
-}
-
-function formatDefault(field: PolicyField): string {
-  if (field.default === undefined) return 'unsetText' in field ? `: ${field.unsetText}` : ' none';
-  if (Array.isArray(field.default)) return ` ${field.default.join(', ')}`;
-  return ` ${typeof field.default === 'object' ? JSON.stringify(field.default) : String(field.default)}`;
-}
 
 export type Coerced = { value: unknown } | { why: string };
 

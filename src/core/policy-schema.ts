@@ -4,9 +4,9 @@
  * zod costs ~20 ms of start-up); `policies/schema.json` is generated from this.
  */
 import * as z from 'zod/mini';
+import { describeField } from './policy-field-texts.js';
 import {
   ABSOLUTE_PATH,
-  describeField,
   FIELD_KEYS,
   POLICY_FIELDS,
   POLICY_GROUPS,
@@ -14,17 +14,19 @@ import {
   SKILL_NAME,
   TOOL_ACTIONS,
   TOOL_NAME,
+  type FieldKey,
   type IntField,
   type TextField,
   type PolicyField,
   type PolicyFile,
 } from './policy-fields.js';
 
-const describe = (field: PolicyField) => z.describe(describeField(field));
-const integer = (field: IntField) =>
-  z.number().check(z.int(), z.minimum(field.min), ...(field.max === undefined ? [] : [z.maximum(field.max)]), describe(field));
-const text = (field: TextField) => z.string().check(z.minLength(1), ...(field.absolute ? [z.regex(ABSOLUTE_PATH)] : []), describe(field));
-const onOff = (field: PolicyField) => z.boolean().check(describe(field));
+const describe = (key: FieldKey) => z.describe(describeField(key));
+const integer = (key: FieldKey, field: IntField) =>
+  z.number().check(z.int(), z.minimum(field.min), ...(field.max === undefined ? [] : [z.maximum(field.max)]), describe(key));
+const text = (key: FieldKey, field: TextField) =>
+  z.string().check(z.minLength(1), ...(field.absolute ? [z.regex(ABSOLUTE_PATH)] : []), describe(key));
+const onOff = (key: FieldKey) => z.boolean().check(describe(key));
 
 /**
  * Keys with their meaning; every key is optional in a file and also has an
@@ -38,19 +40,20 @@ export function policyFileSchema() {
 let cachedSchema: ReturnType<typeof buildPolicyFileSchema> | undefined;
 
 /** One field's schema, by its kind. */
-function fieldSchema(field: PolicyField) {
+function fieldSchema(key: FieldKey) {
+  const field: PolicyField = POLICY_FIELDS[key];
   switch (field.kind) {
     case 'switch':
     case 'debug':
-      return onOff(field);
+      return onOff(key);
     case 'int':
-      return integer(field);
+      return integer(key, field);
     case 'text':
-      return text(field);
+      return text(key, field);
     case 'names':
-      return z.array(z.string().check(z.minLength(1), z.regex(SKILL_NAME))).check(z.minLength(1), describe(field));
+      return z.array(z.string().check(z.minLength(1), z.regex(SKILL_NAME))).check(z.minLength(1), describe(key));
     case 'tools':
-      return z.record(z.string().check(z.regex(TOOL_NAME)), z.enum(TOOL_ACTIONS)).check(describe(field));
+      return z.record(z.string().check(z.regex(TOOL_NAME)), z.enum(TOOL_ACTIONS)).check(describe(key));
   }
 }
 
@@ -65,11 +68,11 @@ function buildPolicyFileSchema(): z.ZodMiniType<PolicyFile> {
   const groups: Record<string, Record<string, z.ZodMiniType>> = {};
   for (const key of FIELD_KEYS) {
     const [group, sub] = key.split('.') as [string, string | undefined];
-    if (sub === undefined) shape[key] = z.optional(fieldSchema(POLICY_FIELDS[key]));
+    if (sub === undefined) shape[key] = z.optional(fieldSchema(key));
     else {
       // The group's place in field order; its object is built once all its keys are known.
       shape[group] ??= z.never();
-      groups[group] = { ...groups[group], [sub]: z.optional(fieldSchema(POLICY_FIELDS[key])) };
+      groups[group] = { ...groups[group], [sub]: z.optional(fieldSchema(key)) };
     }
   }
   for (const [group, keys] of Object.entries(groups))

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { policyJsonSchema } from '../../src/cli/config.js';
 import { ENV } from '../../src/core/env-names.js';
 import { PRESET_NAMES } from '../../src/core/policy.js';
-import { PRESETS } from '../../src/io/config.js';
+import { presetFile } from '../../src/io/config.js';
 import { parsePolicyText } from '../../src/io/policy-parse.js';
 import { spawnSync } from 'node:child_process';
 import ts from 'typescript';
@@ -34,7 +34,7 @@ describe('policies/', () => {
     for (const name of PRESET_NAMES) {
       const text = read(`policies/${name}.json`);
       expect(parsePolicyText(text, name)).toMatchObject({ kind: 'ok' });
-      expect(JSON.parse(text)).toEqual(PRESETS[name]);
+      expect(JSON.parse(text)).toEqual(presetFile(name));
       expect(JSON.parse(text).$schema).toBe('./schema.json');
     }
   });
