@@ -19,11 +19,14 @@ const RECORD_AFTER_BYTES = 4 * 1024 * 1024;
 /** The record of the search may have been taken mid-line: look a little before it. */
 const OVERLAP_BYTES = 64 * 1024;
 
-const SEEKER: Seeker<string> = {
-  marks: [Buffer.from(MODEL_ATTACHMENT_MARK)],
-  types: [Buffer.from(MODEL_ATTACHMENT_TYPE)],
-  classify: classifyModelAttachment,
-};
+/** Built on first use: most runs know the model from the measured turn and never search for it (needsAttachment). */
+let seeker: Seeker<string> | undefined;
+const modelSeeker = (): Seeker<string> =>
+  (seeker ??= {
+    marks: [Buffer.from(MODEL_ATTACHMENT_MARK)],
+    types: [Buffer.from(MODEL_ATTACHMENT_TYPE)],
+    classify: classifyModelAttachment,
+  });
 
 type Kept = { modelId: string | null; searchedTo: number };
 
@@ -51,13 +54,13 @@ export function readSessionModelId(place: SessionModelPlace, debug: (line: strin
     const options = { maxScanBytes: place.maxScanBytes, timeUp: place.timeUp };
     // No record yet, or one about a longer file (the transcript was replaced): search from the end.
     if (!kept || kept.searchedTo > fileSize) {
-      const scan = seekBackwards(file, SEEKER, options);
+      const scan = seekBackwards(file, modelSeeker(), options);
       // A scan the time budget cut short settles nothing: the next hook searches again.
       if (scan.evidence !== undefined || !scan.timedOut) keep(place, { modelId: scan.evidence ?? null, searchedTo: scan.fileSize }, debug);
       return scan.evidence;
     }
     const since = Math.min(options.maxScanBytes, OVERLAP_BYTES + fileSize - kept.searchedTo);
-    const appended = seekBackwards(file, SEEKER, { ...options, maxScanBytes: since });
+    const appended = seekBackwards(file, modelSeeker(), { ...options, maxScanBytes: since });
     const modelId = appended.evidence ?? kept.modelId ?? undefined;
     if (appended.evidence !== undefined && appended.evidence !== kept.modelId)
       keep(place, { modelId: appended.evidence, searchedTo: appended.fileSize }, debug);
