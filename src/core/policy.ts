@@ -5,6 +5,7 @@
  */
 import { coerceEnvValue, FIELD_KEYS, POLICY_FIELDS, type FieldKey, type Policy, type PolicyValues } from './policy-fields.js';
 import type { Layer, Source } from './policy-layer.js';
+import { DEFAULT_MERGE_JSON, UNSET_POLICY_KEYS } from './policy-defaults.generated.js';
 import { POLICY_RULES, type RuleProblem } from './policy-rules.js';
 import { describeRelaxed, isProjectSource, tightenProjectLayers, type RelaxedKey } from './policy-tighten.js';
 
@@ -24,19 +25,18 @@ export type ResolvedPolicy = {
   relaxed: RelaxedKey[];
 };
 
-/** The policy's top-level keys in field order (`tiers.warningPct` → `tiers`), which is the order `config show` prints. */
-const POLICY_KEYS = [...new Set(FIELD_KEYS.map((key) => key.split('.')[0]!))];
-
-/** Every field's default as flat entries (`tools.Skill`, `tiers.warningPct`), field by field: what each merge starts from. */
-const DEFAULT_ENTRIES: ReadonlyArray<[string, unknown]> = FIELD_KEYS.flatMap((key): Array<[string, unknown]> => {
-  const value = POLICY_FIELDS[key].default;
-  if (value === undefined) return [];
-  if (Array.isArray(value)) return [[key, [...value]]];
-  return typeof value === 'object' ? Object.entries(value).map(([sub, v]) => [`${key}.${sub}`, v]) : [[key, value]];
-});
+/** Every field's default as flat entries (`tools.Skill`, `tiers.warningPct`), field by field. */
+function defaultEntries(): Array<[string, unknown]> {
+  return FIELD_KEYS.flatMap((key): Array<[string, unknown]> => {
+    const value = POLICY_FIELDS[key].default;
+    if (value === undefined) return [];
+    if (Array.isArray(value)) return [[key, [...value]]];
+    return typeof value === 'object' ? Object.entries(value).map(([sub, v]) => [`${key}.${sub}`, v]) : [[key, value]];
+  });
+}
 
 /** Every field's default, shaped as a layer. */
-export const DEFAULT_VALUES: PolicyValues = /* @__PURE__ */ unflatten(DEFAULT_ENTRIES);
+export const DEFAULT_VALUES: PolicyValues = /* @__PURE__ */ unflatten(/* @__PURE__ */ defaultEntries());
 
 /**
  * Merge layers given lowest first; later layers win key by key (tools.* and tiers.* merge per entry). When the
@@ -63,7 +63,9 @@ function resolveMerged(
   const broken = (key: string) => problems.some((problem) => key === problem.key || key.startsWith(`${problem.key}.`));
   const fallback = mergeLayers(layers, broken);
   const warnings = problems.map((problem) => {
-    const defaults = DEFAULT_ENTRIES.filter(([key]) => broken(key)).map(([, value]) => String(value));
+    const defaults = defaultEntries()
+      .filter(([key]) => broken(key))
+      .map(([, value]) => String(value));
     return `${problem.key} ${problem.message} (got ${problem.values.join(', ')}); using the defaults ${defaults.join(', ')}`;
   });
   return { ...fallback, warnings };
@@ -81,16 +83,37 @@ function judgePolicy(policy: Policy): RuleProblem[] {
 }
 
 /** Defaults, then each layer in turn, flat key by flat key; `skip` leaves keys at their default. */
-function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = () => false): Pick<ResolvedPolicy, 'policy' | 'sources'> {
-  const flat = new Map<string, { value: unknown; source: Source }>();
-  for (const [key, value] of DEFAULT_ENTRIES) flat.set(key, { value, source: { layer: 'default' } });
+function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = keepAll): Pick<ResolvedPolicy, 'policy' | 'sources'> {
+  const { policy, sources } = defaultMerge();
   for (const layer of layers) {
-    for (const [key, value] of flattenValues(layer.values)) if (!skip(key)) flat.set(key, { value, source: layer.source });
+    for (const [key, value] of flattenValues(layer.values)) {
+      if (skip(key)) continue;
+      const dot = key.indexOf('.');
+      if (dot < 0) policy[key] = value;
+      else {
+        const group = key.slice(0, dot);
+        policy[group] ??= {};
+        (policy[group] as Record<string, unknown>)[key.slice(dot + 1)] = value;
+      }
+      sources[key] = layer.source;
+    }
   }
-  const nested = unflatten([...flat].map(([key, entry]) => [key, entry.value])) as Record<string, unknown>;
-  const policy = Object.fromEntries(POLICY_KEYS.map((key) => [key, nested[key]])) as Policy;
-  const sources = Object.fromEntries([...flat].map(([key, entry]) => [key, entry.source]));
-  return { policy, sources };
+  return { policy: policy as Policy, sources };
+}
+
+const keepAll = () => false;
+
+type DefaultMerge = { policy: Record<string, unknown>; sources: Record<string, Source> };
+
+/**
+ * The defaults as a merge starts from them, fresh objects for every merge: parsed from the JSON text generated from the
+ * field table (policy-defaults.generated.ts). Built in JavaScript, key by key, the same objects cost a hook ~0.6 M
+ * instructions (each property a new hidden class on first use, in interpreted code); the native parser ~0.15 M.
+ */
+function defaultMerge(): DefaultMerge {
+  const merge = JSON.parse(DEFAULT_MERGE_JSON) as DefaultMerge;
+  for (const key of UNSET_POLICY_KEYS) merge.policy[key] = undefined;
+  return merge;
 }
 
 export function flattenValues(values: PolicyValues): Array<[string, unknown]> {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkPolicyRules, readEnvLayer, resolvePolicy, type Layer, type Policy, type PolicyValues } from '../../src/core/policy.js';
+import { POLICY_FIELDS } from '../../src/core/policy-fields.js';
 import { judgeLayer, POLICY_RULES } from '../../src/core/policy-rules.js';
 import type { LayerName } from '../../src/core/policy.js';
 
@@ -55,6 +56,23 @@ describe('resolvePolicy', () => {
     });
     expect(policy.recoverySkills[0]).toBe('context-summarization');
     expect(sources.ceilingPct).toEqual({ layer: 'default' });
+  });
+
+  it('starts every merge from the field table: each top-level key in field order, unset ones present, each flat key from `default`', async () => {
+    const { policy, sources } = defaultsFromTable();
+    // The merge parses them from text generated from the table: a field changed, this fails until `-u` writes it again.
+    await expect(generatedDefaults(policy, sources)).toMatchFileSnapshot('../../src/core/policy-defaults.generated.ts');
+    const first = resolvePolicy([]);
+    expect(first.policy).toStrictEqual(policy);
+    expect(Object.keys(first.policy)).toEqual(Object.keys(policy));
+    expect(Object.keys(first.policy)).toContain('window');
+    expect(first.sources).toStrictEqual(sources);
+    expect(Object.keys(first.sources)).toEqual(Object.keys(sources));
+    // Every merge its own objects: a caller that changes one policy changes no other.
+    const second = resolvePolicy([]);
+    expect(second.policy.tools).not.toBe(first.policy.tools);
+    expect(second.policy.recoverySkills).not.toBe(first.policy.recoverySkills);
+    expect(second.sources.ceilingPct).not.toBe(first.sources.ceilingPct);
   });
 
   it('later layers win key by key and record where each value came from', () => {
@@ -217,3 +235,41 @@ describe('layer rules', () => {
     expect(judgeLayer('project', { ceilingPct: 30 })).toEqual([]);
   });
 });
+
+/** The default merge worked out from POLICY_FIELDS alone, as the merge must start from it. */
+function defaultsFromTable(): { policy: Record<string, unknown>; sources: Record<string, unknown> } {
+  const policy: Record<string, unknown> = {};
+  const sources: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(POLICY_FIELDS)) {
+    const [top, sub] = key.split('.') as [string, string | undefined];
+    const value = field.default;
+    if (sub !== undefined) {
+      policy[top] ??= {};
+      if (value !== undefined) (policy[top] as Record<string, unknown>)[sub] = value;
+    } else policy[top] = Array.isArray(value) ? [...value] : typeof value === 'object' ? { ...value } : value;
+    if (value === undefined) continue;
+    const flat = typeof value === 'object' && !Array.isArray(value) ? Object.keys(value).map((name) => `${key}.${name}`) : [key];
+    for (const name of flat) sources[name] = { layer: 'default' };
+  }
+  return { policy, sources };
+}
+
+/** src/core/policy-defaults.generated.ts as the table makes it. */
+function generatedDefaults(policy: Record<string, unknown>, sources: Record<string, unknown>): string {
+  const unset = Object.keys(policy).filter((key) => policy[key] === undefined);
+  const json = JSON.stringify({ policy: { ...policy, ...Object.fromEntries(unset.map((key) => [key, null])) }, sources });
+  return [
+    '// Generated from POLICY_FIELDS (policy-fields.ts) by test/unit/policy.test.ts: `npx vitest run -u test/unit/policy.test.ts`',
+    '// writes it again. Do not edit by hand: the test fails when this file and the field table differ.',
+    '',
+    '/**',
+    ' * The merge every policy resolution starts from (policy.ts defaultMerge), as JSON text: each top-level key in field',
+    " * order with its default (null when it has none), and each flat key's source, `default`.",
+    ' */',
+    `export const DEFAULT_MERGE_JSON =\n  '${json}';`,
+    '',
+    '/** The top-level keys without a default: null in the text, undefined in a policy. */',
+    `export const UNSET_POLICY_KEYS: readonly string[] = [${unset.map((key) => `'${key}'`).join(', ')}];`,
+    '',
+  ].join('\n');
+}
