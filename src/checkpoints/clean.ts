@@ -3,7 +3,7 @@
  * link), and removing a plan's files, each checked again just before it goes.
  */
 import { lstatSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { checkpointFileName } from '../core/checkpoint.js';
 import { ourFile, type FolderFile } from '../core/checkpoint-clean.js';
 import { readCheckpointFile, unsafeCheckpointDir } from './store.js';

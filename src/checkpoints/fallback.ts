@@ -3,7 +3,7 @@
  * (write-now.ts) and the person is told once: the writer leaves a note, the next SessionStart or
  * UserPromptSubmit claims it (an exclusive create) and says it as a systemMessage.
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { renderCheckpointFallback } from '../core/guard-text.js';
 import { createExclusive } from '../io/fs-safe.js';
 import { readRegularText } from '../io/read-safe.js';

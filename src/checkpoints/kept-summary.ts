@@ -2,7 +2,8 @@
  * The summary PostCompact keeps beside a checkpoint: cx-NNN-summary.json, and
  * cx-NNN-summary.acknowledged once what it dropped has been shown.
  */
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
+import { join } from '../io/join-path.js';
 import { parseKeptSummary, type KeptSummary } from '../core/compaction-text.js';
 import type { CheckpointEntry } from './store.js';
 import { ensureRealDir, sweepStaleTemps } from './store.js';

@@ -6,7 +6,8 @@
  */
 import type * as Crypto from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, realpathSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
+import { join } from '../io/join-path.js';
 import { asRecord } from '../core/json-shape.js';
 import { sha256Js, sha256Wasm } from '../core/sha256.js';
 import { writeFileAtomic } from '../io/fs-safe.js';

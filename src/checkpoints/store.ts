@@ -5,7 +5,7 @@
  * cx-NNN-checkpoint.json.acknowledged counts too). checkpoints/ holds a `.gitignore` of `*`.
  */
 import { closeSync, type Dirent, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import {
   ackMarkerName,
   ackMarkerNames,

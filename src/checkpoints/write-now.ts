@@ -1,5 +1,5 @@
 /** Write a checkpoint of a session's state now: PreCompact and the recovery skill's save step share it. */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { buildCheckpoint, type Checkpoint } from '../core/checkpoint.js';
 import { sessionCheckpointDir, writeNewCheckpoint } from './store.js';
 import { privateProjectDir, recordWritten, digestOf } from './provenance.js';

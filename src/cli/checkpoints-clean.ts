@@ -2,7 +2,7 @@
  * `checkpoints clean --older-than AGE | --session ID | --all [--dry-run] [--json]`: a checkpoint goes with its
  * markers and kept summary, an unfinished write once stale, a session folder once empty; nothing else.
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { checkpointId } from '../core/checkpoint.js';
 import { planSessionClean, type CleanGroup, type SessionCleanPlan } from '../core/checkpoint-clean.js';
 import { formatCount } from '../core/plural.js';

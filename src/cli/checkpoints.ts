@@ -1,5 +1,5 @@
 /** `context-ceiling checkpoints list|show|ack|clean`: the checkpoints PreCompact wrote for this project. */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import type { Checkpoint } from '../core/checkpoint.js';
 import { sanitizeText } from '../core/sanitize.js';
 import { formatPercent } from '../core/guard-text.js';

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { aTranscript } from '../samples/transcript-builder.js';
 import { bundleDir } from '../io/bundle-dir.js';
 import type { Command } from './command.js';

@@ -1,6 +1,7 @@
 /** `context-ceiling doctor`: is everything in place? Each check says what it found and how to fix it. */
 import { existsSync, lstatSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
+import { join } from '../io/join-path.js';
 import { AUTOCOMPACT_PCT_ENV, AUTOCOMPACT_WINDOW_ENV, describeAutocompact, resolveAutocompact } from '../core/autocompact.js';
 import { describeAssumption, describeWindowSource, formatTokens } from '../core/guard-text.js';
 import { BUN_PRESENT, HOOK_TABLE as HOOK_SPECS } from '../core/hook-table.js';

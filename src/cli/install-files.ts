@@ -6,7 +6,8 @@
  */
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, unlinkSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
+import { join } from '../io/join-path.js';
 import { findJsonLoss } from '../core/json-lossless.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { CliError } from './errors.js';

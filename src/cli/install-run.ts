@@ -1,6 +1,7 @@
 /** What install and uninstall do on disk, given a target (install.ts parses the command line). */
 import { lstatSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, relative, sep } from 'node:path';
+import { join } from '../io/join-path.js';
 import { AUTOCOMPACT_OUTPUT_RESERVE, AUTOCOMPACT_PCT_ENV } from '../core/autocompact.js';
 import { ENV } from '../core/env-names.js';
 import {

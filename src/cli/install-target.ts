@@ -1,5 +1,6 @@
 /** Where install and uninstall act: the settings file of a scope, its install record, and the runtime its hooks run. */
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, relative, sep } from 'node:path';
+import { join } from '../io/join-path.js';
 import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
 import type { Created, EnvChange } from '../core/install-plan.js';
 import { bundleDir } from '../io/bundle-dir.js';

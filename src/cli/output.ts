@@ -1,6 +1,7 @@
 /** How a command writes its output: colour only when wanted, `--json` that a terminal cannot misread. */
 import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
+import { join } from '../io/join-path.js';
 import type { CliIO } from './command.js';
 import { CliError } from './errors.js';
 import { cliMessage } from './messages.js';

@@ -1,6 +1,7 @@
 /** `context-ceiling replay DIR...`: sweep candidate ceilings over recorded sessions, to pick one with evidence. */
 import { type Dirent, readdirSync, type Stats, statSync } from 'node:fs';
-import { basename, join, sep } from 'node:path';
+import { basename, sep } from 'node:path';
+import { join } from '../io/join-path.js';
 import { BUN_FLOOR } from '../core/bun-floor.js';
 import { NODE_AS_FAST_AS_BUN } from './replay-runtime.js';
 import { formatTokens } from '../core/guard-text.js';

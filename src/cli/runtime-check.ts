@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { BUN_FLOOR, bunTooOld } from '../core/bun-floor.js';
 import { ENTRY_NAMES, entryBundleFile } from '../core/hook-table.js';
 import { bundleDir } from '../io/bundle-dir.js';

@@ -4,7 +4,7 @@
  * (CLAUDE-CODE-FACTS.md, 2.1.331), so this is where a CI job finds what happened (`context-ceiling events`).
  */
 import { closeSync, constants, fstatSync, openSync, renameSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { readRegularText } from '../io/read-safe.js';
 import { ensurePrivateDir, privateDirForRead } from '../io/state.js';
 

@@ -3,7 +3,7 @@
  * sits beside the running bundle and loads on first use only; the bounded YAML parser is linked in and runs the YAML
  * parser's bundle (yaml-parse.cjs) in a worker.
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import type * as PolicyParse from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import { YAML_BUDGET_MS } from '../runtime/run.js';

@@ -4,7 +4,7 @@
  * itself (io/warning-claim.ts). Linked into the guard's bundle: a second bundle loaded for a speaking verdict cost more
  * than its functions, lazy in the guard's code cache, cost an allowed call (bench/RESULTS.md, 2026-11-27).
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { noticeKey, renderNotice, type Notice } from '../core/guard-text.js';
 import { describeError, type Debug } from '../io/debug.js';
 import { appendEvent, type GuardEvent } from '../events/log.js';

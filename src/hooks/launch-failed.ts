@@ -6,7 +6,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { join } from '../io/join-path.js';
 import { BUN_FLOOR } from '../core/bun-floor.js';
 import { ENV } from '../core/env-names.js';
 import { isEntryName, NODE_HOOK, unknownEntryMessage } from '../core/hook-table.js';

@@ -3,7 +3,7 @@
  * parser. Built in two places only: here, linked in (the CLI, the SDK), and in
  * bundled-services.ts, loaded from the bundles beside the running one (the plugin's hook.cjs, statusline.cjs).
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { parsePolicyText } from '../io/policy-parse.js';
 import { parseYamlWithin } from '../io/yaml-bounded.js';
 import type { HookHost } from '../runtime/host.js';

@@ -3,7 +3,7 @@
  * load: bundled-services.ts), where the running Node has one (≥ 22.1: `module.enableCompileCache`), in the private
  * state directory; elsewhere (Node 20, Bun) nothing happens. Node's own NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 
 export type CompileCacheModule = { enableCompileCache?: (dir: string) => unknown };
 

@@ -4,7 +4,8 @@
  * The SDK adapter consumes the same GuardResult.
  */
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { join } from '../io/join-path.js';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
 import { isSafeId, parsePreToolUseInput, type PreToolUseInput } from '../core/hook-input.js';
 import { judgeNotices, renderUnremembered, renderVerdict, verdictSpeaks, type GuardTexts } from '../core/guard-text.js';

@@ -3,7 +3,7 @@
  * the functions the run compiled are in it. Apart from the reader so the launcher never links it.
  */
 import { lstatSync, mkdirSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from './join-path.js';
 import { type BundleCache, CODE_CACHE_SUFFIX, readBundle } from './code-cache.js';
 import { writeFileAtomic } from './fs-safe.js';
 import { shapedKind } from './run-shape.js';

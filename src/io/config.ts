@@ -1,5 +1,6 @@
 /** Finds, reads and validates the policy layers; the merge itself is core (policy.ts). */
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { join } from './join-path.js';
 import { ENV } from '../core/env-names.js';
 import { readRegularText } from './read-safe.js';
 import { judgeLayer } from '../core/policy-rules.js';

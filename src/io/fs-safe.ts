@@ -1,6 +1,7 @@
 /** Writes that are never half-done: temp file in the same directory, fsync, then an awaited rename. */
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { join } from './join-path.js';
 
 /**
  * Replace `path` atomically with `content`. The temp file is created

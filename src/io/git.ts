@@ -1,6 +1,7 @@
 /** The project's git branch, read from .git/HEAD: no process is spawned and nothing is executed. */
 import { statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
+import { join } from './join-path.js';
 import { readRegularText } from './read-safe.js';
 
 /** HEAD and a `gitdir:` pointer are one short line. */

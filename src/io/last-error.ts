@@ -3,7 +3,7 @@
  * one stderr line for the person and a record in the state directory that `status` and `doctor` show. Small
  * on purpose: the hook launcher uses it.
  */
-import { join } from 'node:path';
+import { join } from './join-path.js';
 import { writeFileAtomic } from './fs-safe.js';
 
 declare const PACKAGE_VERSION: string;

@@ -1,6 +1,7 @@
 /** Finds a project's transcripts the way Claude Code stores them: ~/.claude/projects/<dashed cwd>/<session>.jsonl. */
 import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from './join-path.js';
 
 /** Claude Code names a project's folder by its absolute path with every non-alphanumeric character turned into "-". */
 export function projectFolderName(projectDir: string): string {

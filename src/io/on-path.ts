@@ -1,6 +1,7 @@
 /** Finding a program on the PATH as the shell does, without starting a shell. */
 import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { delimiter, isAbsolute } from 'node:path';
+import { join } from './join-path.js';
 
 /**
  * The first executable file `name` in the absolute folders of `path`, as the shell's `command -v` finds it (a

@@ -7,7 +7,8 @@
  * plugins/marketplaces/ too.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from './join-path.js';
 import { isObject } from '../core/json-shape.js';
 import type { PluginInstall } from '../core/settings-env.js';
 import { claudeConfigDir } from './locate.js';

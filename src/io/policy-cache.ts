@@ -8,7 +8,7 @@
  * text changes; past MAX_KEPT_FILES the one kept longest ago goes (deleted projects, old installs).
  */
 import { lstatSync, readdirSync, statSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from './join-path.js';
 import { asRecord } from '../core/json-shape.js';
 import { MAX_POLICY_BYTES, type ReadPolicy } from './config.js';
 import { privateCacheDir } from './code-cache-write.js';

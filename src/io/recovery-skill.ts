@@ -4,7 +4,8 @@
  * (CLAUDE-CODE-FACTS.md), so naming one that is not there is a dead end.
  */
 import { realpathSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { join } from './join-path.js';
 import { claudeConfigDir } from './locate.js';
 
 /** The recovery skill this package ships (skills/<name>/SKILL.md; install copies it). */

@@ -4,7 +4,7 @@
  * each read is bounded: regular files only, size-capped, never blocking on a FIFO.
  */
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from './join-path.js';
 import {
   mergeSettingsEnv,
   PATH_VARIABLES,

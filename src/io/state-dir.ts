@@ -3,7 +3,8 @@
  * made: apart from state.ts so the hook launcher (hooks/launch.ts) loads only this.
  */
 import { lstatSync, mkdirSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
+import { join } from './join-path.js';
 import { homeDirectory } from './home.js';
 
 export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };

@@ -7,7 +7,7 @@
  * reads through privateDirForRead (the same checks, nothing created).
  */
 import { lstatSync, readdirSync, unlinkSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from './join-path.js';
 import { createExclusive, writeFileAtomic } from './fs-safe.js';
 import { LAST_ERROR_FILE, writeLastErrorIn, type LastError } from './last-error.js';
 import { createStateDir, privateDirForRead } from './state-dir.js';

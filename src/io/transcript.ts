@@ -6,7 +6,7 @@
  * hook bundle ('eager', tsup.config.ts), so a code cache a short transcript wrote holds it.
  */
 import { closeSync, existsSync, readdirSync, readSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from './join-path.js';
 import {
   classifyRecord,
   occupancyFromEvidence,

@@ -5,7 +5,7 @@
  * most tokens it was seen to hold above its window (so a compaction that
  * hides the occupancy does not hide the proof that the window is wrong).
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import type { LearnedFact } from '../core/window.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { ensurePrivateDir, readPrivateJson, sanitizeId } from '../io/state.js';

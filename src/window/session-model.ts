@@ -6,7 +6,7 @@
  * kept per session and later calls read only what was appended since.
  */
 import { closeSync } from 'node:fs';
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import { classifyModelAttachment, MODEL_ATTACHMENT_MARK, MODEL_ATTACHMENT_TYPE } from '../core/model-attachment.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
 import { type OpenFile, openRegularFile } from '../io/read-safe.js';

@@ -2,7 +2,7 @@
  * What Claude Code's status line last reported for a session (its window, model and usage), kept in the
  * private state directory so the hooks, which are never told the window, can use it while it is fresh.
  */
-import { join } from 'node:path';
+import { join } from '../io/join-path.js';
 import type { StatuslineRecord } from '../core/statusline.js';
 import type { StatuslineFact } from '../core/window.js';
 import { writeFileAtomic } from '../io/fs-safe.js';
