@@ -6,7 +6,7 @@
  * that fails, or a Bun older than the suite's (core/bun-floor.ts), is handled by launch-failed.cjs, loaded only then.
  */
 import { writeSync } from 'node:fs';
-import { join } from '../io/join-path.js';
+import { join } from 'node:path';
 import { bunTooOld } from '../core/bun-floor.js';
 import { STATE_DIR_ENV } from '../core/env-names.js';
 import { entryBundleFile, isEntryName } from '../core/entry-bundle.js';

@@ -5,7 +5,7 @@
  * The cache lives in a private directory only: a cache is code.
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { join } from './join-path.js';
+import { join } from 'node:path';
 import type * as Vm from 'node:vm';
 
 /**

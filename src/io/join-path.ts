@@ -1,9 +1,11 @@
 /**
  * `path.join`, without its normalising where there is nothing to normalise. Node's join walks the whole path
  * character by character in JavaScript: in a hook, run by the interpreter, that is tens of thousands of instructions
- * a call, and a hook joins some 25 paths a run (~0.5 M instructions in all, bench/RESULTS.md). Absolute parts that are
+ * a call, and a hook joins some 25 paths a run (~0.3 M instructions in all, bench/RESULTS.md). Absolute parts that are
  * already normal (no `.` or `..` segment, no doubled or trailing `/`, so none empty either) join to what path.join
  * returns by putting a `/` between them; anything else, and a platform whose separator is not `/`, is path.join's.
+ * Not for the launcher's modules (launch.ts, code-cache.ts, state-dir.ts): compiled from source on every run, this
+ * function would cost the launcher more than it saves (meta.test.ts holds it under 3 KB).
  */
 import * as path from 'node:path';
 

@@ -4,7 +4,7 @@
  */
 import { lstatSync, mkdirSync } from 'node:fs';
 import { dirname, isAbsolute, relative } from 'node:path';
-import { join } from './join-path.js';
+import { join } from 'node:path';
 import { homeDirectory } from './home.js';
 
 export type StateDirContext = { policy: { stateDir: string | undefined }; env: Readonly<Record<string, string | undefined>>; home: string };
