@@ -88,13 +88,7 @@ function mergeLayers(layers: readonly Layer[], skip: (key: string) => boolean = 
   for (const layer of layers) {
     for (const [key, value] of flattenValues(layer.values)) {
       if (skip(key)) continue;
-      const dot = key.indexOf('.');
-      if (dot < 0) policy[key] = value;
-      else {
-        const group = key.slice(0, dot);
-        policy[group] ??= {};
-        (policy[group] as Record<string, unknown>)[key.slice(dot + 1)] = value;
-      }
+      setFlat(policy, key, value);
       sources[key] = layer.source;
     }
   }
@@ -132,16 +126,20 @@ export function flattenValues(values: PolicyValues): Array<[string, unknown]> {
 /** The inverse of flattenValues: `tools.Skill` and `tiers.warningPct` nest one level (a tool name may hold dots). */
 function unflatten(entries: Iterable<[string, unknown]>): PolicyValues {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of entries) {
-    const dot = key.indexOf('.');
-    if (dot < 0) out[key] = value;
-    else {
-      const group = key.slice(0, dot);
-      out[group] ??= {};
-      (out[group] as Record<string, unknown>)[key.slice(dot + 1)] = value;
-    }
-  }
+  for (const [key, value] of entries) setFlat(out, key, value);
   return out as PolicyValues;
+}
+
+/** Set flat `key` in nested `values`: `tiers.warningPct` in the `tiers` group (made when missing), others at the top. */
+function setFlat(values: Record<string, unknown>, key: string, value: unknown): void {
+  const dot = key.indexOf('.');
+  if (dot < 0) {
+    values[key] = value;
+    return;
+  }
+  const group = key.slice(0, dot);
+  values[group] ??= {};
+  (values[group] as Record<string, unknown>)[key.slice(dot + 1)] = value;
 }
 
 export type EnvReading = { values: PolicyValues; warnings: string[] };
