@@ -1,4 +1,4 @@
-// Generated from POLICY_FIELDS (policy-fields.ts) by test/unit/policy.test.ts: `npx vitest run -u test/unit/policy.test.ts`
+// Generated from POLICY_FIELDS (policy-fields.ts) by test/unit/policy.test.ts: `npx vitest run test/unit/policy.test.ts -u`
 // writes it again. Do not edit by hand: the test fails when this file and the field table differ.
 
 /**

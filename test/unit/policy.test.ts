@@ -259,7 +259,7 @@ function generatedDefaults(policy: Record<string, unknown>, sources: Record<stri
   const unset = Object.keys(policy).filter((key) => policy[key] === undefined);
   const json = JSON.stringify({ policy: { ...policy, ...Object.fromEntries(unset.map((key) => [key, null])) }, sources });
   return [
-    '// Generated from POLICY_FIELDS (policy-fields.ts) by test/unit/policy.test.ts: `npx vitest run -u test/unit/policy.test.ts`',
+    '// Generated from POLICY_FIELDS (policy-fields.ts) by test/unit/policy.test.ts: `npx vitest run test/unit/policy.test.ts -u`',
     '// writes it again. Do not edit by hand: the test fails when this file and the field table differ.',
     '',
     '/**',
