@@ -20,6 +20,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import {
+  appendFileSync,
   closeSync,
   existsSync,
   ftruncateSync,
@@ -27,6 +28,7 @@ import {
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   rmSync,
   statSync,
@@ -205,6 +207,37 @@ function longLivedProject(run: (event: string, input: string) => void, t: Transc
   if (!existsSync(startNoteOf(project))) throw new Error(`no start note was kept for ${project}`);
 }
 
+/** The most of a transcript's end a growing copy keeps: what any hook reads of it (a 4 MiB line and its turn). */
+const GROWING_TAIL = 8 * MiB;
+
+/**
+ * The row's own copy of the transcript, one turn longer at each call (the first call makes the copy): a large one
+ * sparse up to its last GROWING_TAIL bytes, cut at a line's start, as the compacted one is.
+ */
+function grownByATurn(t: Transcripts, project: string): string {
+  const path = join(project, 'transcript.jsonl');
+  if (!existsSync(path)) {
+    const size = statSync(t.turns).size;
+    const keep = Math.min(size, GROWING_TAIL);
+    const fd = openSync(t.turns, 'r');
+    const tail = Buffer.alloc(keep);
+    readSync(fd, tail, 0, keep, size - keep);
+    closeSync(fd);
+    const kept = keep === size ? tail : tail.subarray(tail.indexOf(10) + 1);
+    const hole = size - kept.length;
+    const out = openSync(path, 'w');
+    if (hole > 0) {
+      ftruncateSync(out, hole);
+      writeSync(out, '\n', hole - 1);
+    }
+    writeSync(out, kept, 0, kept.length, hole);
+    closeSync(out);
+  }
+  appendFileSync(path, turn(grown++, false));
+  return path;
+}
+let grown = 0;
+
 /** Where a start keeps its note of `project` in the bench HOME's private state (start-note.ts). */
 const startNoteOf = (project: string) => join(STATE, 'checkpoints', `${recordsKey(project).key}.start`);
 
@@ -329,6 +362,16 @@ const PATHS: PathCase[] = [
       run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null }));
       run('session-start', sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'compact' }));
     },
+    reason: 'monitor',
+    stdout: /<context-monitor>/,
+  },
+  {
+    // Every real prompt: the transcript grew by a turn since the last one (the rows above reread an unchanging file),
+    // so the monitor searches the bytes appended since its mark for a compaction, and may rewrite the mark.
+    path: 'monitor as the transcript grows',
+    event: 'user-prompt-submit',
+    input: (t, project) =>
+      sessionInput('UserPromptSubmit', grownByATurn(t, project), rowSession(project), project, { prompt: 'next step' }),
     reason: 'monitor',
     stdout: /<context-monitor>/,
   },
