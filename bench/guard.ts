@@ -145,17 +145,21 @@ function ensureCompacted(name: string, size: number): string {
   mkdirSync(DATA, { recursive: true });
   const path = join(DATA, `${name}-compacted-${SHAPE}.jsonl`);
   if (existsSync(path)) return path;
-  const tail = `${size >= 10 * MiB ? largeTail() : smallTranscript()}${compactedEnd()}`;
-  const fd = openSync(`${path}.part`, 'w');
-  const hole = Math.max(0, size - Buffer.byteLength(tail));
+  writeSparse(`${path}.part`, size, Buffer.from(`${size >= 10 * MiB ? largeTail() : smallTranscript()}${compactedEnd()}`));
+  renameSync(`${path}.part`, path);
+  return path;
+}
+
+/** A file of `size` bytes (at least the tail's): a hole up to `tail`, which costs no disk space, then `tail`. */
+function writeSparse(path: string, size: number, tail: Buffer): void {
+  const fd = openSync(path, 'w');
+  const hole = Math.max(0, size - tail.length);
   if (hole > 0) {
     ftruncateSync(fd, hole);
     writeSync(fd, '\n', hole - 1); // the hole ends a line, so the tail starts one
   }
-  writeSync(fd, tail, hole);
+  writeSync(fd, tail, 0, tail.length, hole);
   closeSync(fd);
-  renameSync(`${path}.part`, path);
-  return path;
 }
 
 // ---------------------------------------------------------------- the paths
@@ -223,15 +227,7 @@ function grownByATurn(t: Transcripts, project: string): string {
     const tail = Buffer.alloc(keep);
     readSync(fd, tail, 0, keep, size - keep);
     closeSync(fd);
-    const kept = keep === size ? tail : tail.subarray(tail.indexOf(10) + 1);
-    const hole = size - kept.length;
-    const out = openSync(path, 'w');
-    if (hole > 0) {
-      ftruncateSync(out, hole);
-      writeSync(out, '\n', hole - 1);
-    }
-    writeSync(out, kept, 0, kept.length, hole);
-    closeSync(out);
+    writeSparse(path, size, keep === size ? tail : tail.subarray(tail.indexOf(10) + 1));
   }
   appendFileSync(path, turn(grown++, false));
   return path;
