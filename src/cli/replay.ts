@@ -4,7 +4,7 @@ import { basename, sep } from 'node:path';
 import { join } from '../io/join-path.js';
 import { BUN_FLOOR } from '../core/bun-floor.js';
 import { NODE_AS_FAST_AS_BUN } from './replay-runtime.js';
-import { formatTokens } from '../core/guard-text.js';
+import { formatBytes, formatTokens } from '../core/guard-text.js';
 import { formatCount } from '../core/plural.js';
 import { recordedTools, summarize, NEAR_DONE_TURNS, type ReplaySummary, type SessionAnalysis } from '../core/replay.js';
 import { statedWindows } from '../core/window.js';
@@ -350,13 +350,6 @@ function renderHtml(r: Report, s: ReplaySummary, currentCeiling: number): string
 
 function pct(value: number): string {
   return `${Math.round(value)}%`;
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
-  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${Math.round(bytes)} B`;
 }
 
 function formatCompact(n: number): string {

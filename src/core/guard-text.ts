@@ -251,6 +251,14 @@ export function formatPercent(percent: number): string {
   return percent > 0 && percent < 1 ? '<1%' : `${Math.floor(percent)}%`;
 }
 
+/** A size as people read it: `401.1 MiB`, `64.0 KiB`, `12 B`. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  if (bytes >= 1024 ** 2) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${Math.round(bytes)} B`;
+}
+
 /**
  * 123456 → "123,456" without depending on the runtime's locale data. Spelt out for whole numbers: the monitor formats
  * a dozen on every prompt, and a regular expression used twice is compiled twice, the second time to machine code

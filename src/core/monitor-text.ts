@@ -10,6 +10,7 @@ import {
   describeStuck,
   describeWayDown,
   describeWindowSource,
+  formatBytes,
   formatPercent,
   formatTokens,
   STATE_THE_WINDOW,
@@ -40,6 +41,8 @@ export type MonitorFacts = {
   session?: MonitorSession | undefined;
   /** Seed 003 L4: the resumption section's staleness, when the project keeps an orchestration file. */
   staleness?: StalenessFacts | undefined;
+  /** The most of the transcript a hook reads backwards (maxScanBytes): named when no usage lay within it. */
+  maxScanBytes?: number | undefined;
   /** A compaction this monitor has not reported yet (said once per compaction): Claude Code's numbers for it. */
   compacted?: CompactionNumbers | undefined;
   /** The session's newest compaction left the context over the ceiling (judgeStuckAfterCompaction): /compact is no way down. */
@@ -106,6 +109,11 @@ function monitorText(facts: MonitorFacts, form: Form): string {
   if (f.occupancy.kind === 'unknown-since-compaction') {
     lines.push(
       `Context unknown since compaction: Claude Code compacted this session and no turn has reported usage since. Tier UNKNOWN; ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
+    );
+  } else if (f.occupancy.kind === 'unavailable' && f.occupancy.reason === 'scan-cap' && f.maxScanBytes !== undefined) {
+    // Turns may lie further back: the transcript ends in more than a hook reads with no usage in it (a huge line).
+    lines.push(
+      `Context not measured: no turn with usage in the last ${formatBytes(f.maxScanBytes)} of the transcript, the most a hook reads (maxScanBytes). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
     );
   } else if (f.occupancy.kind === 'unavailable' || f.percent === undefined) {
     lines.push(

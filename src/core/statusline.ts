@@ -3,7 +3,7 @@
  * CLAUDE-CODE-FACTS.md) and the one line we print for it. The status line is
  * the only place Claude Code reports the session's real context window.
  */
-import { formatPercent, formatTokens } from './guard-text.js';
+import { formatBytes, formatPercent, formatTokens } from './guard-text.js';
 import { computeUsageTokens } from './occupancy.js';
 import type { Tier } from './tiers.js';
 import { asRecord as record } from './json-shape.js';
@@ -76,6 +76,8 @@ export type StatusLineFacts = {
   from?: 'claude-code' | 'compaction' | undefined;
   /** The session compacted and Claude Code recorded no size for the result: nothing to show until the next turn. */
   compactedUnmeasured?: boolean | undefined;
+  /** No usage within the last this many bytes of the transcript, the most it is read (maxScanBytes): turns may lie further back. */
+  unmeasuredWithin?: number | undefined;
   window: number;
   ceilingPct: number;
   /** Tokens at which Claude Code will compact (compactionPointTokens). */
@@ -108,8 +110,13 @@ export function renderStatusLine(f: StatusLineFacts): string {
   const ceiling = `${f.ceilingPct}%`;
   const forms: string[][] = [];
   if (f.usage === undefined) {
-    const what = f.compactedUnmeasured ? 'compacted, no turn since' : 'no turn yet';
-    forms.push([`ctx –/${formatTokens(f.window)} ${paint(what)} · ceiling ${ceiling}`], [`ctx – ${paint(what)}`]);
+    const what = f.compactedUnmeasured
+      ? 'compacted, no turn since'
+      : f.unmeasuredWithin !== undefined
+        ? `not measured: no turn in the last ${formatBytes(f.unmeasuredWithin)}`
+        : 'no turn yet';
+    const short = f.unmeasuredWithin !== undefined && !f.compactedUnmeasured ? 'not measured' : what;
+    forms.push([`ctx –/${formatTokens(f.window)} ${paint(what)} · ceiling ${ceiling}`], [`ctx – ${paint(short)}`]);
   } else if (zone === 'beyond-window') {
     forms.push(
       [`ctx ${formatTokens(f.usage)}/${formatTokens(f.window)} ${paint('over the window: state the real one')}`],

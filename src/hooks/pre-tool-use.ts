@@ -145,7 +145,7 @@ function speak(verdict: Verdict, s: Speaking): GuardResult {
   const speaks = verdict.kind !== 'allow' && verdictSpeaks(verdict);
   const claim = speaks ? claimWarning(verdict, s) : undefined;
   const silenced = claim === 'deduplicated' && !s.wordDeduplicated;
-  const quiet = { outcome: speaks ? ('deduplicated' as const) : ('allow' as const), reason: reasonOf(verdict), verdict };
+  const quiet = { outcome: speaks ? ('deduplicated' as const) : ('allow' as const), reason: reasonOf(verdict, s.measurement), verdict };
   if ((!speaks || silenced) && pending.length === 0) return quiet;
   const notice = pending.length > 0 ? claimNotice(pending, { stateDir: config.stateDir, key: s.key }, config.debug) : undefined;
   if (!speaks || silenced) return { ...quiet, notice };
@@ -230,10 +230,15 @@ function guardEvent(verdict: Verdict, s: Speaking, now: Date) {
   };
 }
 
-/** The verdict's reason: its message id, and the project's skill when a recovery name was gated for being one. */
-function reasonOf(verdict: Verdict): string {
+/**
+ * The verdict's reason: its message id, the project's skill when a recovery name was gated for being one, and why
+ * nothing was measured when nothing was (no transcript, no usage in it, or none within the most a hook reads).
+ */
+function reasonOf(verdict: Verdict, measurement?: Measurement): string {
   const skill = verdict.data.projectSkill;
-  return skill === undefined ? verdict.messageId : `${verdict.messageId} project-skill=${skill}`;
+  const occupancy = measurement?.occupancy;
+  const id = verdict.messageId === 'unmeasured' && occupancy?.kind === 'unavailable' ? `unmeasured ${occupancy.reason}` : verdict.messageId;
+  return skill === undefined ? id : `${id} project-skill=${skill}`;
 }
 
 /** One stable debug line per judged call: the verdict, its reason, and the numbers behind it. */
@@ -242,7 +247,7 @@ function describeVerdict(verdict: Verdict, measurement: Measurement | undefined)
   const window = d.window ? ` window=${d.window.tokens}/${d.window.source}${d.window.verified ? '' : '(assumed)'}` : '';
   const scanned = measurement ? ` scanned=${measurement.bytesScanned ?? 0}` : '';
   const error = measurement?.error ? ` transcript-error="${measurement.error}"` : '';
-  return `pre-tool-use: ${verdict.kind} ${reasonOf(verdict)} tool=${d.tool} occupancy=${d.occupancy ?? '?'}${window}${scanned}${error}`;
+  return `pre-tool-use: ${verdict.kind} ${reasonOf(verdict, measurement)} tool=${d.tool} occupancy=${d.occupancy ?? '?'}${window}${scanned}${error}`;
 }
 
 function measure(

@@ -99,11 +99,12 @@ function ourStatusLine(input: StatusInput, host: HookHost, onTranscriptRead: (()
     }
   }
   if (input.usageTokens === undefined) onTranscriptRead?.();
-  const reading = input.usageTokens === undefined ? readSince(input.transcriptPath, policy.maxScanBytes) : undefined;
+  const reading = input.usageTokens === undefined ? readSince(input.transcriptPath, policy.maxScanBytes, debug) : undefined;
   return renderStatusLine({
     usage: input.usageTokens ?? reading?.usage,
     from: input.usageTokens === undefined ? reading?.from : 'claude-code',
     compactedUnmeasured: reading?.compactedUnmeasured,
+    unmeasuredWithin: reading?.unmeasuredWithin,
     window,
     ceilingPct: policy.ceilingPct,
     compactAt: compactionPointTokens(resolveAutocompact(host.env), window),
@@ -115,15 +116,19 @@ function ourStatusLine(input: StatusInput, host: HookHost, onTranscriptRead: (()
 /**
  * What the transcript says when Claude Code's input has no usage: right after a compaction, the size Claude
  * Code gave the compacted context (compact_boundary's postTokens, the number its own display shows), or that
- * it recorded none; on a resumed session before its first turn, the last turn's usage.
+ * it recorded none; on a resumed session before its first turn, the last turn's usage, or that none lay within the
+ * most of the transcript it reads.
  */
 function readSince(
   transcriptPath: string | undefined,
   maxScanBytes: number,
-): { usage?: number; from?: 'compaction' | 'claude-code'; compactedUnmeasured?: boolean } | undefined {
+  debug: (message: string) => void,
+): { usage?: number; from?: 'compaction' | 'claude-code'; compactedUnmeasured?: boolean; unmeasuredWithin?: number } | undefined {
   if (transcriptPath === undefined) return undefined;
-  const { occupancy } = readOccupancy(transcriptPath, { maxScanBytes });
+  const { occupancy, bytesScanned } = readOccupancy(transcriptPath, { maxScanBytes });
+  debug(`status line: transcript ${occupancy.kind} scanned=${bytesScanned ?? 0}`);
   if (occupancy.kind === 'unknown-since-compaction') return { compactedUnmeasured: true };
+  if (occupancy.kind === 'unavailable' && occupancy.reason === 'scan-cap') return { unmeasuredWithin: maxScanBytes };
   if (occupancy.kind !== 'measured') return undefined;
   return { usage: occupancy.tokens, from: occupancy.source === 'compaction' ? 'compaction' : 'claude-code' };
 }

@@ -67,6 +67,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
         staleness: guarded(() => readResumptionStaleness(config, host), config.debug),
         compacted,
         stuck: stuckAfter,
+        maxScanBytes: policy.maxScanBytes,
       }),
     );
   }

@@ -12,7 +12,10 @@ describeGuard((h) => {
 
   describe('failing open', () => {
     it('missing transcript: silent even in strict mode', async () => {
-      expectSilent(await guard(preToolUse(join(h.sandbox.root, 'nope.jsonl'), 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured');
+      expectSilent(
+        await guard(preToolUse(join(h.sandbox.root, 'nope.jsonl'), 'Skill', { skill: 'x' }), STRICT),
+        'allow unmeasured no-transcript',
+      );
     });
 
     it.each([
@@ -29,7 +32,7 @@ describeGuard((h) => {
 
     it('garbled transcript: silent', async () => {
       const transcript = h.sandbox.write('claude/garbled.jsonl', '\u0000\u0001garbage\n{"type":"assistant"\n');
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured');
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured no-usage');
     });
 
     it('unknown since compaction (boundary without postTokens): silent even strict', async () => {
@@ -78,9 +81,9 @@ describeGuard((h) => {
       expect(run.exitCode).toBe(0);
       expect(run.stdout).toBe('');
       expect(run.stderr).toMatch(
-        /context-ceiling debug: pre-tool-use: allow unmeasured tool=Agent occupancy=\? .*transcript-error="ENOENT/,
+        /context-ceiling debug: pre-tool-use: allow unmeasured no-transcript tool=Agent occupancy=\? .*transcript-error="ENOENT/,
       );
-      expect(run.reason).toBe('allow unmeasured');
+      expect(run.reason).toBe('allow unmeasured no-transcript');
     });
   });
 

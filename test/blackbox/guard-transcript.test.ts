@@ -124,14 +124,17 @@ describeGuard((h) => {
     });
 
     it('passes when the subagent transcript cannot be read', async () => {
-      expectSilent(await guard(preToolUse(mainAt(900_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), STRICT), 'allow unmeasured');
+      expectSilent(
+        await guard(preToolUse(mainAt(900_000), 'Skill', { skill: 'x' }, { agent_id: 'missing' }), STRICT),
+        'allow unmeasured no-transcript',
+      );
     });
 
     it('a transcript path that names a directory fails open, also as root', async () => {
       mkdirSync(join(h.sandbox.root, 'claude', 'dir.jsonl'), { recursive: true });
       expectSilent(
         await guard(preToolUse(join(h.sandbox.root, 'claude', 'dir.jsonl'), 'Skill', { skill: 'x' }), STRICT),
-        'allow unmeasured',
+        'allow unmeasured no-transcript',
       );
     });
 
@@ -139,7 +142,7 @@ describeGuard((h) => {
       h.sandbox.write('claude/evil.jsonl', aTranscript().assistant({ agentId: '../../evil', cacheRead: 900_000 }).toString());
       expectSilent(
         await guard(preToolUse(mainAt(900_000), 'Skill', { skill: 'x' }, { agent_id: '../../evil' }), STRICT),
-        'allow unmeasured',
+        'allow unmeasured no-transcript',
       );
     });
   });
@@ -149,7 +152,7 @@ describeGuard((h) => {
       const transcript = transcriptAt(900_000);
       chmodSync(transcript, 0o000);
       h.sandbox.obeyPermissions = true;
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured');
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured no-transcript');
     });
   });
 });

@@ -35,6 +35,7 @@ function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: Autocomp
     autocompact,
     compactAt: compactionPointTokens(autocompact, window.tokens),
     session: { compactions: 0, last: undefined },
+    maxScanBytes: 64 * 1024 * 1024,
   });
 }
 const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
@@ -127,6 +128,7 @@ describe('<context-monitor> at every tier', () => {
     ['emergency', measured(160_000), 200],
     ['unknown-since-compaction', { kind: 'unknown-since-compaction' }, 100],
     ['unmeasured', { kind: 'unavailable', reason: 'no-usage' }, 100],
+    ['unmeasured-scan-cap', { kind: 'unavailable', reason: 'scan-cap' }, 100],
     ['window-contradicted', measured(951_005), 100],
   ])('%s', async (name, occupancy, budget) => {
     const text = monitorAt(occupancy);

@@ -77,6 +77,7 @@ describe('renderStatusLine', () => {
     ],
     [{ usage: undefined }, 'ctx –/1,000,000 no turn yet · ceiling 40%'],
     [{ usage: undefined, compactedUnmeasured: true }, 'ctx –/1,000,000 compacted, no turn since · ceiling 40%'],
+    [{ usage: undefined, unmeasuredWithin: 64 * 1024 * 1024 }, 'ctx –/1,000,000 not measured: no turn in the last 64.0 MiB · ceiling 40%'],
     [{ usage: 1_200_000 }, 'ctx 1,200,000/1,000,000 over the window: state the real one'],
     [
       { usage: 90_000, window: 200_000, compactAt: 167_000 },
@@ -88,6 +89,12 @@ describe('renderStatusLine', () => {
 
   it('never shows a zero reading or "no turn yet" for a compacted session: it says what it knows', () => {
     expect(renderStatusLine({ ...base, usage: 18_912, from: 'compaction' })).not.toMatch(/no turn yet|^ctx 0%/);
+  });
+
+  it('a transcript read to its cap without a turn is "not measured", in the short form too', () => {
+    const facts = { ...base, usage: undefined, unmeasuredWithin: 65_536 };
+    expect(renderStatusLine(facts)).toBe('ctx –/1,000,000 not measured: no turn in the last 64.0 KiB · ceiling 40%');
+    expect(renderStatusLine({ ...facts, columns: 30 })).toBe('ctx – not measured');
   });
 
   it('marks the ceiling where it falls on the bar', () => {

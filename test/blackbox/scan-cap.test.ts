@@ -1,0 +1,114 @@
+// @module-tag hook
+/**
+ * A transcript whose newest turn lies further back than the most a hook reads (maxScanBytes, 64 MiB with nothing
+ * configured): one line longer than that follows it, as a huge tool result would. Nothing is measured, so every call is
+ * let through; what each hook says is that it did not read far enough, never that there was no turn.
+ */
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { aTranscript } from '../../src/samples/transcript-builder.js';
+import { expectBlocked, STRICT } from '../helpers/guard-runners.js';
+import { expectSilent, makeSandbox, preToolUse, ROOT, runHook, type Sandbox } from '../helpers/sandbox.js';
+
+const MiB = 1024 * 1024;
+const SESSION = 'scan-cap-session';
+
+let sandbox: Sandbox;
+beforeEach(() => {
+  sandbox = makeSandbox();
+});
+afterEach(() => sandbox.cleanup());
+
+/** A turn holding 900,000 tokens (90 % of the model's 1,000,000 window), then one line of `lineBytes` (a tool result). */
+function turnThenLongLine(lineBytes: number): string {
+  const path = sandbox.write('claude/long.jsonl', aTranscript().user('go').assistant({ cacheRead: 900_000 }).toString());
+  const fd = openSync(path, 'a');
+  writeSync(fd, '{"type":"user","message":{"role":"user","content":"');
+  const block = Buffer.alloc(MiB, 'x');
+  for (let written = 0; written < lineBytes; written += block.length) writeSync(fd, block);
+  writeSync(fd, '"}}\n');
+  closeSync(fd);
+  return path;
+}
+
+const prompt = (transcript: string) => ({
+  session_id: SESSION,
+  transcript_path: transcript,
+  cwd: sandbox.project,
+  hook_event_name: 'UserPromptSubmit',
+  prompt: 'next step',
+});
+
+const monitorText = (stdout: string): string => JSON.parse(stdout).hookSpecificOutput.additionalContext;
+
+/** A resumed session before its first turn: Claude Code gives no usage, so the line comes from the transcript. */
+const statusLine = (transcript: string, env: Record<string, string> = {}) =>
+  execa(process.execPath, [join(ROOT, 'plugin', 'dist', 'statusline.cjs')], {
+    input: JSON.stringify({
+      session_id: SESSION,
+      transcript_path: transcript,
+      cwd: sandbox.project,
+      model: { id: 'claude-opus-5-5', display_name: 'Opus 5.5' },
+      workspace: { current_dir: sandbox.project, project_dir: sandbox.project },
+      version: '2.1.332',
+      context_window: { context_window_size: 1_000_000, current_usage: null },
+    }),
+    env: sandbox.env(env),
+    extendEnv: false,
+    cwd: sandbox.project,
+    reject: false,
+  });
+
+describe('the newest turn further back than a hook reads', () => {
+  it('nothing configured: the guard lets the call through and says the 64 MiB it read held no usage', async () => {
+    const run = await runHook(sandbox, preToolUse(turnThenLongLine(65 * MiB), 'Skill', { skill: 'deep-dive' }), STRICT);
+    expectSilent(run, 'allow unmeasured scan-cap');
+  });
+
+  it('the same turn behind a line the hook reads past is judged: blocked at 90 % in strict mode', async () => {
+    expectBlocked(await runHook(sandbox, preToolUse(turnThenLongLine(MiB), 'Skill', { skill: 'deep-dive' }), STRICT));
+  });
+
+  it('nothing configured: the monitor tells the model how far it read, not that there was no turn', async () => {
+    const run = await runHook(sandbox, prompt(turnThenLongLine(65 * MiB)), {}, 'hook', 'user-prompt-submit');
+    expect(run.exitCode).toBe(0);
+    expect(run.reason).toBe('monitor');
+    const text = monitorText(run.stdout);
+    expect(text).toContain(
+      'Context not measured: no turn with usage in the last 64.0 MiB of the transcript, the most a hook reads (maxScanBytes).',
+    );
+    expect(text).not.toContain('no assistant turn');
+  });
+
+  it('the monitor names the cap as configured', async () => {
+    const run = await runHook(
+      sandbox,
+      prompt(turnThenLongLine(MiB)),
+      { DEV_TEAM_CONTEXT_MAX_SCAN_BYTES: '65536' },
+      'hook',
+      'user-prompt-submit',
+    );
+    expect(monitorText(run.stdout)).toContain('Context not measured: no turn with usage in the last 64.0 KiB of the transcript');
+  });
+
+  it('a transcript with no turn at all is still "not measured yet"', async () => {
+    const transcript = sandbox.write('claude/none.jsonl', aTranscript().user('go').toString());
+    const run = await runHook(sandbox, prompt(transcript), {}, 'hook', 'user-prompt-submit');
+    expect(monitorText(run.stdout)).toContain('Context not measured yet (no assistant turn with usage in the transcript).');
+  });
+
+  it('nothing configured: the status line says it read 64 MiB without a turn, not "no turn yet"', async () => {
+    const debug = join(sandbox.root, 'statusline-debug.log');
+    const run = await statusLine(turnThenLongLine(65 * MiB), { DEV_TEAM_CONTEXT_DEBUG: debug });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout).toBe('ctx –/1,000,000 not measured: no turn in the last 64.0 MiB · ceiling 40%');
+    expect(readFileSync(debug, 'utf8')).toContain(`status line: transcript unavailable scanned=${64 * MiB}`);
+  });
+
+  it('the status line still shows the turn it can reach', async () => {
+    const run = await statusLine(turnThenLongLine(MiB));
+    expect(run.stdout).toMatch(/^ctx 90% .* 900,00\d\/1,000,000 /);
+  });
+});
