@@ -1,24 +1,35 @@
 /**
- * Bounded resources: every hook on a 1 GiB transcript of realistic turns and on
- * a transcript that is one 1 GiB line. Each must stay within its byte cap
- * (maxScanBytes, 64 MiB), a bounded time and a flat memory ceiling (bare Node
- * + 30 MB), whatever the file. Writes its section of bench/RESULTS.md.
+ * Bounded resources: every hook a session runs (PreToolUse, UserPromptSubmit, PreCompact, PostCompact, SessionStart
+ * on startup and after a compaction, PostToolUse) and the status line, on a 1 GiB transcript of realistic turns and on
+ * a transcript that is one 1 GiB line, run by the command every install route writes, under the machine's Node, the
+ * current LTS Node and Bun. Each must read at most its byte cap (maxScanBytes, 64 MiB) of the transcript, stay within
+ * bare Node + 30 MB whatever the file, take a bounded time, and give the answer it gives on any transcript: every row
+ * checks the verdict its hook stated (the debug channel's `verdict <event>: <reason>`, the status line's printed line)
+ * on every run, timed or not. Writes its section of bench/RESULTS.md; exits 1 when any answer was wrong.
  *
- *   npm run bench:bounded
+ *   npm run bench:bounded      (BENCH_RUNS=7 BENCH_BUN=/path/to/bun|off BENCH_NODE_LTS=/path/to/node|off)
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
+import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
+import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
 import { writeSection } from './results.js';
+import { CALL_ID, ensureTurns, MiB } from './transcripts.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
-const MiB = 1024 * 1024;
+const STATUSLINE = join(ROOT, 'plugin', 'dist', 'statusline.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const EVENTS = ['pre-tool-use', 'user-prompt-submit', 'pre-compact', 'session-start', 'post-tool-use'];
+const PEAK_RUNS = 3;
+/** The most of a transcript any hook reads backwards (maxScanBytes). */
+const CAP = 64 * MiB;
+const TARGET_MB = 30;
+/** Node's flags in the hook command every route writes where Bun is absent (NODE_HOOK: `node <flags>`). */
+const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = resolve(dir, '..')) {
@@ -44,93 +55,156 @@ function ensureOneLine(): string {
   for (let written = 0; written < 1024 * MiB; written += block.length) writeSync(fd, block);
   writeSync(fd, '"}}\n');
   closeSync(fd);
-  spawnSync('mv', [`${path}.part`, path]);
+  renameSync(`${path}.part`, path);
   return path;
 }
 
-function multiLine(): string {
-  const path = join(DATA, '1GB-v3.jsonl');
-  if (!existsSync(path)) throw new Error('bench/.data/1GB-v3.jsonl is missing: run npm run bench first (it generates it)');
-  return path;
-}
+type Shape = 'turns' | 'line';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+/**
+ * One hook run as a session makes it. `input` gets the transcript and a session id; `before`, when given, is run
+ * first in the same session, untimed (a PreCompact before the hooks that follow a compaction). `answer`: what the
+ * hook must state on each transcript; `reads`: whether it reads the transcript backwards at all (its debug line
+ * then says how far).
+ */
+type Case = {
+  path: string;
+  event: string;
+  statusLine?: true;
+  input: (transcript: string, session: string, project: string) => string;
+  before?: { event: string; input: (transcript: string, session: string, project: string) => string };
+  answer: Record<Shape, RegExp>;
+  /** What the model or the person must be shown, where the hook shows anything (ANSI colours taken out). */
+  shows?: Record<Shape, RegExp>;
+  reads: boolean;
+};
 
-function main(): void {
-  const transcripts = { '1 GiB of turns': multiLine(), 'one 1 GiB line': ensureOneLine() };
-  const project = join(DATA, 'bounded-project');
-  rmSync(project, { recursive: true, force: true });
-  mkdirSync(project, { recursive: true });
-  const log = join(DATA, 'bounded-debug.log');
-  const env = {
-    PATH: process.env.PATH ?? '',
-    HOME: DATA,
-    TMPDIR: DATA,
-    CLAUDE_PROJECT_DIR: project,
-    DEV_TEAM_CONTEXT_STATE_DIR: join(DATA, 'bounded-state'),
-    DEV_TEAM_CONTEXT_DEBUG: log,
-  };
-  const bare = median(Array.from({ length: RUNS }, () => timed(process.execPath, ['-e', '0'], '', env).ms));
-  const bareKiB = median(Array.from({ length: 3 }, () => peak(process.execPath, ['-e', '0'], '', env)));
-  const rows: string[] = [];
-  for (const [label, transcript] of Object.entries(transcripts)) {
-    const size = statSync(transcript).size;
-    for (const event of EVENTS) {
-      const input = JSON.stringify({
-        session_id: `bounded-${event}`,
+const hookInput = (event: string, transcript: string, session: string, cwd: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: session, transcript_path: transcript, cwd, hook_event_name: event, ...extra });
+
+const preCompact = (transcript: string, session: string, project: string) =>
+  hookInput('PreCompact', transcript, session, project, { trigger: 'auto', custom_instructions: null });
+
+/**
+ * The answers: on the 1 GiB of turns, the newest usage (300,005 tokens, 30 % of the 1,000,000 window of the transcript's
+ * model; nothing configured) lies behind a 4 MiB line, within the cap; on the 1 GiB line no usage is reachable within
+ * the cap, so the occupancy is unknown and every hook fails open, saying why.
+ */
+const CASES: Case[] = [
+  {
+    path: 'PreToolUse (a Skill)',
+    event: 'pre-tool-use',
+    input: (transcript, session, project) =>
+      hookInput('PreToolUse', transcript, session, project, {
+        tool_name: 'Skill',
+        tool_input: { skill: 'deep-dive' },
+        tool_use_id: CALL_ID,
+      }),
+    answer: { turns: /^allow below-ceiling$/, line: /^allow unmeasured scan-cap$/ },
+    reads: true,
+  },
+  {
+    path: 'UserPromptSubmit (the monitor)',
+    event: 'user-prompt-submit',
+    input: (transcript, session, project) => hookInput('UserPromptSubmit', transcript, session, project, { prompt: 'next step' }),
+    answer: { turns: /^monitor$/, line: /^monitor$/ },
+    shows: {
+      turns: /Context 30% \(300,005 of 1,000,000 tokens/,
+      line: /Context not measured: no turn with usage in the last 64\.0 MiB of the transcript/,
+    },
+    reads: true,
+  },
+  {
+    path: 'PreCompact',
+    event: 'pre-compact',
+    input: preCompact,
+    answer: { turns: /^checkpoint cx-001$/, line: /^checkpoint cx-001$/ },
+    reads: true,
+  },
+  {
+    path: 'PostCompact',
+    event: 'post-compact',
+    input: (transcript, session, project) =>
+      hookInput('PostCompact', transcript, session, project, {
+        trigger: 'auto',
+        compact_summary: 'Summary: the work continues with the next step.',
+      }),
+    before: { event: 'pre-compact', input: preCompact },
+    answer: { turns: /^summary-kept$/, line: /^summary-kept$/ },
+    reads: false,
+  },
+  {
+    path: 'SessionStart (startup)',
+    event: 'session-start',
+    input: (transcript, session, project) => hookInput('SessionStart', transcript, session, project, { source: 'startup' }),
+    answer: { turns: /^no-checkpoint-to-resume/, line: /^no-checkpoint-to-resume/ },
+    reads: false,
+  },
+  {
+    path: 'SessionStart (after a compaction)',
+    event: 'session-start',
+    input: (transcript, session, project) => hookInput('SessionStart', transcript, session, project, { source: 'compact' }),
+    before: { event: 'pre-compact', input: preCompact },
+    answer: { turns: /^compaction-alert$/, line: /^compaction-alert$/ },
+    reads: false,
+  },
+  {
+    path: 'PostToolUse (a Write)',
+    event: 'post-tool-use',
+    input: (transcript, session, project) =>
+      hookInput('PostToolUse', transcript, session, project, {
+        tool_name: 'Write',
+        tool_input: { file_path: join(project, 'src', 'index.ts'), content: 'x' },
+        tool_response: { success: true },
+      }),
+    answer: { turns: /^not-the-orchestration-file$/, line: /^not-the-orchestration-file$/ },
+    reads: false,
+  },
+  {
+    // A resumed session before its first turn: Claude Code gives no usage, so the line comes from the transcript.
+    path: 'status line (reading the transcript)',
+    event: 'statusline',
+    statusLine: true,
+    input: (transcript, session, project) =>
+      JSON.stringify({
+        session_id: session,
         transcript_path: transcript,
         cwd: project,
-        tool_name: event === 'post-tool-use' ? 'Write' : 'Skill',
-        tool_input: { skill: 'deep-dive', file_path: join(project, 'ORCHESTRATION.yaml') },
-        prompt: 'p',
-        source: 'compact',
-        trigger: 'auto',
-      });
-      rmSync(log, { force: true });
-      const runs = Array.from({ length: RUNS }, () => timed(process.execPath, [HOOK, event], input, env));
-      const debug = existsSync(log) ? readFileSync(log, 'utf8') : ''; // session-start and post-tool-use may not read the transcript at all
-      const scanned = Math.max(0, ...[...debug.matchAll(/scanned=(\d+)/g)].map((m) => Number(m[1])));
-      const kib = median(Array.from({ length: 3 }, () => peak(process.execPath, [HOOK, event], input, env)));
-      const ms = median(runs.map((r) => r.ms));
-      const exitCodes = [...new Set(runs.map((r) => r.status))].join('/');
-      const mem = (kib - bareKiB) / 1024;
-      rows.push(
-        `| ${label} (${(size / MiB).toFixed(0)} MiB) | ${event} | ${exitCodes} | ${(scanned / MiB).toFixed(1)} MiB ${scanned <= 64 * MiB ? '✓' : '✗'} | ${ms.toFixed(1)} (${(ms / bare).toFixed(2)}× bare) | ${(kib / 1024).toFixed(1)} | **+${mem.toFixed(1)}** ${mem <= 30 ? '✓' : '✗'} |`,
-      );
-      process.stderr.write(`${rows[rows.length - 1]}\n`);
-    }
-  }
-  const date = new Date().toISOString().slice(0, 10);
-  writeSection(
-    join(ROOT, 'bench', 'RESULTS.md'),
-    'bounded',
-    `## Bounded resources on hostile transcripts
+        model: { id: 'claude-opus-5-5', display_name: 'Opus 5.5' },
+        workspace: { current_dir: project, project_dir: project },
+        version: '2.1.332',
+        context_window: { context_window_size: 1_000_000, current_usage: null },
+      }),
+    answer: { turns: /^ctx 30% .* 300,005\/1,000,000 /, line: /^ctx –\/1,000,000 not measured: no turn in the last 64\.0 MiB/ },
+    reads: true,
+  },
+];
 
-Generated by \`npm run bench:bounded\` (bench/bounded.ts) on ${date}.
-Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}.
-Every hook on two 1 GiB transcripts: realistic turns whose newest usage sits behind a 4 MiB line, and one
-assistant turn followed by a single 1 GiB line. "scanned" is the most transcript bytes one run read backwards
-(from the debug log); the cap is 64 MiB. Time is the median of ${RUNS} runs; memory the median peak RSS of 3
-(\`/usr/bin/time -f %M\`) minus bare Node (${(bareKiB / 1024).toFixed(1)} MB); \`node -e 0\` takes ${bare.toFixed(1)} ms here.
-On the 1 GiB line no usage is reachable within the cap, so every hook reports occupancy as unknown and fails open.
+/** `bare`: the Node whose `node -e 0` is its yardstick (each Node its own; Bun the machine's Node, Node's floor). */
+type Runtime = { label: string; command: string; flags: string[]; bare: string };
 
-### ${date}
-
-| transcript | hook | exit | scanned (cap 64 MiB) | time ms | peak MB | over bare MB (≤ 30) |
-|---|---|---|---|---|---|---|
-${rows.join('\n')}
-`,
-  );
-  process.stderr.write('bench: wrote bench/RESULTS.md\n');
+/** Bun: BENCH_BUN, else the devDependency's binary, else one on the PATH; `BENCH_BUN=off` leaves the column out. */
+function findBun(): string | undefined {
+  if (process.env.BENCH_BUN === 'off') return undefined;
+  const candidates = [process.env.BENCH_BUN, join(ROOT, 'node_modules', '.bin', 'bun'), 'bun'].filter(Boolean) as string[];
+  for (const candidate of candidates) if (spawnSync(candidate, ['--version'], { encoding: 'utf8' }).status === 0) return candidate;
+  return undefined;
 }
 
-function timed(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): { ms: number; status: number | null } {
+type Run = { ms: number; status: number | null; stdout: string };
+
+function runOnce(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): Run {
   const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { input, env, stdio: ['pipe', 'ignore', 'ignore'] });
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, status: result.status };
+  const result = spawnSync(command, args, { input, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  // A hook that exits before reading its input (EPIPE on our write) did not do its job: a wrong answer, not a crash.
+  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE')
+    return { ms, status: result.status, stdout: `(exited before reading its input) ${result.stdout ?? ''}` };
+  if (result.error) throw result.error;
+  return { ms, status: result.status, stdout: result.stdout };
 }
 
-function peak(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): number {
+function peakKiB(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): number {
   const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
     input,
     env,
@@ -139,6 +213,187 @@ function peak(command: string, args: string[], input: string, env: NodeJS.Proces
   });
   const lines = result.stderr.trim().split('\n');
   return Number(lines[lines.length - 1]);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+/** What one run answered: its exit code, the verdict it stated (the status line: the line it printed) and how far it read. */
+type Answer = { status: number | null; said: string; shown: string; scanned: number };
+
+function answerOf(run: Run, log: string, c: Case): Answer {
+  const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+  rmSync(log, { force: true });
+  const verdicts = [...text.matchAll(/verdict ([a-z-]+): (.*)$/gm)];
+  const last = verdicts[verdicts.length - 1];
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the status line's colours are ANSI escapes
+  const shown = run.stdout.replace(/\u001b\[[0-9;]*m/g, '').trim();
+  const said = c.statusLine ? shown : last && last[1] === c.event ? last[2]!.trim() : '(no verdict line)';
+  const scanned = Math.max(0, ...[...text.matchAll(/scanned=(\d+)/g)].map((m) => Number(m[1])));
+  return { status: run.status, said, shown, scanned };
+}
+
+/** Why an answer is wrong, or undefined when it is the case's. */
+function wrongness(answer: Answer, c: Case, shape: Shape): string | undefined {
+  if (answer.status !== 0) return `exit ${answer.status}`;
+  if (!c.answer[shape].test(answer.said)) return `stated "${answer.said.slice(0, 120)}", not ${c.answer[shape]}`;
+  if (c.shows && !c.shows[shape].test(answer.shown)) return `showed "${answer.shown.slice(0, 160)}", not ${c.shows[shape]}`;
+  if (answer.scanned > CAP) return `read ${answer.scanned} bytes, past the ${CAP}-byte cap`;
+  if (c.reads && answer.scanned === 0) return 'no debug line said how far it read';
+  return undefined;
+}
+
+type Cell = { ms: number; ratio: number; peakMB: number; overMB: number; wrong: string | undefined };
+type Row = { shape: Shape; label: string; c: Case; scanned: number; cells: Map<string, Cell> };
+
+let serial = 0;
+
+function benchCase(
+  shape: Shape,
+  transcript: string,
+  c: Case,
+  runtimes: Runtime[],
+  env: NodeJS.ProcessEnv,
+  bareKiB: Map<string, number>,
+): Row {
+  const project = join(DATA, 'bounded-projects', `${shape}-${c.event}-${serial}`);
+  mkdirSync(project, { recursive: true });
+  const log = join(DATA, `bounded-debug-${process.pid}.log`);
+  const caseEnv = { ...env, CLAUDE_PROJECT_DIR: project, DEV_TEAM_CONTEXT_DEBUG: log };
+  const row: Row = { shape, label: '', c, scanned: 0, cells: new Map() };
+  const script = c.statusLine ? [STATUSLINE] : [HOOK, c.event];
+  for (const runtime of runtimes) {
+    // Every run its own session: PreCompact's checkpoint is then always the session's first, and a hook that follows a
+    // compaction follows its own session's.
+    const session = () => {
+      const id = `bounded-${shape}-${c.event}-${process.pid}-${serial++}`;
+      if (c.before) {
+        const prepared = runOnce(
+          runtime.command,
+          [...runtime.flags, HOOK, c.before.event],
+          c.before.input(transcript, id, project),
+          caseEnv,
+        );
+        rmSync(log, { force: true });
+        if (prepared.status !== 0) throw new Error(`bench: ${c.before.event} before ${c.path} exited ${prepared.status}`);
+      }
+      return c.input(transcript, id, project);
+    };
+    let wrong: string | undefined;
+    const ratios: number[] = [];
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const input = session();
+      const bare = runOnce(runtime.bare, ['-e', '0'], '', env);
+      const run = runOnce(runtime.command, [...runtime.flags, ...script], input, caseEnv);
+      const answer = answerOf(run, log, c);
+      wrong ??= wrongness(answer, c, shape);
+      row.scanned = Math.max(row.scanned, answer.scanned);
+      times.push(run.ms);
+      ratios.push(run.ms / bare.ms);
+    }
+    const peaks = Array.from({ length: PEAK_RUNS }, () => peakKiB(runtime.command, [...runtime.flags, ...script], session(), caseEnv));
+    rmSync(log, { force: true });
+    const peakMB = median(peaks) / 1024;
+    const overMB = peakMB - bareKiB.get(runtime.bare)! / 1024;
+    row.cells.set(runtime.label, { ms: median(times), ratio: median(ratios), peakMB, overMB, wrong });
+  }
+  return row;
+}
+
+function rowText(row: Row, runtimes: Runtime[]): string {
+  const verdict = row.c.statusLine ? `\`statusline.cjs\` → ${row.c.answer[row.shape]}` : `\`${row.c.event}\` → ${row.c.answer[row.shape]}`;
+  const scanned = row.c.reads ? `${(row.scanned / MiB).toFixed(1)} MiB ${row.scanned <= CAP ? '✓' : '✗'}` : 'none';
+  const cells = runtimes.flatMap((runtime) => {
+    const cell = row.cells.get(runtime.label);
+    if (!cell) return ['–', '–'];
+    if (cell.wrong) return [`**wrong: ${cell.wrong}**`, '–'];
+    return [
+      `${cell.ms.toFixed(1)} (${cell.ratio.toFixed(2)}×)`,
+      `${cell.peakMB.toFixed(1)}, **${cell.overMB >= 0 ? '+' : ''}${cell.overMB.toFixed(1)}** ${cell.overMB <= TARGET_MB ? '✓' : '✗'}`,
+    ];
+  });
+  return `| ${row.label} | ${row.c.path} | ${verdict.replaceAll('|', '\\|')} | ${scanned} | ${cells.join(' | ')} |`;
+}
+
+function main(): void {
+  if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
+  const bun = findBun();
+  const ltsNode = findLtsNode(DATA);
+  const runtimes: Runtime[] = [
+    { label: `node ${process.versions.node.split('.')[0]}`, command: process.execPath, flags: NODE_FLAGS, bare: process.execPath },
+    ...(ltsNode ? [{ label: `node ${NODE_LTS_VERSION.split('.')[0]}`, command: ltsNode, flags: NODE_FLAGS, bare: ltsNode }] : []),
+    ...(bun ? [{ label: 'bun', command: bun, flags: [], bare: process.execPath }] : []),
+  ];
+  const bunVersion = bun ? spawnSync(bun, ['--version'], { encoding: 'utf8' }).stdout.trim() : undefined;
+  process.stderr.write('bench: preparing the 1 GiB transcripts\n');
+  const transcripts: Array<{ shape: Shape; label: string; path: string }> = [
+    { shape: 'turns', label: '1 GiB of turns', path: ensureTurns(DATA, '1GB', 1024 * MiB) },
+    { shape: 'line', label: 'one 1 GiB line', path: ensureOneLine() },
+  ];
+  // A fresh home, state and projects each run: nothing configured, as a user who installed and changed nothing.
+  for (const dir of ['bounded-home', 'bounded-projects']) rmSync(join(DATA, dir), { recursive: true, force: true });
+  mkdirSync(join(DATA, 'bounded-home'), { recursive: true });
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', HOME: join(DATA, 'bounded-home'), TMPDIR: DATA };
+  const bareKiB = new Map<string, number>();
+  for (const runtime of runtimes)
+    if (!bareKiB.has(runtime.bare))
+      bareKiB.set(runtime.bare, median(Array.from({ length: PEAK_RUNS }, () => peakKiB(runtime.bare, ['-e', '0'], '', env))));
+  const bareMs = median(Array.from({ length: RUNS }, () => runOnce(process.execPath, ['-e', '0'], '', env).ms));
+  const rows: Row[] = [];
+  for (const transcript of transcripts) {
+    const size = statSync(transcript.path).size;
+    for (const c of CASES) {
+      const row = benchCase(transcript.shape, transcript.path, c, runtimes, env, bareKiB);
+      row.label = `${transcript.label} (${(size / MiB).toFixed(0)} MiB)`;
+      rows.push(row);
+      process.stderr.write(`${rowText(row, runtimes)}\n`);
+    }
+  }
+  const wrong = rows.flatMap((row) =>
+    [...row.cells].filter(([, cell]) => cell.wrong).map(([label, cell]) => `- ${row.label} ${row.c.path} under ${label}: ${cell.wrong}`),
+  );
+  const date = new Date().toISOString().slice(0, 10);
+  const bareLine = [...bareKiB]
+    .map(
+      ([command, kib]) =>
+        `${command === process.execPath ? `Node ${process.version}` : `Node v${NODE_LTS_VERSION}`} ${(kib / 1024).toFixed(1)} MB`,
+    )
+    .join(', ');
+  writeSection(
+    join(ROOT, 'bench', 'RESULTS.md'),
+    'bounded',
+    `## Bounded resources on hostile transcripts
+
+Generated by \`npm run bench:bounded\` (bench/bounded.ts) on ${date}.
+Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}${ltsNode ? ` and Node v${NODE_LTS_VERSION} (the current LTS line)` : ''}${bunVersion ? `, Bun ${bunVersion}` : ', no Bun found'}.
+Every hook a session runs, and the status line, on two 1 GiB transcripts: realistic turns whose newest usage
+(300,005 tokens, 30 % of the 1,000,000 window of the transcript's model, nothing configured) sits behind a 4 MiB line,
+and one assistant turn followed by a single 1 GiB line, where no usage is reachable within the cap, so each hook
+says the occupancy is unknown and lets everything through. Each is run by the command every install route writes
+(\`bun …\` where Bun is on the PATH, else \`${NODE_HOOK} …\`), under each runtime, each run its own session (a
+PreCompact first, untimed, for the hooks that follow a compaction), with nothing configured. The verdict column is
+what the hook must state on every run (the debug channel's \`verdict <event>: <reason>\`; the status line's printed
+line), its exit code 0, and the monitor's text must say what was measured (30 %, or that no turn lay within the 64 MiB
+it read, never that there was none); "read" is the most transcript bytes one run read backwards (the debug channel's
+\`scanned=\`; "none": the hook does not read the transcript); the cap is 64 MiB. Time is the median of ${RUNS} runs, and
+"×" the median of each run's ratio to the yardstick's \`node -e 0\` run just before it (each Node its own, Bun the
+machine's Node; \`node -e 0\` took ${bareMs.toFixed(1)} ms here); memory is the median peak RSS of ${PEAK_RUNS} runs
+(\`/usr/bin/time -f %M\`) and how far it is over the yardstick's (${bareLine}). Targets: at most the cap read, at
+most bare + ${TARGET_MB} MB; the time is bounded by the cap (timing targets: "Hook paths" above).
+
+### ${date}
+
+| transcript | hook | verdict | read (cap 64 MiB) | ${runtimes.map((r) => `${r.label} ms (× bare) | ${r.label} peak MB, over bare`).join(' | ')} |
+|---|---|---|---|${runtimes.map(() => '---|---|').join('')}
+${rows.map((row) => rowText(row, runtimes)).join('\n')}
+${wrong.length > 0 ? `\nWrong answers (not results):\n\n${wrong.join('\n')}\n` : ''}`,
+  );
+  process.stderr.write('bench: wrote bench/RESULTS.md\n');
+  if (wrong.length > 0) process.exitCode = 1;
 }
 
 main();

@@ -23,25 +23,22 @@ import {
   appendFileSync,
   closeSync,
   existsSync,
-  ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
   readSync,
-  renameSync,
   rmSync,
   statSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { cpus } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { digestOf, recordsKey, recordWritten } from '../src/checkpoints/provenance.js';
 import { NODE_HOOK } from '../src/core/hook-table.js';
-import { aTranscript } from '../src/samples/transcript-builder.js';
 import { fetchNode, findLtsNode, NODE_LTS_VERSION, NODE_MAINTAINED_VERSIONS } from './lts-node.js';
 import { writeSection } from './results.js';
+import { CALL_ID, ensureCompacted, ensureTurns, MiB, turn, writeSparse } from './transcripts.js';
 
 /** The package root: this file runs bundled from bench/.data/, so look upwards for package.json. */
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
@@ -54,112 +51,17 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 /** The default state directory under the bench's HOME. */
 const STATE = join(DATA, 'home', '.local', 'state', 'context-ceiling');
 const PEAK_RUNS = 3;
-const MiB = 1024 * 1024;
 const SIZES: Record<string, number> = { '1KB': 1024, '10MB': 10 * MiB, '100MB': 100 * MiB, '1GB': 1024 * MiB };
 const chosenSizes = (process.env.BENCH_SIZES ?? '1KB,1GB').split(',');
-/** Bump when the generated shape changes, so stale files are rebuilt. */
-const SHAPE = 'v4';
 /** The issue's targets: every path within 1.15 × `node -e 0`, and within bare Node + 30 MB. */
 const TARGET_RATIO = 1.15;
 const TARGET_MB = 30;
-const CALL_ID = 'toolu_bench_call';
-
-// ---------------------------------------------------------------- transcripts
-
-/**
- * One realistic turn: prompt, attachments, a tool call, its result and the
- * bookkeeping records. Every 8th turn's result is 1–4 MiB (a big file read).
- */
-function turn(index: number, bigAllowed: boolean): string {
-  const big = bigAllowed && index % 8 === 7;
-  const result = big ? (1 + (index % 4)) * MiB : 2_000 + ((index * 7919) % 40_000);
-  return aTranscript()
-    .user(`step ${index}`)
-    .attachment(13_000)
-    .assistant({
-      cacheRead: 100_000 + (index % 50) * 5_000,
-      cacheCreation: 5_000,
-      toolUse: { name: 'Read', input: { file_path: `src/f${index}.ts` } },
-    })
-    .toolResult(result)
-    .progress({ cacheRead: 750_000 })
-    .noise()
-    .toString();
-}
-
-/** The end every large file shares: the newest usage (300,005 tokens) sits behind a 4 MiB tool result, the worst common case. */
-function largeTail(): string {
-  // The newest turn makes the call being judged (its tool_use id is the hook input's), so the guard never waits.
-  return aTranscript()
-    .user('last step')
-    .assistant({ cacheRead: 299_000, cacheCreation: 1_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
-    .toolResult(4 * MiB)
-    .attachment(13_000)
-    .noise()
-    .toString();
-}
-
-function smallTranscript(): string {
-  return aTranscript()
-    .user('hi')
-    .assistant({ cacheRead: 300_000 - 5, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id: CALL_ID } })
-    .toString();
-}
-
-/** What follows a compaction that left no postTokens: the usage before it is stale, occupancy unknown. */
-function compactedEnd(): string {
-  return aTranscript().compactBoundary({ trigger: 'auto', preTokens: 120_000 }).toString();
-}
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = resolve(dir, '..')) {
     if (existsSync(join(dir, 'package.json'))) return dir;
     if (dir === resolve(dir, '..')) return process.cwd();
   }
-}
-
-/** Realistic turns up to `size`, the newest usage behind a 4 MiB line (the shape earlier results used). */
-function ensureTurns(name: string, size: number): string {
-  mkdirSync(DATA, { recursive: true });
-  const path = join(DATA, `${name}-${SHAPE}.jsonl`);
-  if (existsSync(path)) return path;
-  const fd = openSync(`${path}.part`, 'w');
-  let written = 0;
-  const end = size >= 10 * MiB ? largeTail() : smallTranscript();
-  for (let i = 0; size >= 10 * MiB; i++) {
-    const chunk = turn(i, size - written > 6 * MiB);
-    if (written + chunk.length + end.length > size) break;
-    written += writeSync(fd, chunk);
-  }
-  writeSync(fd, end);
-  closeSync(fd);
-  renameSync(`${path}.part`, path);
-  return path;
-}
-
-/**
- * The same size ending in a compaction without postTokens. The large one is sparse: a hole (read as
- * zero bytes) up to the tail, which is all any hook reads; it costs no disk space.
- */
-function ensureCompacted(name: string, size: number): string {
-  mkdirSync(DATA, { recursive: true });
-  const path = join(DATA, `${name}-compacted-${SHAPE}.jsonl`);
-  if (existsSync(path)) return path;
-  writeSparse(`${path}.part`, size, Buffer.from(`${size >= 10 * MiB ? largeTail() : smallTranscript()}${compactedEnd()}`));
-  renameSync(`${path}.part`, path);
-  return path;
-}
-
-/** A file of `size` bytes (at least the tail's): a hole up to `tail`, which costs no disk space, then `tail`. */
-function writeSparse(path: string, size: number, tail: Buffer): void {
-  const fd = openSync(path, 'w');
-  const hole = Math.max(0, size - tail.length);
-  if (hole > 0) {
-    ftruncateSync(fd, hole);
-    writeSync(fd, '\n', hole - 1); // the hole ends a line, so the tail starts one
-  }
-  writeSync(fd, tail, 0, tail.length, hole);
-  closeSync(fd);
 }
 
 // ---------------------------------------------------------------- the paths
@@ -618,7 +520,7 @@ function statedReason(
 function firstCompaction(env: NodeJS.ProcessEnv): void {
   const project = join(DATA, 'projects', 'first-compaction');
   mkdirSync(project, { recursive: true });
-  const input = sessionInput('PreCompact', ensureTurns('1KB', SIZES['1KB']!), rowSession(project), project, {
+  const input = sessionInput('PreCompact', ensureTurns(DATA, '1KB', SIZES['1KB']!), rowSession(project), project, {
     trigger: 'auto',
     custom_instructions: null,
   });
@@ -863,7 +765,7 @@ function main(): void {
     const bytes = SIZES[size];
     if (!bytes) throw new Error(`unknown size ${size}`);
     process.stderr.write(`bench: preparing the ${size} transcripts\n`);
-    const t = { turns: ensureTurns(size, bytes), compacted: ensureCompacted(size, bytes) };
+    const t = { turns: ensureTurns(DATA, size, bytes), compacted: ensureCompacted(DATA, size, bytes) };
     for (const path of paths) {
       process.stderr.write(`bench: ${size} ${path.path}: ${RUNS} paired runs\n`);
       const row = benchPath(size, t, path, runtimes, lines, env);
