@@ -136,6 +136,7 @@ const CLI_MESSAGES = {
     'unknown since compaction (no turn since the last compact_boundary, which carries no postTokens)',
   'status.unavailable-scan-cap': () => 'unknown (no usage within the scan cap)',
   'status.unavailable-no-usage': () => 'unknown (no assistant turn with usage yet)',
+  'status.unavailable-unreadable': () => 'unknown (the transcript cannot be read)',
   'status.verdict-allow': (d: { messageId: string }) => `allow (${d.messageId})`,
   'status.verdict-assumed': (d: { kind: string }) => `${d.kind} (the window is assumed: never a block)`,
 

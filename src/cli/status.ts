@@ -252,7 +252,13 @@ function describeOccupancy(occupancy: Occupancy): string {
     case 'unknown-since-compaction':
       return cliMessage('status.unknown-since-compaction');
     case 'unavailable':
-      return cliMessage(occupancy.reason === 'scan-cap' ? 'status.unavailable-scan-cap' : 'status.unavailable-no-usage');
+      return cliMessage(
+        occupancy.reason === 'scan-cap'
+          ? 'status.unavailable-scan-cap'
+          : occupancy.reason === 'unreadable'
+            ? 'status.unavailable-unreadable'
+            : 'status.unavailable-no-usage',
+      );
   }
 }
 

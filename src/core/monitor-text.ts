@@ -115,6 +115,10 @@ function monitorText(facts: MonitorFacts, form: Form): string {
     lines.push(
       `Context not measured: no turn with usage in the last ${formatBytes(f.maxScanBytes)} of the transcript, the most a hook reads (maxScanBytes). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
     );
+  } else if (f.occupancy.kind === 'unavailable' && f.occupancy.reason === 'unreadable') {
+    lines.push(
+      `Context not measured: the transcript cannot be read (no permission, or not a regular file). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,
+    );
   } else if (f.occupancy.kind === 'unavailable' || f.percent === undefined) {
     lines.push(
       `Context not measured yet (no assistant turn with usage in the transcript). Ceiling ${f.ceilingPct}% of ${size} tokens (window: ${from}).`,

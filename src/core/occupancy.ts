@@ -10,7 +10,12 @@ export type OccupancyEvidence =
 export type Occupancy =
   | { kind: 'measured'; tokens: number; source: 'usage' | 'compaction' }
   | { kind: 'unknown-since-compaction' }
-  | { kind: 'unavailable'; reason: 'no-transcript' | 'no-usage' | 'scan-cap' };
+  /**
+   * no-transcript: none is named, or none is there yet (a session before its first turn); unreadable: one is there but
+   * cannot be read (no permission, not a regular file); no-usage: it holds no turn with usage; scan-cap: none within the
+   * most a hook reads of its end (maxScanBytes).
+   */
+  | { kind: 'unavailable'; reason: 'no-transcript' | 'unreadable' | 'no-usage' | 'scan-cap' };
 
 /** Whose records count: the main thread, or one subagent's own transcript. */
 export type RecordScope = { agentId?: string | undefined };

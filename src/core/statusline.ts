@@ -78,6 +78,8 @@ export type StatusLineFacts = {
   compactedUnmeasured?: boolean | undefined;
   /** No usage within the last this many bytes of the transcript, the most it is read (maxScanBytes): turns may lie further back. */
   unmeasuredWithin?: number | undefined;
+  /** The transcript is there but cannot be read (no permission, not a regular file). */
+  unreadable?: boolean | undefined;
   window: number;
   ceilingPct: number;
   /** Tokens at which Claude Code will compact (compactionPointTokens). */
@@ -114,8 +116,10 @@ export function renderStatusLine(f: StatusLineFacts): string {
       ? 'compacted, no turn since'
       : f.unmeasuredWithin !== undefined
         ? `not measured: no turn in the last ${formatBytes(f.unmeasuredWithin)}`
-        : 'no turn yet';
-    const short = f.unmeasuredWithin !== undefined && !f.compactedUnmeasured ? 'not measured' : what;
+        : f.unreadable
+          ? 'not measured: transcript unreadable'
+          : 'no turn yet';
+    const short = !f.compactedUnmeasured && (f.unmeasuredWithin !== undefined || f.unreadable) ? 'not measured' : what;
     forms.push([`ctx –/${formatTokens(f.window)} ${paint(what)} · ceiling ${ceiling}`], [`ctx – ${paint(short)}`]);
   } else if (zone === 'beyond-window') {
     forms.push(

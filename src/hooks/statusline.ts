@@ -105,6 +105,7 @@ function ourStatusLine(input: StatusInput, host: HookHost, onTranscriptRead: (()
     from: input.usageTokens === undefined ? reading?.from : 'claude-code',
     compactedUnmeasured: reading?.compactedUnmeasured,
     unmeasuredWithin: reading?.unmeasuredWithin,
+    unreadable: reading?.unreadable,
     window,
     ceilingPct: policy.ceilingPct,
     compactAt: compactionPointTokens(resolveAutocompact(host.env), window),
@@ -123,12 +124,15 @@ function readSince(
   transcriptPath: string | undefined,
   maxScanBytes: number,
   debug: (message: string) => void,
-): { usage?: number; from?: 'compaction' | 'claude-code'; compactedUnmeasured?: boolean; unmeasuredWithin?: number } | undefined {
+):
+  | { usage?: number; from?: 'compaction' | 'claude-code'; compactedUnmeasured?: boolean; unmeasuredWithin?: number; unreadable?: boolean }
+  | undefined {
   if (transcriptPath === undefined) return undefined;
   const { occupancy, bytesScanned } = readOccupancy(transcriptPath, { maxScanBytes });
   debug(`status line: transcript ${occupancy.kind} scanned=${bytesScanned ?? 0}`);
   if (occupancy.kind === 'unknown-since-compaction') return { compactedUnmeasured: true };
   if (occupancy.kind === 'unavailable' && occupancy.reason === 'scan-cap') return { unmeasuredWithin: maxScanBytes };
+  if (occupancy.kind === 'unavailable' && occupancy.reason === 'unreadable') return { unreadable: true };
   if (occupancy.kind !== 'measured') return undefined;
   return { usage: occupancy.tokens, from: occupancy.source === 'compaction' ? 'compaction' : 'claude-code' };
 }

@@ -129,7 +129,9 @@ export function readOccupancy(path: string, options: ScanOptions): Measurement {
       bytesScanned: scan.bytesScanned,
     };
   } catch (error) {
-    return { occupancy: { kind: 'unavailable', reason: 'no-transcript' }, fileSize: undefined, error: describeError(error) };
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? 'no-transcript' : 'unreadable';
+    return { occupancy: { kind: 'unavailable', reason }, fileSize: undefined, error: describeError(error) };
   }
 }
 

@@ -134,7 +134,7 @@ describeGuard((h) => {
       mkdirSync(join(h.sandbox.root, 'claude', 'dir.jsonl'), { recursive: true });
       expectSilent(
         await guard(preToolUse(join(h.sandbox.root, 'claude', 'dir.jsonl'), 'Skill', { skill: 'x' }), STRICT),
-        'allow unmeasured no-transcript',
+        'allow unmeasured unreadable',
       );
     });
 
@@ -152,7 +152,7 @@ describeGuard((h) => {
       const transcript = transcriptAt(900_000);
       chmodSync(transcript, 0o000);
       h.sandbox.obeyPermissions = true;
-      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured no-transcript');
+      expectSilent(await guard(preToolUse(transcript, 'Skill', { skill: 'x' }), STRICT), 'allow unmeasured unreadable');
     });
   });
 });

@@ -129,6 +129,7 @@ describe('<context-monitor> at every tier', () => {
     ['unknown-since-compaction', { kind: 'unknown-since-compaction' }, 100],
     ['unmeasured', { kind: 'unavailable', reason: 'no-usage' }, 100],
     ['unmeasured-scan-cap', { kind: 'unavailable', reason: 'scan-cap' }, 100],
+    ['unmeasured-unreadable', { kind: 'unavailable', reason: 'unreadable' }, 100],
     ['window-contradicted', measured(951_005), 100],
   ])('%s', async (name, occupancy, budget) => {
     const text = monitorAt(occupancy);

@@ -123,8 +123,8 @@ describe('built transcripts', () => {
     expect(result.error).toMatch(/ENOENT/);
   });
 
-  it('a directory instead of a file: unavailable', () => {
-    expect(readOccupancy(dir, { maxScanBytes: MiB }).occupancy).toEqual({ kind: 'unavailable', reason: 'no-transcript' });
+  it('a directory instead of a file: unavailable, because it cannot be read', () => {
+    expect(readOccupancy(dir, { maxScanBytes: MiB }).occupancy).toEqual({ kind: 'unavailable', reason: 'unreadable' });
   });
 
   it('stops at the byte cap and says so', () => {

@@ -1,10 +1,11 @@
 // @module-tag hook
 /**
- * A transcript whose newest turn lies further back than the most a hook reads (maxScanBytes, 64 MiB with nothing
- * configured): one line longer than that follows it, as a huge tool result would. Nothing is measured, so every call is
- * let through; what each hook says is that it did not read far enough, never that there was no turn.
+ * When nothing can be measured, every call is let through, and each hook says why in words that are true of the
+ * transcript: its newest turn lies further back than the most a hook reads (maxScanBytes, 64 MiB with nothing
+ * configured; one line longer than that follows it, as a huge tool result would), it is there but cannot be read, or it
+ * holds no turn yet. Never "no turn" for a transcript that has one.
  */
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -110,5 +111,44 @@ describe('the newest turn further back than a hook reads', () => {
   it('the status line still shows the turn it can reach', async () => {
     const run = await statusLine(turnThenLongLine(MiB));
     expect(run.stdout).toMatch(/^ctx 90% .* 900,00\d\/1,000,000 /);
+  });
+});
+
+describe('a transcript that is there but cannot be read', () => {
+  /** A turn at 90 %, readable by no one but root with its override (the hooks run without it: obeyPermissions). */
+  function lockedTranscript(): string {
+    const path = sandbox.write('claude/locked.jsonl', aTranscript().user('go').assistant({ cacheRead: 900_000 }).toString());
+    chmodSync(path, 0o000);
+    sandbox.obeyPermissions = true;
+    return path;
+  }
+
+  it('the guard lets the call through and says the transcript could not be read', async () => {
+    expectSilent(
+      await runHook(sandbox, preToolUse(lockedTranscript(), 'Skill', { skill: 'deep-dive' }), STRICT),
+      'allow unmeasured unreadable',
+    );
+  });
+
+  it('the monitor tells the model the transcript cannot be read, not that it holds no turn', async () => {
+    const run = await runHook(sandbox, prompt(lockedTranscript()), {}, 'hook', 'user-prompt-submit');
+    const text = monitorText(run.stdout);
+    expect(text).toContain('Context not measured: the transcript cannot be read (no permission, or not a regular file).');
+    expect(text).not.toContain('no assistant turn');
+  });
+
+  it('a folder where the transcript should be: the monitor and the status line say it cannot be read', async () => {
+    const folder = join(sandbox.root, 'claude', 'folder.jsonl');
+    mkdirSync(folder, { recursive: true });
+    const run = await runHook(sandbox, prompt(folder), {}, 'hook', 'user-prompt-submit');
+    expect(monitorText(run.stdout)).toContain('Context not measured: the transcript cannot be read');
+    expect((await statusLine(folder)).stdout).toBe('ctx –/1,000,000 not measured: transcript unreadable · ceiling 40%');
+  });
+
+  it('a transcript not written yet (a session before its first turn) is "not measured yet" and "no turn yet"', async () => {
+    const missing = join(sandbox.root, 'claude', 'not-yet.jsonl');
+    const run = await runHook(sandbox, prompt(missing), {}, 'hook', 'user-prompt-submit');
+    expect(monitorText(run.stdout)).toContain('Context not measured yet (no assistant turn with usage in the transcript).');
+    expect((await statusLine(missing)).stdout).toBe('ctx –/1,000,000 no turn yet · ceiling 40%');
   });
 });
