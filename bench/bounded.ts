@@ -12,15 +12,14 @@
 import { spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { NODE_HOOK } from '../src/core/hook-table.js';
 import { aTranscript } from '../src/samples/transcript-builder.js';
 import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
+import { DATA, findBun, median, peakKiB, ROOT, type Run, runOnce } from './processes.js';
 import { writeSection } from './results.js';
 import { CALL_ID, ensureTurns, MiB } from './transcripts.js';
 
-const ROOT = findRoot(import.meta.dirname ?? process.cwd());
-const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
 const STATUSLINE = join(ROOT, 'plugin', 'dist', 'statusline.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -30,13 +29,6 @@ const CAP = 64 * MiB;
 const TARGET_MB = 30;
 /** Node's flags in the hook command every route writes where Bun is absent (NODE_HOOK: `node <flags>`). */
 const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
-
-function findRoot(from: string): string {
-  for (let dir = from; ; dir = resolve(dir, '..')) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dir === resolve(dir, '..')) return process.cwd();
-  }
-}
 
 /** One assistant turn, then a single 1 GiB line (a tool result): the worst a transcript can be for a backward reader. */
 function ensureOneLine(): string {
@@ -182,44 +174,6 @@ const CASES: Case[] = [
 
 /** `bare`: the Node whose `node -e 0` is its yardstick (each Node its own; Bun the machine's Node, Node's floor). */
 type Runtime = { label: string; command: string; flags: string[]; bare: string };
-
-/** Bun: BENCH_BUN, else the devDependency's binary, else one on the PATH; `BENCH_BUN=off` leaves the column out. */
-function findBun(): string | undefined {
-  if (process.env.BENCH_BUN === 'off') return undefined;
-  const candidates = [process.env.BENCH_BUN, join(ROOT, 'node_modules', '.bin', 'bun'), 'bun'].filter(Boolean) as string[];
-  for (const candidate of candidates) if (spawnSync(candidate, ['--version'], { encoding: 'utf8' }).status === 0) return candidate;
-  return undefined;
-}
-
-type Run = { ms: number; status: number | null; stdout: string };
-
-function runOnce(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): Run {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { input, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  // A hook that exits before reading its input (EPIPE on our write) did not do its job: a wrong answer, not a crash.
-  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE')
-    return { ms, status: result.status, stdout: `(exited before reading its input) ${result.stdout ?? ''}` };
-  if (result.error) throw result.error;
-  return { ms, status: result.status, stdout: result.stdout };
-}
-
-function peakKiB(command: string, args: string[], input: string, env: NodeJS.ProcessEnv): number {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
-    input,
-    env,
-    encoding: 'utf8',
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  const lines = result.stderr.trim().split('\n');
-  return Number(lines[lines.length - 1]);
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** What one run answered: its exit code, the verdict it stated (the status line: the line it printed) and how far it read. */
 type Answer = { status: number | null; said: string; shown: string; scanned: number };

@@ -33,16 +33,14 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { cpus } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
 import { digestOf, recordsKey, recordWritten } from '../src/checkpoints/provenance.js';
 import { NODE_HOOK } from '../src/core/hook-table.js';
 import { fetchNode, findLtsNode, NODE_LTS_VERSION, NODE_MAINTAINED_VERSIONS } from './lts-node.js';
+import { DATA, findBun, median, peakKiB, ROOT, type Run, runOnce } from './processes.js';
 import { writeSection } from './results.js';
 import { CALL_ID, ensureCompacted, ensureTurns, MiB, turn, writeSparse } from './transcripts.js';
 
-/** The package root: this file runs bundled from bench/.data/, so look upwards for package.json. */
-const ROOT = findRoot(import.meta.dirname ?? process.cwd());
-const DATA = join(ROOT, 'bench', '.data');
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
 const STATUSLINE = join(ROOT, 'plugin', 'dist', 'statusline.cjs');
 /** What a path's process runs after the runtime's flags: the hook launcher and its event, or the status line. */
@@ -56,13 +54,6 @@ const chosenSizes = (process.env.BENCH_SIZES ?? '1KB,1GB').split(',');
 /** The issue's targets: every path within 1.15 × `node -e 0`, and within bare Node + 30 MB. */
 const TARGET_RATIO = 1.15;
 const TARGET_MB = 30;
-
-function findRoot(from: string): string {
-  for (let dir = from; ; dir = resolve(dir, '..')) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dir === resolve(dir, '..')) return process.cwd();
-  }
-}
 
 // ---------------------------------------------------------------- the paths
 
@@ -414,30 +405,6 @@ type NodeLine = { label: string; version: string; command: string };
 /** Node's flags in the hook command every route writes where Bun is absent (NODE_HOOK: `node <flags>`). */
 const NODE_FLAGS = NODE_HOOK.split(' ').slice(1);
 
-/** Bun: BENCH_BUN, else the devDependency's binary, else one on the PATH; `BENCH_BUN=off` leaves the column out. */
-function findBun(): string | undefined {
-  if (process.env.BENCH_BUN === 'off') return undefined;
-  const candidates = [process.env.BENCH_BUN, join(ROOT, 'node_modules', '.bin', 'bun'), 'bun'].filter(Boolean) as string[];
-  for (const candidate of candidates) {
-    const probe = spawnSync(candidate, ['--version'], { encoding: 'utf8' });
-    if (probe.status === 0) return candidate;
-  }
-  return undefined;
-}
-
-type Run = { ms: number; status: number | null; stdout: string };
-
-function runOnce(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): Run {
-  const start = process.hrtime.bigint();
-  const result = spawnSync(command, args, { input, env, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'] });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  // A hook that exits before reading its input (EPIPE on our write) did not do its job: a wrong row, not a crash.
-  if ((result.error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE')
-    return { ms, status: result.status, stdout: `(exited before reading its input) ${result.stdout ?? ''}` };
-  if (result.error) throw result.error;
-  return { ms, status: result.status, stdout: result.stdout };
-}
-
 /**
  * Instructions of the process's main thread under callgrind, net of V8's hash-seed prime search, the least of
  * INSTRUCTION_RUNS runs. That search (`detail::sprp`, under `HashSeed::InitializeRoots`) runs once per process
@@ -472,23 +439,6 @@ function hashSeedSearch(file: string): number {
 const INSTRUCTION_RUNS = 3;
 const countInstructions =
   process.env.BENCH_INSTRUCTIONS !== 'off' && spawnSync('valgrind', ['--version'], { encoding: 'utf8' }).status === 0;
-
-function peakKiB(command: string, args: string[], input: string | undefined, env: NodeJS.ProcessEnv): number {
-  const result = spawnSync('/usr/bin/time', ['-f', '%M', command, ...args], {
-    input,
-    env,
-    encoding: 'utf8',
-    stdio: ['pipe', 'ignore', 'pipe'],
-  });
-  const lines = result.stderr.trim().split('\n');
-  return Number(lines[lines.length - 1]);
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 /** The reason the debug channel stated for one run of the hook (its `verdict <event>: <reason>` line). */
 function statedReason(
