@@ -28,7 +28,7 @@ import type { CliIO, Command } from './command.js';
 import { CliError, describeFsError, UsageError } from './errors.js';
 import { parseFlags } from './flags.js';
 import { toJsonOutput } from './output.js';
-import { cliMessage } from './messages.js';
+import { type CliMessageId, cliMessage } from './messages.js';
 
 const usage = 'context-ceiling status [--transcript FILE | --session ID] [--json]';
 
@@ -252,15 +252,17 @@ function describeOccupancy(occupancy: Occupancy): string {
     case 'unknown-since-compaction':
       return cliMessage('status.unknown-since-compaction');
     case 'unavailable':
-      return cliMessage(
-        occupancy.reason === 'scan-cap'
-          ? 'status.unavailable-scan-cap'
-          : occupancy.reason === 'unreadable'
-            ? 'status.unavailable-unreadable'
-            : 'status.unavailable-no-usage',
-      );
+      return cliMessage(UNAVAILABLE[occupancy.reason]);
   }
 }
+
+/** Why nothing was measured, as `status` says it (a transcript not there yet has no turn yet). */
+const UNAVAILABLE = {
+  'no-transcript': 'status.unavailable-no-usage',
+  'no-usage': 'status.unavailable-no-usage',
+  'scan-cap': 'status.unavailable-scan-cap',
+  unreadable: 'status.unavailable-unreadable',
+} as const satisfies Record<Extract<Occupancy, { kind: 'unavailable' }>['reason'], CliMessageId>;
 
 function verdictWord(verdict: Verdict): string {
   if (verdict.kind === 'allow') return cliMessage('status.verdict-allow', { messageId: verdict.messageId });

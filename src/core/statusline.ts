@@ -101,6 +101,14 @@ export function statusZone(f: Pick<StatusLineFacts, 'usage' | 'window' | 'ceilin
 /** What the status bar shows when the status line failed unexpectedly (the error is in the last-error record). */
 export const STATUSLINE_FAILED = 'ctx – context-ceiling failed (context-ceiling doctor)';
 
+/** Why the line shows no reading, in full and short: only what the transcript really says. */
+function unmeasuredWords(f: StatusLineFacts): [string, string] {
+  if (f.compactedUnmeasured) return ['compacted, no turn since', 'compacted, no turn since'];
+  if (f.unmeasuredWithin !== undefined) return [`not measured: no turn in the last ${formatBytes(f.unmeasuredWithin)}`, 'not measured'];
+  if (f.unreadable) return ['not measured: transcript unreadable', 'not measured'];
+  return ['no turn yet', 'no turn yet'];
+}
+
 /**
  * `ctx 12% ▕█░░░│░░░░░░▏ 121,005/1,000,000 · 278,995 to the 40% ceiling`: the bar marks the ceiling (│),
  * the colour says how close the ceiling and Claude Code's compaction are, and the tail says what is left.
@@ -112,14 +120,7 @@ export function renderStatusLine(f: StatusLineFacts): string {
   const ceiling = `${f.ceilingPct}%`;
   const forms: string[][] = [];
   if (f.usage === undefined) {
-    const what = f.compactedUnmeasured
-      ? 'compacted, no turn since'
-      : f.unmeasuredWithin !== undefined
-        ? `not measured: no turn in the last ${formatBytes(f.unmeasuredWithin)}`
-        : f.unreadable
-          ? 'not measured: transcript unreadable'
-          : 'no turn yet';
-    const short = !f.compactedUnmeasured && (f.unmeasuredWithin !== undefined || f.unreadable) ? 'not measured' : what;
+    const [what, short] = unmeasuredWords(f);
     forms.push([`ctx –/${formatTokens(f.window)} ${paint(what)} · ceiling ${ceiling}`], [`ctx – ${paint(short)}`]);
   } else if (zone === 'beyond-window') {
     forms.push(
