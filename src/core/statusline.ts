@@ -69,17 +69,20 @@ export const ZONE_COLOURS: Record<StatusZone, string> = {
   unknown: '2',
 };
 
+/**
+ * compacted: the session compacted and Claude Code recorded no size for the result (nothing to show until the next
+ * turn); scan-cap: no usage within the last `within` bytes of the transcript, the most it is read (maxScanBytes), so
+ * turns may lie further back; unreadable: the transcript is there but cannot be read (no permission, not a regular file).
+ */
+export type NoReading = { why: 'compacted' } | { why: 'scan-cap'; within: number } | { why: 'unreadable' };
+
 export type StatusLineFacts = {
   /** Prompt-side tokens now; undefined when nothing has reported since the start or a compaction. */
   usage: number | undefined;
   /** Whose number `usage` is: Claude Code's current_usage, or the size Claude Code gave the compacted context (compact_boundary). */
   from?: 'claude-code' | 'compaction' | undefined;
-  /** The session compacted and Claude Code recorded no size for the result: nothing to show until the next turn. */
-  compactedUnmeasured?: boolean | undefined;
-  /** No usage within the last this many bytes of the transcript, the most it is read (maxScanBytes): turns may lie further back. */
-  unmeasuredWithin?: number | undefined;
-  /** The transcript is there but cannot be read (no permission, not a regular file). */
-  unreadable?: boolean | undefined;
+  /** Why there is no reading, when the transcript says more than that there is no turn yet. */
+  noReading?: NoReading | undefined;
   window: number;
   ceilingPct: number;
   /** Tokens at which Claude Code will compact (compactionPointTokens). */
@@ -103,10 +106,16 @@ export const STATUSLINE_FAILED = 'ctx – context-ceiling failed (context-ceilin
 
 /** Why the line shows no reading, in full and short: only what the transcript really says. */
 function unmeasuredWords(f: StatusLineFacts): [string, string] {
-  if (f.compactedUnmeasured) return ['compacted, no turn since', 'compacted, no turn since'];
-  if (f.unmeasuredWithin !== undefined) return [`not measured: no turn in the last ${formatBytes(f.unmeasuredWithin)}`, 'not measured'];
-  if (f.unreadable) return ['not measured: transcript unreadable', 'not measured'];
-  return ['no turn yet', 'no turn yet'];
+  switch (f.noReading?.why) {
+    case 'compacted':
+      return ['compacted, no turn since', 'compacted, no turn since'];
+    case 'scan-cap':
+      return [`not measured: no turn in the last ${formatBytes(f.noReading.within)}`, 'not measured'];
+    case 'unreadable':
+      return ['not measured: transcript unreadable', 'not measured'];
+    default:
+      return ['no turn yet', 'no turn yet'];
+  }
 }
 
 /**

@@ -8,7 +8,7 @@
 import type * as ChildProcess from 'node:child_process';
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
 import { LARGEST_KNOWN_WINDOW } from '../core/window.js';
-import { parseStatusInput, renderStatusLine, STATUSLINE_FAILED, type StatusInput } from '../core/statusline.js';
+import { type NoReading, parseStatusInput, renderStatusLine, STATUSLINE_FAILED, type StatusInput } from '../core/statusline.js';
 import { describeError } from '../io/debug.js';
 import { STATUSLINE_EVENT } from '../io/last-error.js';
 import { readOccupancy } from '../io/transcript.js';
@@ -103,9 +103,7 @@ function ourStatusLine(input: StatusInput, host: HookHost, onTranscriptRead: (()
   return renderStatusLine({
     usage: input.usageTokens ?? reading?.usage,
     from: input.usageTokens === undefined ? reading?.from : 'claude-code',
-    compactedUnmeasured: reading?.compactedUnmeasured,
-    unmeasuredWithin: reading?.unmeasuredWithin,
-    unreadable: reading?.unreadable,
+    noReading: reading?.noReading,
     window,
     ceilingPct: policy.ceilingPct,
     compactAt: compactionPointTokens(resolveAutocompact(host.env), window),
@@ -124,15 +122,13 @@ function readSince(
   transcriptPath: string | undefined,
   maxScanBytes: number,
   debug: (message: string) => void,
-):
-  | { usage?: number; from?: 'compaction' | 'claude-code'; compactedUnmeasured?: boolean; unmeasuredWithin?: number; unreadable?: boolean }
-  | undefined {
+): { usage?: number; from?: 'compaction' | 'claude-code'; noReading?: NoReading } | undefined {
   if (transcriptPath === undefined) return undefined;
   const { occupancy, bytesScanned } = readOccupancy(transcriptPath, { maxScanBytes });
   debug(`status line: transcript ${occupancy.kind} scanned=${bytesScanned ?? 0}`);
-  if (occupancy.kind === 'unknown-since-compaction') return { compactedUnmeasured: true };
-  if (occupancy.kind === 'unavailable' && occupancy.reason === 'scan-cap') return { unmeasuredWithin: maxScanBytes };
-  if (occupancy.kind === 'unavailable' && occupancy.reason === 'unreadable') return { unreadable: true };
+  if (occupancy.kind === 'unknown-since-compaction') return { noReading: { why: 'compacted' } };
+  if (occupancy.kind === 'unavailable' && occupancy.reason === 'scan-cap') return { noReading: { why: 'scan-cap', within: maxScanBytes } };
+  if (occupancy.kind === 'unavailable' && occupancy.reason === 'unreadable') return { noReading: { why: 'unreadable' } };
   if (occupancy.kind !== 'measured') return undefined;
   return { usage: occupancy.tokens, from: occupancy.source === 'compaction' ? 'compaction' : 'claude-code' };
 }

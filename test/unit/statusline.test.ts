@@ -76,8 +76,11 @@ describe('renderStatusLine', () => {
       'ctx 1% ▕░░░░│░░░░░░▏ 18,912/1,000,000 · since compaction · 381,088 to the 40% ceiling',
     ],
     [{ usage: undefined }, 'ctx –/1,000,000 no turn yet · ceiling 40%'],
-    [{ usage: undefined, compactedUnmeasured: true }, 'ctx –/1,000,000 compacted, no turn since · ceiling 40%'],
-    [{ usage: undefined, unmeasuredWithin: 64 * 1024 * 1024 }, 'ctx –/1,000,000 not measured: no turn in the last 64.0 MiB · ceiling 40%'],
+    [{ usage: undefined, noReading: { why: 'compacted' as const } }, 'ctx –/1,000,000 compacted, no turn since · ceiling 40%'],
+    [
+      { usage: undefined, noReading: { why: 'scan-cap' as const, within: 64 * 1024 * 1024 } },
+      'ctx –/1,000,000 not measured: no turn in the last 64.0 MiB · ceiling 40%',
+    ],
     [{ usage: 1_200_000 }, 'ctx 1,200,000/1,000,000 over the window: state the real one'],
     [
       { usage: 90_000, window: 200_000, compactAt: 167_000 },
@@ -92,7 +95,7 @@ describe('renderStatusLine', () => {
   });
 
   it('a transcript read to its cap without a turn is "not measured", in the short form too', () => {
-    const facts = { ...base, usage: undefined, unmeasuredWithin: 65_536 };
+    const facts = { ...base, usage: undefined, noReading: { why: 'scan-cap' as const, within: 65_536 } };
     expect(renderStatusLine(facts)).toBe('ctx –/1,000,000 not measured: no turn in the last 64.0 KiB · ceiling 40%');
     expect(renderStatusLine({ ...facts, columns: 30 })).toBe('ctx – not measured');
   });
