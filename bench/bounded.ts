@@ -99,7 +99,7 @@ const CASES: Case[] = [
     path: 'UserPromptSubmit (the monitor)',
     event: 'user-prompt-submit',
     input: (transcript, session, project) => hookInput('UserPromptSubmit', transcript, session, project, { prompt: 'next step' }),
-    answer: { turns: /^monitor$/, line: /^monitor$/ },
+    answer: { turns: /^monitor nominal$/, line: /^monitor unmeasured scan-cap$/ },
     shows: {
       turns: /Context 30% \(300,005 of 1,000,000 tokens/,
       line: /Context not measured: no turn with usage in the last 64\.0 MiB of the transcript/,

@@ -221,7 +221,7 @@ const PATHS: PathCase[] = [
     path: 'monitor',
     event: 'user-prompt-submit',
     input: (t, project) => sessionInput('UserPromptSubmit', t.turns, rowSession(project), project, { prompt: 'next step' }),
-    reason: 'monitor',
+    reason: 'monitor nominal',
     stdout: /<context-monitor>/,
   },
   {
@@ -235,7 +235,7 @@ const PATHS: PathCase[] = [
       run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null }));
       run('session-start', sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'compact' }));
     },
-    reason: 'monitor',
+    reason: 'monitor nominal',
     stdout: /<context-monitor>/,
   },
   {
@@ -251,7 +251,7 @@ const PATHS: PathCase[] = [
       run('pre-compact', sessionInput('PreCompact', t.turns, rowSession(project), project, { trigger: 'auto', custom_instructions: null }));
       run('session-start', sessionInput('SessionStart', t.turns, rowSession(project), project, { source: 'compact' }));
     },
-    reason: 'monitor',
+    reason: 'monitor nominal',
     stdout: /<context-monitor>/,
   },
   {
@@ -261,7 +261,7 @@ const PATHS: PathCase[] = [
     event: 'user-prompt-submit',
     input: (t, project) =>
       sessionInput('UserPromptSubmit', grownByATurn(t, project), rowSession(project), project, { prompt: 'next step' }),
-    reason: 'monitor',
+    reason: 'monitor nominal',
     stdout: /<context-monitor>/,
   },
   {

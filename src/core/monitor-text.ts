@@ -94,6 +94,18 @@ export function renderMonitor(facts: MonitorFacts): string {
   return hardCut(text, budget);
 }
 
+/**
+ * What the monitor found, for its verdict's reason (`monitor nominal`, `monitor unmeasured scan-cap`): the branch of
+ * monitorText that worded it, so the debug channel tells a measured tier from a text that measured nothing.
+ */
+export function monitorState(facts: Pick<MonitorFacts, 'occupancy' | 'tier' | 'window'>): string {
+  const { occupancy } = facts;
+  if (occupancy.kind === 'unknown-since-compaction') return 'unknown-since-compaction';
+  if (occupancy.kind === 'unavailable') return `unmeasured ${occupancy.reason}`;
+  if (occupancy.tokens > facts.window.tokens) return 'over-window';
+  return facts.tier.toLowerCase().replace('_', '-');
+}
+
 /** Longest first: each drops one more thing (see renderMonitor). */
 const FORMS = ['full', 'short', 'shortest', 'no-history', 'no-left'] as const;
 type Form = (typeof FORMS)[number];

@@ -10,7 +10,7 @@ import { readCompactionSince } from '../io/transcript.js';
 import { readSessionHistory } from '../checkpoints/history.js';
 import { orchestrationPath, readOrchestration } from '../io/orchestration.js';
 import type { HookConfig } from '../runtime/hook-config.js';
-import { renderMonitor } from '../core/monitor-text.js';
+import { monitorState, renderMonitor } from '../core/monitor-text.js';
 import type { HookOutcome } from '../runtime/hook-io.js';
 import { resolveRecoverySkill } from '../io/recovery-skill.js';
 import { operatorRecoverySkills } from '../core/policy-layer.js';
@@ -32,6 +32,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   const parts: string[] = [];
   let compacted: CompactionNumbers | undefined;
   let stuck = false;
+  let state: string | undefined;
   // This session's checkpoint records, read once (after the mark's records key is remembered) for both uses below.
   let sessionRecords: WrittenRecord[] | undefined;
   const records = () => (sessionRecords ??= readWrittenRecords(config.stateDir, config.projectDir, sanitizeId(input.session_id)));
@@ -47,6 +48,7 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
     const over = reading.tier !== 'NOMINAL' && reading.tier !== 'UNKNOWN';
     const stuckAfter = over ? judgeStuckAfterCompaction(notice?.newest, policy.ceilingPct, reading.window.tokens) : undefined;
     stuck = stuckAfter !== undefined;
+    state = monitorState(reading);
     parts.push(
       renderMonitor({
         ...reading,
@@ -75,7 +77,9 @@ export function runUserPromptSubmit(stdin: string | undefined, host: HookHost): 
   if (alert) parts.push(alert);
   const fallback = guarded(() => takeFallbackNotice(config), config.debug);
   const monitor = compacted ? 'monitor-after-compaction' : stuck ? 'monitor-over-ceiling-after-compaction' : 'monitor';
-  const reason = [policy.monitor ? monitor : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
+  // What was said first (the run's kind: code-cache-write.ts), then what the monitor found: `monitor+compaction-alert nominal`.
+  const said = [policy.monitor ? monitor : undefined, alert ? 'compaction-alert' : undefined].filter(Boolean).join('+');
+  const reason = state === undefined ? said : `${said} ${state}`;
   return additionalContext('UserPromptSubmit', parts, reason, 'monitor-off', fallback);
 }
 

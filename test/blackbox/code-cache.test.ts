@@ -91,7 +91,7 @@ describe('the code cache of the hook bundles', { tags: ['hook'] }, () => {
   // looked at past the first read) must be in it all the same, or every later run on a long transcript compiles it.
   it.each([
     ['pre-tool-use', 'allow below-ceiling', { tool_name: 'Skill', tool_input: { skill: 'deep-dive' } }],
-    ['user-prompt-submit', 'monitor', { prompt: 'next step' }],
+    ['user-prompt-submit', 'monitor nominal', { prompt: 'next step' }],
   ])(
     '%s: a cache a short transcript wrote holds what a run over a long one compiles (nothing compiled lazily)',
     async (event, reason, fields) => {
@@ -199,21 +199,21 @@ describe('the code cache of the hook bundles', { tags: ['hook'] }, () => {
     const { cache } = setUp();
     const run = logged(cache);
     const bare = await run('user-prompt-submit', 'fresh');
-    expect(bare.reason).toBe('monitor');
+    expect(bare.reason).toBe('monitor nominal');
     expect(bare.cache?.kinds).toBe('monitor');
     expect((await run('pre-compact', 'compacted')).reason).toBe('checkpoint cx-001');
     // Its next prompt brings the compaction alert (a kind of its own), the prompts after it the monitor alone.
     const alert = await run('user-prompt-submit', 'compacted');
-    expect(alert.reason).toBe('monitor+compaction-alert');
+    expect(alert.reason).toBe('monitor+compaction-alert nominal');
     expect(alert.cache?.kinds).toBe('monitor,monitor+compaction-alert/records');
     const first = await run('user-prompt-submit', 'compacted');
-    expect(first.reason).toBe('monitor');
+    expect(first.reason).toBe('monitor nominal');
     expect(first.cache?.kinds).toBe('monitor,monitor+compaction-alert/records,monitor/records');
     const next = await run('user-prompt-submit', 'compacted');
     expect(next.compiled.fromCache).toBe(true);
     expect(next.compiled.lazily).toEqual([]); // without the mark: the session's checkpoints read with code compiled on every prompt
     // A prompt of a session without checkpoints is covered by it: nothing is written again.
-    expect((await run('user-prompt-submit', 'another')).reason).toBe('monitor');
+    expect((await run('user-prompt-submit', 'another')).reason).toBe('monitor nominal');
     expect(cacheOf(cache, 'hook-user-prompt-submit.cjs')?.ino).toBe(first.cache?.ino);
   });
 

@@ -109,11 +109,11 @@ describe('`context-ceiling hook <event>` and plugin/dist/hook.cjs', () => {
   it('around a compaction: the monitor, PreCompact, the start after it, PostCompact, the next prompt, PostToolUse, a new session', async () => {
     const hook = await runThrough('hook', AROUND_A_COMPACTION);
     expect(hook.runs.map((run) => run.reason)).toEqual([
-      'monitor',
+      'monitor nominal',
       'checkpoint cx-001',
       'compaction-alert',
       'summary-kept',
-      'monitor',
+      'monitor nominal',
       'not-the-orchestration-file',
       'no-checkpoint-to-resume',
     ]);

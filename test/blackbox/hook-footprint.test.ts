@@ -74,7 +74,7 @@ describe('the Node built-ins a hook loads', { tags: ['hook'] }, () => {
   it('the monitor on every prompt, SessionStart with nothing to resume, PostToolUse: none of the heavy ones', async () => {
     const transcript = setUp();
     const monitor = await builtinsLoaded('user-prompt-submit', { session_id: 's', transcript_path: transcript, prompt: 'go on' });
-    expect(monitor.run.reason).toBe('monitor');
+    expect(monitor.run.reason).toBe('monitor nominal');
     expect(heavyIn(monitor.modules)).toEqual([]);
     const start = await builtinsLoaded('session-start', { session_id: 's', transcript_path: transcript, source: 'startup' });
     expect(start.run.reason).toBe('no-checkpoint-to-resume');
@@ -281,7 +281,7 @@ process.reallyExit = function (code) { appendFileSync(${JSON.stringify(out)}, 'p
       'hook',
       'user-prompt-submit',
     );
-    expect([monitored.exitCode, monitored.reason, monitor.how()]).toEqual([0, 'monitor', 'process.exit 0\n']);
+    expect([monitored.exitCode, monitored.reason, monitor.how()]).toEqual([0, 'monitor over-ceiling', 'process.exit 0\n']);
     expect(JSON.parse(monitored.stdout).hookSpecificOutput.additionalContext).toContain('<context-monitor');
   });
 

@@ -118,7 +118,7 @@ describe("the avoidable Node calls of a hook's common paths", () => {
   it('the monitor, SessionStart, PostCompact and PostToolUse, compiled from the code cache: none', async () => {
     const transcript_path = transcriptAt(60_000);
     const runs: Array<[string, Record<string, unknown>, string]> = [
-      ['user-prompt-submit', { prompt: 'go on' }, 'monitor'],
+      ['user-prompt-submit', { prompt: 'go on' }, 'monitor nominal'],
       ['session-start', { source: 'startup' }, 'no-checkpoint-to-resume'],
       ['post-compact', { trigger: 'auto', compact_summary: 'Summary.' }, 'no-checkpoint'],
       [
@@ -151,21 +151,21 @@ describe("the avoidable Node calls of a hook's common paths", () => {
     const input = { session_id: 's', transcript_path, hook_event_name: 'UserPromptSubmit', prompt: 'go on' };
     const prompt = () => avoidableCalls('user-prompt-submit', input, { CLAUDE_PROJECT_DIR: sandbox().project });
     const first = await prompt(); // writes the code cache and the mark, key included
-    expect(first.run.reason).toBe('monitor+compaction-alert');
+    expect(first.run.reason).toBe('monitor+compaction-alert nominal');
     const mark = join(sandbox().home, '.local', 'state', 'context-ceiling', 'sessions', 's', 'monitor.json');
     const project = realpathSync(sandbox().project);
     const key = createHash('sha256').update(project).digest('hex').slice(0, 32);
     expect(JSON.parse(readFileSync(mark, 'utf8')).records).toEqual({ dir: project, key });
 
     const later = await prompt();
-    expect(later.run.reason).toBe('monitor');
+    expect(later.run.reason).toBe('monitor nominal');
     expect(context(later.run)).toContain('Compactions: 1. Last checkpoint: cx-001');
     expect(later.calls).toEqual([]);
 
     // A key that is not one recordsKey gives (here a way out of the records folder) is not used: the folder is hashed again.
     writeFileSync(mark, JSON.stringify({ ...JSON.parse(readFileSync(mark, 'utf8')), records: { dir: project, key: '../../../../tmp/x' } }));
     const garbled = await prompt();
-    expect(garbled.run.reason).toBe('monitor');
+    expect(garbled.run.reason).toBe('monitor nominal');
     expect(context(garbled.run)).toContain('Compactions: 1. Last checkpoint: cx-001');
     expect(garbled.calls).toEqual(['WebAssembly.Module']);
     expect(JSON.parse(readFileSync(mark, 'utf8')).records).toEqual({ dir: project, key });

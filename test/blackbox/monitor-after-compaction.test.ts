@@ -55,7 +55,7 @@ async function promptBeforeThenAfter(
   parts: { before: string; after: string },
 ): Promise<{ transcript: string; run: HookRun }> {
   const transcript = sandbox.write(`claude/${name}`, parts.before);
-  expect((await prompt(transcript)).reason).toBe('monitor');
+  expect((await prompt(transcript)).reason).toBe('monitor emergency');
   appendFileSync(transcript, parts.after);
   return { transcript, run: await prompt(transcript) };
 }
@@ -101,7 +101,7 @@ describe('the monitor right after a compaction that left the context over the ce
       'manual.jsonl',
       rewritten('skill-then-manual-compact.jsonl', { before: 930_000, preTokens: 930_020, postTokens: 720_000 }),
     );
-    expect(run.reason).toBe('monitor-after-compaction');
+    expect(run.reason).toBe('monitor-after-compaction warning');
     const text = monitor(run);
     expect(text).toContain('Claude Code just compacted this session (/compact: 930,020 → 720,000 tokens)');
     expect(text).toContain('Context 72% (720,000 of 1,000,000 tokens');
@@ -117,7 +117,7 @@ describe('the monitor right after a compaction that left the context over the ce
       'auto.jsonl',
       rewritten('auto-compact.jsonl', { before: 951_005, preTokens: 951_030, postTokens: 449_400, after: 450_005 }),
     );
-    expect(first.reason).toBe('monitor-after-compaction');
+    expect(first.reason).toBe('monitor-after-compaction over-ceiling');
     const text = monitor(first);
     expect(text).toContain('Claude Code just compacted this session (auto compaction: 951,030 → 449,400 tokens)');
     expect(text).toContain('Context 45% (450,005 of 1,000,000 tokens');
@@ -133,26 +133,26 @@ describe('the monitor right after a compaction that left the context over the ce
     // the boundary is now behind the turn the monitor reads, and monitor.json remembers what it left.
     appendFileSync(transcript, `${lastTurnOf(transcript)}\n`);
     const second = await prompt(transcript);
-    expect(second.reason).toBe('monitor-over-ceiling-after-compaction');
+    expect(second.reason).toBe('monitor-over-ceiling-after-compaction over-ceiling');
     expect(monitor(second)).not.toContain('just compacted');
     expect(monitor(second)).toContain('a compaction already left 449,400 tokens, over the 40% ceiling');
   });
 
   it('a compaction that brought the context under the ceiling (the real numbers) is reported once too', async () => {
     const { transcript, run } = await promptBeforeThenAfter('auto.jsonl', rewritten('auto-compact.jsonl', {}));
-    expect(run.reason).toBe('monitor-after-compaction');
+    expect(run.reason).toBe('monitor-after-compaction nominal');
     expect(monitor(run)).toContain('Claude Code just compacted this session (auto compaction: 951,030 → 2,895 tokens)');
     expect(monitor(run)).toContain('Context <1% (3,505 of 1,000,000 tokens');
-    expect((await prompt(transcript)).reason).toBe('monitor');
+    expect((await prompt(transcript)).reason).toBe('monitor nominal');
   });
 
   it('a first look at a session whose newest record is the boundary reports it, once', async () => {
     const parts = rewritten('skill-then-manual-compact.jsonl', {});
     const compacted = sandbox.write('claude/fresh.jsonl', parts.before + parts.after);
     const run = await prompt(compacted);
-    expect(run.reason).toBe('monitor-after-compaction');
+    expect(run.reason).toBe('monitor-after-compaction nominal');
     expect(monitor(run)).toContain('Claude Code just compacted this session (/compact: 93,020 → 2,647 tokens)');
-    expect((await prompt(compacted)).reason).toBe('monitor');
+    expect((await prompt(compacted)).reason).toBe('monitor nominal');
   });
 });
 
@@ -164,12 +164,12 @@ describe('the prompts after that, while the newest compaction left the context o
 
   it('never ask for /compact or the recovery skill alone: they say what the compaction left and that the way down is a checkpoint and /clear', async () => {
     const { transcript, run: first } = await promptBeforeThenAfter('auto.jsonl', overAfterAuto());
-    expect(first.reason).toBe('monitor-after-compaction');
+    expect(first.reason).toBe('monitor-after-compaction over-ceiling');
     expect(monitor(first)).toContain(`Way down: save a checkpoint with /${SKILL}, then ask the person to run /clear`);
     for (const tokens of [452_000, 760_000]) {
       appendFileSync(transcript, `${turnAt(transcript, tokens)}\n`);
       const run = await prompt(transcript);
-      expect(run.reason).toBe('monitor-over-ceiling-after-compaction');
+      expect(run.reason).toBe(`monitor-over-ceiling-after-compaction ${tokens < 700_000 ? 'over-ceiling' : 'warning'}`);
       const text = monitor(run);
       expect(text).toContain(
         'a compaction already left 449,400 tokens, over the 40% ceiling, so /compact again will not bring it under. ' +
@@ -184,11 +184,11 @@ describe('the prompts after that, while the newest compaction left the context o
     const { transcript } = await promptBeforeThenAfter('auto.jsonl', overAfterAuto());
     appendFileSync(transcript, `${boundaryOf(transcript, { preTokens: 452_010, postTokens: 2_895 })}\n${turnAt(transcript, 3_505)}\n`);
     const reported = await prompt(transcript);
-    expect(reported.reason).toBe('monitor-after-compaction');
+    expect(reported.reason).toBe('monitor-after-compaction nominal');
     expect(monitor(reported)).toContain('(auto compaction: 452,010 → 2,895 tokens)');
     appendFileSync(transcript, `${turnAt(transcript, 450_005)}\n`);
     const grown = await prompt(transcript);
-    expect(grown.reason).toBe('monitor');
+    expect(grown.reason).toBe('monitor over-ceiling');
     expect(monitor(grown)).toContain(`run /${SKILL} after this step`);
   });
 
@@ -200,7 +200,7 @@ describe('the prompts after that, while the newest compaction left the context o
 
   it('the guard, mid-run (no prompt since the compaction), warns and blocks with the same way down', async () => {
     const transcript = sandbox.write('claude/guard.jsonl', overAfterAuto().before);
-    expect((await prompt(transcript)).reason).toBe('monitor');
+    expect((await prompt(transcript)).reason).toBe('monitor emergency');
     appendFileSync(transcript, overAfterAuto().after);
     const warned = await guard(transcript);
     expect(warned.reason).toBe('warn over-ceiling over-ceiling-after-compaction');

@@ -75,7 +75,7 @@ describe('the newest turn further back than a hook reads', () => {
   it('nothing configured: the monitor tells the model how far it read, not that there was no turn', async () => {
     const run = await runHook(sandbox, prompt(turnThenLongLine(65 * MiB)), {}, 'hook', 'user-prompt-submit');
     expect(run.exitCode).toBe(0);
-    expect(run.reason).toBe('monitor');
+    expect(run.reason).toBe('monitor unmeasured scan-cap');
     const text = monitorText(run.stdout);
     expect(text).toContain(
       'Context not measured: no turn with usage in the last 64.0 MiB of the transcript, the most a hook reads (maxScanBytes).',
@@ -91,12 +91,14 @@ describe('the newest turn further back than a hook reads', () => {
       'hook',
       'user-prompt-submit',
     );
+    expect(run.reason).toBe('monitor unmeasured scan-cap');
     expect(monitorText(run.stdout)).toContain('Context not measured: no turn with usage in the last 64.0 KiB of the transcript');
   });
 
   it('a transcript with no turn at all is still "not measured yet"', async () => {
     const transcript = sandbox.write('claude/none.jsonl', aTranscript().user('go').toString());
     const run = await runHook(sandbox, prompt(transcript), {}, 'hook', 'user-prompt-submit');
+    expect(run.reason).toBe('monitor unmeasured no-usage');
     expect(monitorText(run.stdout)).toContain('Context not measured yet (no assistant turn with usage in the transcript).');
   });
 
@@ -106,6 +108,12 @@ describe('the newest turn further back than a hook reads', () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe('ctx –/1,000,000 not measured: no turn in the last 64.0 MiB · ceiling 40%');
     expect(readFileSync(debug, 'utf8')).toContain(`status line: transcript unavailable scanned=${64 * MiB}`);
+  });
+
+  it('the monitor still judges the turn it can reach', async () => {
+    const run = await runHook(sandbox, prompt(turnThenLongLine(MiB)), {}, 'hook', 'user-prompt-submit');
+    expect(run.reason).toBe('monitor emergency');
+    expect(monitorText(run.stdout)).toMatch(/Context 90% \(900,00\d of 1,000,000 tokens/);
   });
 
   it('the status line still shows the turn it can reach', async () => {
@@ -132,6 +140,7 @@ describe('a transcript that is there but cannot be read', () => {
 
   it('the monitor tells the model the transcript cannot be read, not that it holds no turn', async () => {
     const run = await runHook(sandbox, prompt(lockedTranscript()), {}, 'hook', 'user-prompt-submit');
+    expect(run.reason).toBe('monitor unmeasured unreadable');
     const text = monitorText(run.stdout);
     expect(text).toContain('Context not measured: the transcript cannot be read (no permission, or not a regular file).');
     expect(text).not.toContain('no assistant turn');
@@ -141,6 +150,7 @@ describe('a transcript that is there but cannot be read', () => {
     const folder = join(sandbox.root, 'claude', 'folder.jsonl');
     mkdirSync(folder, { recursive: true });
     const run = await runHook(sandbox, prompt(folder), {}, 'hook', 'user-prompt-submit');
+    expect(run.reason).toBe('monitor unmeasured unreadable');
     expect(monitorText(run.stdout)).toContain('Context not measured: the transcript cannot be read');
     expect((await statusLine(folder)).stdout).toBe('ctx –/1,000,000 not measured: transcript unreadable · ceiling 40%');
   });
@@ -148,6 +158,7 @@ describe('a transcript that is there but cannot be read', () => {
   it('a transcript not written yet (a session before its first turn) is "not measured yet" and "no turn yet"', async () => {
     const missing = join(sandbox.root, 'claude', 'not-yet.jsonl');
     const run = await runHook(sandbox, prompt(missing), {}, 'hook', 'user-prompt-submit');
+    expect(run.reason).toBe('monitor unmeasured no-transcript');
     expect(monitorText(run.stdout)).toContain('Context not measured yet (no assistant turn with usage in the transcript).');
     expect((await statusLine(missing)).stdout).toBe('ctx –/1,000,000 no turn yet · ceiling 40%');
   });

@@ -8,7 +8,7 @@ import type { ResolvedWindow } from '../../src/core/window.js';
 import { computePercent, computeTier, DEFAULT_TIER_PCTS, sessionTiers } from '../../src/core/tiers.js';
 import { renderResumptionContext } from '../../src/core/resumption-text.js';
 import { judgeStaleness, renderStaleness } from '../../src/core/staleness.js';
-import { renderMonitor } from '../../src/core/monitor-text.js';
+import { type MonitorFacts, monitorState, renderMonitor } from '../../src/core/monitor-text.js';
 import { renderCompactionAlert } from '../../src/core/alert-text.js';
 import { estimateTokens } from '../../src/core/text-budget.js';
 import { misprintedNumbers } from '../helpers/computed-lines.js';
@@ -18,13 +18,17 @@ const thresholds = { ceilingPct: 40, warningPct: 70, criticalPct: 80, emergencyP
 
 /** As the hook renders it: the default tiers placed below Claude Code's compaction point for the window. */
 function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: AutocompactPoint) {
+  return renderMonitor(monitorFactsAt(occupancy, window, autocompact));
+}
+
+function monitorFactsAt(occupancy: Occupancy, window = WINDOW, autocompact?: AutocompactPoint): MonitorFacts {
   const percent = occupancy.kind === 'measured' ? computePercent(occupancy.tokens, window.tokens) : undefined;
   const tiers = sessionTiers(
     { ceilingPct: 40, tiers: DEFAULT_TIER_PCTS },
     window.tokens,
     compactionPointTokens(autocompact, window.tokens),
   );
-  return renderMonitor({
+  return {
     occupancy,
     percent,
     tier: computeTier(percent, tiers),
@@ -36,7 +40,7 @@ function monitorAt(occupancy: Occupancy, window = WINDOW, autocompact?: Autocomp
     compactAt: compactionPointTokens(autocompact, window.tokens),
     session: { compactions: 0, last: undefined },
     maxScanBytes: 64 * 1024 * 1024,
-  });
+  };
 }
 const measured = (tokens: number): Occupancy => ({ kind: 'measured', tokens, source: 'usage' });
 
@@ -119,22 +123,25 @@ const alert = (checkpoint: Checkpoint | undefined, eventNumber = 1, eventCount =
   });
 
 describe('<context-monitor> at every tier', () => {
-  it.each<[string, Occupancy, number]>([
-    ['nominal', measured(24_000), 100],
-    ['over-ceiling', measured(90_000), 100],
+  // The last column: what the verdict's reason says the monitor found (`monitor <state>` on the debug channel).
+  it.each<[string, Occupancy, number, string]>([
+    ['nominal', measured(24_000), 100, 'nominal'],
+    ['over-ceiling', measured(90_000), 100, 'over-ceiling'],
     // 200,000 window: Claude Code compacts at about 167,000, so the tiers start at 62.6 %, 71 % and 79.3 %.
-    ['warning', measured(130_000), 200],
-    ['critical', measured(144_000), 200],
-    ['emergency', measured(160_000), 200],
-    ['unknown-since-compaction', { kind: 'unknown-since-compaction' }, 100],
-    ['unmeasured', { kind: 'unavailable', reason: 'no-usage' }, 100],
-    ['unmeasured-scan-cap', { kind: 'unavailable', reason: 'scan-cap' }, 100],
-    ['unmeasured-unreadable', { kind: 'unavailable', reason: 'unreadable' }, 100],
-    ['window-contradicted', measured(951_005), 100],
-  ])('%s', async (name, occupancy, budget) => {
-    const text = monitorAt(occupancy);
+    ['warning', measured(130_000), 200, 'warning'],
+    ['critical', measured(144_000), 200, 'critical'],
+    ['emergency', measured(160_000), 200, 'emergency'],
+    ['unknown-since-compaction', { kind: 'unknown-since-compaction' }, 100, 'unknown-since-compaction'],
+    ['unmeasured', { kind: 'unavailable', reason: 'no-usage' }, 100, 'unmeasured no-usage'],
+    ['unmeasured-scan-cap', { kind: 'unavailable', reason: 'scan-cap' }, 100, 'unmeasured scan-cap'],
+    ['unmeasured-unreadable', { kind: 'unavailable', reason: 'unreadable' }, 100, 'unmeasured unreadable'],
+    ['window-contradicted', measured(951_005), 100, 'over-window'],
+  ])('%s', async (name, occupancy, budget, state) => {
+    const facts = monitorFactsAt(occupancy);
+    const text = renderMonitor(facts);
     await expect(text).toMatchFileSnapshot(`../golden/monitor-${name}.txt`);
     expect(estimateTokens(text)).toBeLessThanOrEqual(budget);
+    expect(monitorState(facts)).toBe(state);
   });
 
   it('names Claude Code’s own auto-compaction point when it is overridden', async () => {
