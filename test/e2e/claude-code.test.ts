@@ -8,6 +8,8 @@
  * not exist yet), so each scenario first runs a turn that sets the occupancy,
  * then resumes the session for the turn under test.
  */
+import { randomUUID } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { type RecordedRequest, toolResult, toolUseId } from './fake-api.js';
 import { Terminal } from './terminal.js';
@@ -120,6 +122,50 @@ describe('the monitor in the real client', () => {
       'UserPromptSubmit hook additional context: <context-monitor>\nContext 75% (750,000 of 1,000,000 tokens, window: model claude-opus-5-5). Tier WARNING',
     );
     expect(request!.text).toContain('Recommended actions:');
+  });
+
+  it('4b. a newest turn further back than a hook reads (one 65 MiB record after it): the model is told how far the monitor read, not that there was no turn; the next turn is measured again', async () => {
+    world = new World();
+    world.skill('deep-dive');
+    await world.start(['--strict']); // as CI runs it, nothing else configured
+    const session = await world.sessionAt(900_000);
+    const transcript = world.transcript(session);
+    const last = readFileSync(transcript, 'utf8').trimEnd().split('\n').at(-1)!;
+    // A hook's progress record (the commonest record type) whose output alone outgrows the 64 MiB a hook reads.
+    const progress = {
+      parentUuid: JSON.parse(last).uuid,
+      isSidechain: false,
+      type: 'progress',
+      data: {
+        type: 'hook_progress',
+        hookEvent: 'PostToolUse',
+        hookName: 'PostToolUse:Bash',
+        command: 'cat big.log',
+        output: 'x'.repeat(65 * 1024 * 1024),
+      },
+      uuid: randomUUID(),
+      timestamp: new Date().toISOString(),
+      sessionId: session,
+      cwd: world.project,
+    };
+    appendFileSync(transcript, `${JSON.stringify(progress)}\n`);
+    const mark = world.api.requests.length - 1;
+    world.reply({ cacheRead: 901_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 902_000, text: 'done' });
+    const run = await world.claude('use the deep-dive skill', { resume: session, stream: true, verdicts: true });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [prompted, afterTool] = turnsAfter(world.api.conversation, mark);
+    expect(prompted!.text).toContain(
+      'UserPromptSubmit hook additional context: <context-monitor>\nContext not measured: no turn with usage in the last 64.0 MiB of the transcript, the most a hook reads (maxScanBytes). Ceiling 40% of 1,000,000 tokens',
+    );
+    // (The first run's monitor, earlier in the same conversation, said "not measured yet": there was no turn then.)
+    const newest = prompted!.text.split('<context-monitor>').at(-1)!.split('</context-monitor>')[0]!;
+    expect(newest).toContain('Context not measured: no turn with usage in the last 64.0 MiB');
+    expect(newest).not.toContain('no assistant turn');
+    expect(verdicts(run)).toContain('user-prompt-submit: monitor unmeasured scan-cap');
+    // The calling turn is written after that record, within reach: the guard measures it (90 %) and blocks.
+    expect(verdicts(run)).toContain('pre-tool-use: block over-ceiling-blocked');
+    expect(afterTool!.text).toContain('Blocked by the context ceiling (strict mode)');
+    expect(afterTool!.text).not.toContain('You are running the deep-dive skill');
   });
 });
 
