@@ -4,6 +4,7 @@
  * The SDK adapter consumes the same GuardResult.
  */
 import { compactionPointTokens, resolveAutocompact } from '../core/autocompact.js';
+import { statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { join } from '../io/join-path.js';
 import { describeCall, judgeCall, type Verdict } from '../core/ceiling.js';
@@ -267,8 +268,10 @@ function measure(
 /**
  * The newest usage, preferably of the turn that makes this call. The hook can
  * start before Claude Code has written that turn (CLAUDE-CODE-FACTS.md: up to
- * ~35 ms), and would then judge the previous turn: when the newest record
- * does not hold the call's tool_use_id, poll for it within a small budget.
+ * ~35 ms), and would then judge the previous turn, or, when no turn lies within
+ * reach (none yet, or none in the most a hook reads), nothing: while the newest
+ * record does not hold the call's tool_use_id, poll for it within a small budget,
+ * reading the transcript again only once it has grown.
  */
 function measureCallingTurn(
   transcript: string,
@@ -279,18 +282,48 @@ function measureCallingTurn(
 ): Measurement {
   const read = () => readOccupancy(transcript, { maxScanBytes, agentId: input.agent_id, callId: input.tool_use_id, timeUp });
   let measurement = read();
-  if (measurement.callSeen === false)
-    debug(`the newest turn does not hold call ${input.tool_use_id}; waiting up to ${CALL_RECORD_WAIT_MS} ms for its record`);
+  const awaited = awaitedCall(measurement, input.tool_use_id);
+  if (awaited === undefined) return measurement;
+  debug(`${awaited} ${input.tool_use_id}; waiting up to ${CALL_RECORD_WAIT_MS} ms for its record`);
   const deadline = Date.now() + CALL_RECORD_WAIT_MS;
-  while (measurement.callSeen === false && Date.now() < deadline && !timeUp?.()) {
+  let size = measurement.fileSize;
+  while (awaitedCall(measurement, input.tool_use_id) !== undefined && Date.now() < deadline && !timeUp?.()) {
     sleepSync(CALL_RECORD_POLL_MS);
+    // Nothing appended, nothing new to find: a scan that read its whole cap is not repeated for nothing.
+    const now = sizeOf(transcript);
+    if (now !== undefined && now === size) continue;
+    size = now;
     measurement = read();
   }
-  if (measurement.callSeen === false)
+  if (awaitedCall(measurement, input.tool_use_id) !== undefined)
     debug(
       `the record of call ${input.tool_use_id} did not reach the transcript within ${CALL_RECORD_WAIT_MS} ms; judging the newest turn there`,
     );
   return measurement;
+}
+
+/**
+ * Why the calling turn's record is still to come (what the debug channel says), or undefined when it is there or
+ * nothing will bring it: the newest turn holds another call, or the transcript, which exists and can be read, has no
+ * turn within reach. A transcript not written yet (a print-mode session's first turn is flushed after its hooks) or
+ * unreadable is not waited for.
+ */
+function awaitedCall(measurement: Measurement, callId: string | undefined): string | undefined {
+  if (callId === undefined) return undefined;
+  if (measurement.callSeen === false) return 'the newest turn does not hold call';
+  const { occupancy } = measurement;
+  if (occupancy.kind === 'unavailable' && (occupancy.reason === 'no-usage' || occupancy.reason === 'scan-cap'))
+    return `no turn within reach (${occupancy.reason}) holds call`;
+  return undefined;
+}
+
+/** The transcript's size now, or undefined when it cannot be told (read it again). */
+function sizeOf(path: string): number | undefined {
+  try {
+    return statSync(path).size;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Claude Code's own count replaces the transcript's (the transcript still serves dedup's compaction check and the model). */

@@ -5,13 +5,13 @@
  * configured; one line longer than that follows it, as a huge tool result would), it is there but cannot be read, or it
  * holds no turn yet. Never "no turn" for a transcript that has one.
  */
-import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { expectBlocked, STRICT } from '../helpers/guard-runners.js';
-import { expectSilent, makeSandbox, preToolUse, ROOT, runHook, type Sandbox } from '../helpers/sandbox.js';
+import { expectSilent, type HookRun, makeSandbox, preToolUse, ROOT, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 const MiB = 1024 * 1024;
 const SESSION = 'scan-cap-session';
@@ -161,5 +161,68 @@ describe('a transcript that is there but cannot be read', () => {
     expect(run.reason).toBe('monitor unmeasured no-transcript');
     expect(monitorText(run.stdout)).toContain('Context not measured yet (no assistant turn with usage in the transcript).');
     expect((await statusLine(missing)).stdout).toBe('ctx –/1,000,000 no turn yet · ceiling 40%');
+  });
+});
+
+describe('no turn within reach: the guard waits for the calling turn, as for a newest turn that is not the call', () => {
+  /** The calling turn at 90 % of the model's window, making the Skill call `id`. */
+  const callingTurn = (id: string) =>
+    aTranscript()
+      .assistant({ cacheRead: 900_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' }, id } })
+      .toString();
+  const call = (transcript: string, id: string) => preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { tool_use_id: id });
+
+  /**
+   * Run the guard on `transcript` and append the calling turn once it says it is waiting (its budget is the
+   * tolerance): a deterministic order. A hook that ends without saying so fails at once, not at the test's timeout.
+   */
+  async function appendWhileWaiting(transcript: string, id: string): Promise<{ run: HookRun; log: string }> {
+    const log = join(sandbox.root, 'debug.log');
+    const running = runHook(sandbox, call(transcript, id), { ...STRICT, DEV_TEAM_CONTEXT_DEBUG: log });
+    let ended = false;
+    running.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
+    while (!ended && !(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
+    appendFileSync(transcript, callingTurn(id));
+    return { run: await running, log: readFileSync(log, 'utf8') };
+  }
+
+  it('the newest turn behind more than a hook reads: the calling turn, written while the hook waits, is judged and blocked', async () => {
+    const { run, log } = await appendWhileWaiting(turnThenLongLine(65 * MiB), 'toolu_late');
+    expect(expectBlocked(run).model).toContain('90% (900,005 of 1,000,000 tokens');
+    expect(log).toContain('no turn within reach (scan-cap) holds call toolu_late; waiting up to 500 ms for its record');
+    expect(log).not.toContain('did not reach the transcript');
+  });
+
+  it("a transcript with no turn yet (a session's first): the calling turn, written while the hook waits, is judged and blocked", async () => {
+    const transcript = sandbox.write('claude/first.jsonl', aTranscript().user('go').toString());
+    const { run, log } = await appendWhileWaiting(transcript, 'toolu_first');
+    expect(expectBlocked(run).model).toContain('90% (900,005 of 1,000,000 tokens');
+    expect(log).toContain('no turn within reach (no-usage) holds call toolu_first; waiting up to 500 ms for its record');
+  });
+
+  it('a record that never comes: let through after the bounded wait, and the debug channel says so', async () => {
+    const log = join(sandbox.root, 'debug.log');
+    const run = await runHook(sandbox, call(turnThenLongLine(65 * MiB), 'toolu_never'), { ...STRICT, DEV_TEAM_CONTEXT_DEBUG: log });
+    expectSilent(run, 'allow unmeasured scan-cap');
+    expect(readFileSync(log, 'utf8')).toContain(
+      'the record of call toolu_never did not reach the transcript within 500 ms; judging the newest turn there',
+    );
+  });
+
+  it('a transcript not written yet (a print-mode session flushes its first turn after its hooks) or unreadable: no wait', async () => {
+    const folder = join(sandbox.root, 'claude', 'folder.jsonl');
+    mkdirSync(folder, { recursive: true });
+    for (const [transcript, why] of [
+      [join(sandbox.root, 'claude', 'not-yet.jsonl'), 'no-transcript'],
+      [folder, 'unreadable'],
+    ] as const) {
+      const log = join(sandbox.root, `debug-${why}.log`);
+      const run = await runHook(sandbox, call(transcript, 'toolu_x'), { ...STRICT, DEV_TEAM_CONTEXT_DEBUG: log });
+      expectSilent(run, `allow unmeasured ${why}`);
+      expect(readFileSync(log, 'utf8')).not.toContain('waiting');
+    }
   });
 });

@@ -124,7 +124,7 @@ describe('the monitor in the real client', () => {
     expect(request!.text).toContain('Recommended actions:');
   });
 
-  it('4b. a newest turn further back than a hook reads (one 65 MiB record after it): the model is told how far the monitor read, not that there was no turn; the next turn is measured again', async () => {
+  it('4b. a newest turn further back than a hook reads (one 65 MiB record after it): the model is told how far the monitor read, not that there was no turn; the guard waits for the calling turn and blocks it', async () => {
     world = new World();
     world.skill('deep-dive');
     await world.start(['--strict']); // as CI runs it, nothing else configured
@@ -162,8 +162,9 @@ describe('the monitor in the real client', () => {
     expect(newest).toContain('Context not measured: no turn with usage in the last 64.0 MiB');
     expect(newest).not.toContain('no assistant turn');
     expect(verdicts(run)).toContain('user-prompt-submit: monitor unmeasured scan-cap');
-    // The calling turn is written after that record, within reach: the guard measures it (90 %) and blocks.
-    expect(verdicts(run)).toContain('pre-tool-use: block over-ceiling-blocked');
+    // 2.1.332 writes the calling turn after PreToolUse has started; with no turn within reach before it, the guard waits
+    // for it (as for a newest turn that is not the call), measures 90 % and blocks in strict mode.
+    expect(verdicts(run), JSON.stringify(verdicts(run))).toContain('pre-tool-use: block over-ceiling-blocked');
     expect(afterTool!.text).toContain('Blocked by the context ceiling (strict mode)');
     expect(afterTool!.text).not.toContain('You are running the deep-dive skill');
   });
