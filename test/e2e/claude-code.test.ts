@@ -3,10 +3,11 @@
  * a scripted Messages API on loopback. Every assertion is on what the fake
  * server received, i.e. what the model actually saw, or on files written.
  *
- * Claude Code may flush a turn's transcript record only after that turn's
- * PreToolUse ran (and in a brand-new print-mode session the transcript does
- * not exist yet), so each scenario first runs a turn that sets the occupancy,
- * then resumes the session for the turn under test.
+ * Claude Code may write a turn's transcript record only after that turn's
+ * PreToolUse started (the guard waits for it), and in a brand-new print-mode
+ * session the transcript does not exist before the first turn, so most
+ * scenarios first run a turn that sets the occupancy, then resume the session
+ * for the turn under test; 2c runs a brand-new session's first turn.
  */
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -78,6 +79,32 @@ describe('the guard in the real client', () => {
     expect(afterTool!.text).not.toContain('PreToolUse:Skill hook');
     expect(afterTool!.text).not.toContain('Context ceiling warning');
     expect(afterTool!.text).not.toContain('context-ceiling:');
+  });
+
+  it("2c. a brand-new print session, as CI runs one (install --strict, nothing else configured): its first turn's Skill call at 50 % is judged by its own turn and refused", async () => {
+    world = new World();
+    world.skill('deep-dive');
+    await world.start(['--strict']);
+    world.reply({ cacheRead: 500_000, toolUse: { name: 'Skill', input: { skill: 'deep-dive' } } }, { cacheRead: 501_000, text: 'done' });
+    const run = await world.claude('use the deep-dive skill', { stream: true, verdicts: true });
+    expect(run.exitCode, run.stderr).toBe(0);
+    const [call, refused] = world.api.conversation;
+    // No turn before the prompt: the monitor says so. 2.1.332 has written the calling turn by PreToolUse, or writes it
+    // while the guard waits for it (seen under load): the call is judged by it, never let through unmeasured.
+    expect(call!.text).toContain('<context-monitor>\nContext not measured yet (no assistant turn with usage in the transcript).');
+    const said = verdicts(run);
+    expect(
+      said.find((v) => v.startsWith('user-prompt-submit:')),
+      JSON.stringify(said),
+    ).toMatch(/^user-prompt-submit: monitor unmeasured (no-transcript|no-usage)$/);
+    expect(said, JSON.stringify(said)).toContain('pre-tool-use: block over-ceiling-blocked');
+    expect(toolResult(refused!, toolUseId(call!))).toEqual({
+      isError: true,
+      content:
+        'PreToolUse:Skill hook error: Blocked by the context ceiling (strict mode), not an error in the Skill tool: ' +
+        'context is at 50% (500,005 of 1,000,000 tokens; window: model claude-opus-5-5), over the 40% ceiling, so Skill "deep-dive" was not loaded. ' +
+        'To bring context back under the ceiling, run the /context-summarization skill, then retry; recovery skills are never blocked.',
+    });
   });
 
   it('3. strict mode on a stated window refuses the Skill call with the reason and the recovery skill; a recovery skill still runs', async () => {
