@@ -5,12 +5,12 @@
  * configured; one line longer than that follows it, as a huge tool result would), it is there but cannot be read, or it
  * holds no turn yet. Never "no turn" for a transcript that has one.
  */
-import { appendFileSync, chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { expectBlocked, STRICT } from '../helpers/guard-runners.js';
+import { appendWhenWaiting, expectBlocked, STRICT } from '../helpers/guard-runners.js';
 import { expectSilent, type HookRun, makeSandbox, preToolUse, ROOT, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 const MiB = 1024 * 1024;
@@ -172,21 +172,12 @@ describe('no turn within reach: the guard waits for the calling turn, as for a n
       .toString();
   const call = (transcript: string, id: string) => preToolUse(transcript, 'Skill', { skill: 'deep-dive' }, { tool_use_id: id });
 
-  /**
-   * Run the guard on `transcript` and append the calling turn once it says it is waiting (its budget is the
-   * tolerance): a deterministic order. A hook that ends without saying so fails at once, not at the test's timeout.
-   */
+  /** Run the guard on `transcript` and append the calling turn once it says it is waiting (appendWhenWaiting). */
   async function appendWhileWaiting(transcript: string, id: string): Promise<{ run: HookRun; log: string }> {
     const log = join(sandbox.root, 'debug.log');
     const running = runHook(sandbox, call(transcript, id), { ...STRICT, DEV_TEAM_CONTEXT_DEBUG: log });
-    let ended = false;
-    running.then(
-      () => (ended = true),
-      () => (ended = true),
-    );
-    while (!ended && !(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
-    appendFileSync(transcript, callingTurn(id));
-    return { run: await running, log: readFileSync(log, 'utf8') };
+    const run = await appendWhenWaiting(running, log, () => appendFileSync(transcript, callingTurn(id)));
+    return { run, log: readFileSync(log, 'utf8') };
   }
 
   it('the newest turn behind more than a hook reads: the calling turn, written while the hook waits, is judged and blocked', async () => {

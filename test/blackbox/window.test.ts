@@ -5,12 +5,12 @@
  * `[1m]` in its model attachment picks the 1M variant, what Claude Code reported for the session wins,
  * evidence beats every source, and an assumed window never blocks.
  */
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
-import { expectBlocked, expectNotice, expectSilent, expectWarned, STRICT } from '../helpers/guard-runners.js';
+import { appendWhenWaiting, expectBlocked, expectNotice, expectSilent, expectWarned, STRICT } from '../helpers/guard-runners.js';
 import { HOOK_BIN, makeSandbox, preToolUse, runHook, type Sandbox } from '../helpers/sandbox.js';
 
 let sandbox: Sandbox;
@@ -229,16 +229,7 @@ describe('the call is judged by its own turn', () => {
       .assistant({ cacheRead: 100_000, toolUse: { name: 'Skill', input: { skill: 'x' }, id: 'toolu_late' } })
       .toString();
     const running = guard(preToolUse(path, 'Skill', { skill: 'x' }, { tool_use_id: 'toolu_late' }), debugEnv(log));
-    // Deterministic order: append only once the hook says it is waiting (its budget is the tolerance). A hook that
-    // ended without saying so (a dead one: standin.test.ts) fails below at once rather than at the test's timeout.
-    let ended = false;
-    running.then(
-      () => (ended = true),
-      () => (ended = true),
-    );
-    while (!ended && !(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
-    appendFileSync(path, calling);
-    const run = await running;
+    const run = await appendWhenWaiting(running, log, () => appendFileSync(path, calling));
     expect(expectBlocked(run).model).toContain('50% (100,005 of 200,000 tokens');
     expect(readFileSync(log, 'utf8')).not.toContain('did not reach the transcript');
   });

@@ -1,4 +1,5 @@
 /** The guard run as Claude Code runs it (the built hook, JSON on stdin, an explicit env), bound to the sandbox of the running test. */
+import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { aTranscript } from '../../src/samples/transcript-builder.js';
 import { makeSandbox, runHook, type HookRun, type Sandbox } from './sandbox.js';
@@ -15,6 +16,22 @@ export function expectNotice(run: HookRun, reason = 'allow below-ceiling +notice
   const output = guardOutput(run);
   expect(Object.keys(output)).toEqual(['systemMessage']);
   return output.systemMessage!;
+}
+
+/**
+ * Wait for a running guard (`running`, its debug channel in the file `log`) to say it is waiting for the calling
+ * turn's record, then `append` it: a deterministic order (the hook's budget is the tolerance). A hook that ends
+ * without saying so (a dead one) fails the test at once, not at its timeout.
+ */
+export async function appendWhenWaiting(running: Promise<HookRun>, log: string, append: () => void): Promise<HookRun> {
+  let ended = false;
+  running.then(
+    () => (ended = true),
+    () => (ended = true),
+  );
+  while (!ended && !(existsSync(log) && readFileSync(log, 'utf8').includes('waiting up to'))) await new Promise((r) => setTimeout(r, 2));
+  append();
+  return running;
 }
 
 /** The guard's output JSON, parsed. */
