@@ -305,8 +305,8 @@ function measureCallingTurn(
 /**
  * Why the calling turn's record is still to come (what the debug channel says), or undefined when it is there or
  * nothing will bring it: the newest turn holds another call, or the transcript, which exists and can be read, has no
- * turn within reach. A transcript not written yet (a print-mode session's first turn is flushed after its hooks) or
- * unreadable is not waited for.
+ * turn within reach. A transcript that does not exist or cannot be read is not waited for: a session that keeps none
+ * would wait on every call.
  */
 function awaitedCall(measurement: Measurement, callId: string | undefined): string | undefined {
   if (callId === undefined) return undefined;
