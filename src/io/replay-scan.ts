@@ -16,7 +16,8 @@ export type FileScan = { bytes: number; corruptLines: number; oversizedLines: nu
  * assistant record always (it may be a turn); a system record or an attachment only when it holds the
  * mark of a compaction or of the model attachment; a line whose type cannot be sniffed when it holds
  * any mark, as before sniffing. Every other record (tool results, progress, bookkeeping) is skipped
- * after its first bytes: most of a transcript's bytes are never searched.
+ * after its first bytes: most of a transcript's bytes are never searched, and a long one is never held whole (its
+ * end is searched for as it streams past, so memory stays a few reads' worth whatever a tool returned).
  */
 // The record types the backward reader's seekers settle on (turn, compaction boundary, model attachment), in MARKS_BY_TYPE's order.
 const TYPES = [...RECORD_TYPES, MODEL_ATTACHMENT_TYPE].map((name) => Buffer.from(name));
@@ -26,6 +27,8 @@ const NEWLINE = 0x0a;
 /** Reads of 1 MiB: big enough that a read's fixed cost vanishes, small enough to stay in the CPU's cache while scanned. */
 const DEFAULT_CHUNK_BYTES = 1024 * 1024;
 const KEPT_BUFFER_BYTES = 16 * 1024 * 1024;
+/** A line that goes on past a read is sniffed again at the next read while it is shorter than this. */
+const SNIFF_PARTIAL_BYTES = 64 * 1024;
 
 /** Call `onRecord` with every parsed line that may matter, in file order. Throws when the file cannot be read (or `onRecord` throws). */
 export function scanRecords(
@@ -38,41 +41,51 @@ export function scanRecords(
   const { fd } = openRegularFile(path);
   const stats: FileScan = { bytes: 0, corruptLines: 0, oversizedLines: 0 };
   let buffer = takeBuffer(chunkBytes * 2);
-  let carry = 0; // bytes of an unfinished line at the start of `buffer`
-  let skipping = false; // inside an oversized line: drop bytes up to its end
+  let carry = 0; // bytes of an unfinished line at the start of `buffer`, searched already: no newline among them
+  // Inside a line that is not kept (too long to read, or of a type never read), its bytes so far; -1 when not. Only
+  // its end is wanted. Over maxLine it counts as oversized, once, whichever way it came to be skipped.
+  let skipped = -1;
   try {
     for (;;) {
       if (buffer.length - carry < chunkBytes) {
-        const bigger = Buffer.allocUnsafeSlow(carry + chunkBytes);
+        // Doubled, not grown by a read: a long line is copied a few times, not once for each read it spans.
+        const bigger = Buffer.allocUnsafeSlow(Math.max(carry + chunkBytes, Math.min(buffer.length * 2, maxLine + chunkBytes)));
         buffer.copy(bigger, 0, 0, carry);
         buffer = bigger;
       }
+      const carried = carry;
       const read = readSync(fd, buffer, carry, chunkBytes, null);
       stats.bytes += read;
       const end = carry + read;
       if (read === 0) {
-        if (carry > 0 && !skipping) parseLines(buffer.subarray(0, carry), onRecord, stats); // a last line without newline
+        if (carry > 0 && skipped === -1) parseLines(buffer.subarray(0, carry), 0, carry, carry, onRecord, stats); // a last line without newline
         return stats;
       }
       let start = 0;
-      if (skipping) {
-        const newline = buffer.indexOf(NEWLINE, carry);
-        if (newline === -1 || newline >= end) {
+      if (skipped !== -1) {
+        const newline = buffer.subarray(0, end).indexOf(NEWLINE, carry);
+        if (newline === -1) {
+          if (skipped <= maxLine && skipped + read > maxLine) stats.oversizedLines += 1;
+          skipped += read;
           carry = 0;
           continue;
         }
-        skipping = false;
+        skipped = -1;
         start = newline + 1;
       }
-      const lastNewline = buffer.lastIndexOf(NEWLINE, end - 1);
-      if (lastNewline >= start) parseLines(buffer.subarray(start, lastNewline + 1), onRecord, stats);
-      const restFrom = Math.max(start, lastNewline + 1);
+      // Each byte is searched for a newline once: from where the carried line's bytes end, forward.
+      const restFrom = parseLines(buffer.subarray(0, end), start, Math.max(start, carry), -1, onRecord, stats);
       carry = end - restFrom;
-      if (carry > maxLine) {
-        stats.oversizedLines += 1;
-        skipping = true;
+      // A line that goes on past this read, of a type never read (a long tool result, progress), is not kept. Sniffed
+      // while its first bytes are few: a type written after a long message is not looked for again at every read.
+      const skip =
+        carry > maxLine ||
+        (carry > 0 && (restFrom > 0 || carried < SNIFF_PARTIAL_BYTES) && sniffRecordType(buffer, restFrom, end, TYPES) === SNIFF_OTHER);
+      if (skip) {
+        if (carry > maxLine) stats.oversizedLines += 1;
+        skipped = carry;
         carry = 0;
-      } else if (restFrom > 0) {
+      } else if (restFrom > 0 && carry > 0) {
         buffer.copy(buffer, 0, restFrom, end);
       }
     }
@@ -98,13 +111,28 @@ function keepBuffer(buffer: Buffer): void {
   if (buffer.length <= KEPT_BUFFER_BYTES && (spare === undefined || spare.length < buffer.length)) spare = buffer;
 }
 
-/** `block` holds whole lines; parse each one that may matter, once. */
-function parseLines(block: Buffer, onRecord: (record: unknown) => void, stats: FileScan): void {
-  for (let lineStart = 0; lineStart < block.length; ) {
-    let lineEnd = block.indexOf(NEWLINE, lineStart);
-    if (lineEnd === -1) lineEnd = block.length;
+/**
+ * Parse each line of `block` from `lineStart` that may matter, once; `searchFrom`: where to look for the first
+ * newline (the bytes before it hold none). `lastEnd`: where a last line without a newline ends (-1: such a line is
+ * left unread). Returns where the unread rest begins.
+ */
+function parseLines(
+  block: Buffer,
+  lineStart: number,
+  searchFrom: number,
+  lastEnd: number,
+  onRecord: (record: unknown) => void,
+  stats: FileScan,
+): number {
+  while (lineStart < block.length) {
+    let lineEnd = block.indexOf(NEWLINE, searchFrom);
+    if (lineEnd === -1) {
+      if (lastEnd === -1) return lineStart;
+      lineEnd = lastEnd;
+    }
     const start = lineStart;
     lineStart = lineEnd + 1;
+    searchFrom = lineStart;
     const type = sniffRecordType(block, start, lineEnd, TYPES);
     if (type === SNIFF_OTHER) continue;
     const marks = type === SNIFF_UNKNOWN ? ANY_MARK : MARKS_BY_TYPE[type]!;
@@ -119,6 +147,7 @@ function parseLines(block: Buffer, onRecord: (record: unknown) => void, stats: F
     // Outside the try: only a parse failure is a corrupt line; the caller's own errors are its to surface.
     onRecord(record);
   }
+  return block.length;
 }
 
 function holdsAny(line: Buffer, marks: readonly Buffer[]): boolean {

@@ -268,6 +268,35 @@ describe('scanRecords', () => {
     expect(stats.oversizedLines).toBe(1);
   });
 
+  it('a line over the limit counts as skipped whatever its type, whether it is kept while read or passed over unkept', () => {
+    // A tool result or a progress record is never read, so a long one is passed over without being kept; an
+    // assistant turn is kept until it ends or passes the limit. Either way the count is the one a reader keeping
+    // every line would give, at every read size.
+    const long = 'x'.repeat(150_000);
+    const body = aTranscript()
+      .assistant({ cacheRead: 1 })
+      .raw(JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', content: long }] } }))
+      .assistant({ cacheRead: 2 })
+      .raw(JSON.stringify({ type: 'progress', data: { message: { type: 'assistant', message: { usage: { input_tokens: 9 } } } }, long }))
+      .assistant({ cacheRead: 3, text: long })
+      .raw(JSON.stringify({ type: 'user', message: { role: 'user', content: 'x'.repeat(40_000) } }))
+      .assistant({ cacheRead: 4 })
+      .toString();
+    fc.assert(
+      fc.property(fc.integer({ min: 64, max: 45_000 }), (chunkBytes) => {
+        const read: number[] = [];
+        const stats = scanRecords(
+          file(body),
+          (r) => read.push((r as { message: { usage: { cache_read_input_tokens: number } } }).message.usage.cache_read_input_tokens),
+          { chunkBytes, maxLineBytes: 100_000 },
+        );
+        expect(read).toEqual([1, 2, 4]);
+        expect(stats.oversizedLines).toBe(3);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it("the caller's own exception surfaces: it is not counted as a corrupt line", () => {
     const path = file(aTranscript().assistant({ cacheRead: 1 }).toString());
     expect(() =>
@@ -278,7 +307,17 @@ describe('scanRecords', () => {
   });
 
   it('a last line without a newline is read; an unreadable file throws for the caller to count', () => {
-    expect(scanRecords(file(aTranscript().assistant({ cacheRead: 1 }).toString().trimEnd()), () => {}).corruptLines).toBe(0);
+    const body = aTranscript().assistant({ cacheRead: 1 }).toolResult(3000).assistant({ cacheRead: 2 }).toString().trimEnd();
+    for (const chunkBytes of [7, 4096, 1 << 20]) {
+      const read: number[] = [];
+      const stats = scanRecords(
+        file(body),
+        (r) => read.push((r as { message: { usage: { cache_read_input_tokens: number } } }).message.usage.cache_read_input_tokens),
+        { chunkBytes },
+      );
+      expect(read).toEqual([1, 2]);
+      expect(stats.corruptLines).toBe(0);
+    }
     expect(() => scanRecords(join(dir, 'missing.jsonl'), () => {})).toThrow();
   });
 });
