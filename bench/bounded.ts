@@ -6,12 +6,14 @@
  * bare Node + 30 MB whatever the file, take a bounded time (the guard's wait for the calling turn's record, 500 ms,
  * included: on the 1 GiB line it never comes), and give the answer it gives on any transcript: every row
  * checks the verdict its hook stated (the debug channel's `verdict <event>: <reason>`, the status line's printed line)
- * on every run, timed or not. Writes its section of bench/RESULTS.md; exits 1 when any answer was wrong.
+ * on every run, timed or not. `replay` runs over each file too (it reads the whole file forwards): its answer is
+ * checked, and its memory must stay within 30 MB of its replay of an empty history whatever one line holds. Writes its
+ * section of bench/RESULTS.md; exits 1 when any answer was wrong.
  *
  *   npm run bench:bounded      (BENCH_RUNS=7 BENCH_BUN=/path/to/bun|off BENCH_NODE_LTS=/path/to/node|off)
  */
 import { spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { NODE_HOOK } from '../src/core/hook-table.js';
@@ -23,6 +25,7 @@ import { CALL_ID, ensureTurns, MiB } from './transcripts.js';
 
 const HOOK = join(ROOT, 'plugin', 'dist', 'hook.cjs');
 const STATUSLINE = join(ROOT, 'plugin', 'dist', 'statusline.cjs');
+const CLI = join(ROOT, 'plugin', 'dist', 'cli.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const PEAK_RUNS = 3;
 /** The most of a transcript any hook reads backwards (maxScanBytes). */
@@ -274,6 +277,99 @@ function rowText(row: Row, runtimes: Runtime[]): string {
   return `| ${row.label} | ${row.c.path} | ${verdict.replaceAll('|', '\\|')} | ${scanned} | ${cells.join(' | ')} |`;
 }
 
+/**
+ * `replay` over each transcript, as a user points it at a history (the file alone in a \`~/.claude/projects\` folder):
+ * it reads the whole file forwards, so what is bounded is its memory, whatever one line holds. Its answer is checked
+ * on every run: one session, the peak the transcript holds (30 % behind the 4 MiB line; 6 % before the 1 GiB line),
+ * no line that did not parse, and the 1 GiB line counted as over the 64 MiB limit (the 1 GiB of turns has none).
+ */
+const REPLAY_ANSWER: Record<Shape, { peak: number; oversized: number }> = {
+  turns: { peak: 30.0005, oversized: 0 },
+  line: { peak: 6, oversized: 1 },
+};
+
+type ReplayRow = { shape: Shape; label: string; cells: Map<string, Cell>; emptyMB: Map<string, number> };
+
+function replayWrongness(run: Run, shape: Shape): string | undefined {
+  if (run.status !== 0) return `exit ${run.status}`;
+  try {
+    const r = JSON.parse(run.stdout) as { sessions: number; peak: { max: number }; corrupt: { lines: number; oversizedLines: number } };
+    const want = REPLAY_ANSWER[shape];
+    if (
+      r.sessions !== 1 ||
+      Math.abs(r.peak.max - want.peak) > 0.001 ||
+      r.corrupt.lines !== 0 ||
+      r.corrupt.oversizedLines !== want.oversized
+    )
+      return `answered ${r.sessions} session(s), peak ${r.peak.max} %, ${r.corrupt.lines} corrupt and ${r.corrupt.oversizedLines} oversized line(s)`;
+    return undefined;
+  } catch {
+    return `printed no replay JSON: ${run.stdout.slice(0, 80)}`;
+  }
+}
+
+function benchReplay(
+  shape: Shape,
+  transcript: string,
+  runtimes: Runtime[],
+  env: NodeJS.ProcessEnv,
+  bareKiB: Map<string, number>,
+): ReplayRow | undefined {
+  const home = join(DATA, 'bounded-home', `replay-${shape}`);
+  const empty = join(DATA, 'bounded-home', 'replay-empty');
+  const folder = join(home, '.claude', 'projects', '-bench-bounded');
+  for (const dir of [folder, join(empty, '.claude', 'projects')]) mkdirSync(dir, { recursive: true });
+  try {
+    // A hard link: a copy of 1 GiB would cost more than the bench (replay reads regular files, never a symlink).
+    linkSync(transcript, join(folder, '00000000-0000-4000-8000-000000000001.jsonl'));
+  } catch (error) {
+    process.stderr.write(`bench: replay rows left out (${(error as Error).message})\n`);
+    return undefined;
+  }
+  const row: ReplayRow = { shape, label: '', cells: new Map(), emptyMB: new Map() };
+  const at = (dir: string) => ({ ...env, HOME: dir, CLAUDE_CONFIG_DIR: join(dir, '.claude'), NO_COLOR: '1' });
+  for (const runtime of runtimes) {
+    // Node's run is Node's own (no handover to a Bun on the PATH); one reading thread, the default on a busy host.
+    const args = [CLI, 'replay', '--json', '--jobs', '1', ...(runtime.command === runtime.bare ? ['--runtime', 'node'] : [])];
+    let wrong: string | undefined;
+    const ratios: number[] = [];
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const bare = runOnce(runtime.bare, ['-e', '0'], '', env);
+      const run = runOnce(runtime.command, args, '', at(home));
+      wrong ??= replayWrongness(run, shape);
+      times.push(run.ms);
+      ratios.push(run.ms / bare.ms);
+    }
+    const peakMB = median(Array.from({ length: PEAK_RUNS }, () => peakKiB(runtime.command, args, '', at(home)))) / 1024;
+    const emptyMB = median(Array.from({ length: PEAK_RUNS }, () => peakKiB(runtime.command, args, '', at(empty)))) / 1024;
+    row.emptyMB.set(runtime.label, emptyMB);
+    row.cells.set(runtime.label, {
+      ms: median(times),
+      ratio: median(ratios),
+      peakMB,
+      overMB: peakMB - bareKiB.get(runtime.bare)! / 1024,
+      wrong,
+    });
+  }
+  return row;
+}
+
+function replayRowText(row: ReplayRow, runtimes: Runtime[]): string {
+  const want = REPLAY_ANSWER[row.shape];
+  const cells = runtimes.flatMap((runtime) => {
+    const cell = row.cells.get(runtime.label);
+    if (!cell) return ['–', '–'];
+    if (cell.wrong) return [`**wrong: ${cell.wrong}**`, '–'];
+    const overEmpty = cell.peakMB - row.emptyMB.get(runtime.label)!;
+    return [
+      `${cell.ms.toFixed(1)}`,
+      `${cell.peakMB.toFixed(1)}, ${cell.overMB >= 0 ? '+' : ''}${cell.overMB.toFixed(1)} over bare, **${overEmpty >= 0 ? '+' : ''}${overEmpty.toFixed(1)}** over an empty history ${overEmpty <= TARGET_MB ? '✓' : '✗'}`,
+    ];
+  });
+  return `| ${row.label} | 1 session, peak ${want.peak} %, ${want.oversized} line(s) over 64 MiB | ${cells.join(' | ')} |`;
+}
+
 function main(): void {
   if (!existsSync(HOOK)) throw new Error('plugin/dist/hook.cjs is missing: run npm run build first');
   const bun = findBun();
@@ -308,9 +404,22 @@ function main(): void {
       process.stderr.write(`${rowText(row, runtimes)}\n`);
     }
   }
-  const wrong = rows.flatMap((row) =>
-    [...row.cells].filter(([, cell]) => cell.wrong).map(([label, cell]) => `- ${row.label} ${row.c.path} under ${label}: ${cell.wrong}`),
-  );
+  const replayRows: ReplayRow[] = [];
+  for (const transcript of transcripts) {
+    const row = benchReplay(transcript.shape, transcript.path, runtimes, env, bareKiB);
+    if (!row) break;
+    row.label = `${transcript.label} (${(statSync(transcript.path).size / MiB).toFixed(0)} MiB)`;
+    replayRows.push(row);
+    process.stderr.write(`${replayRowText(row, runtimes)}\n`);
+  }
+  const wrong = [
+    ...rows.flatMap((row) =>
+      [...row.cells].filter(([, cell]) => cell.wrong).map(([label, cell]) => `- ${row.label} ${row.c.path} under ${label}: ${cell.wrong}`),
+    ),
+    ...replayRows.flatMap((row) =>
+      [...row.cells].filter(([, cell]) => cell.wrong).map(([label, cell]) => `- ${row.label} replay under ${label}: ${cell.wrong}`),
+    ),
+  ];
   const date = new Date().toISOString().slice(0, 10);
   const bareLine = [...bareKiB]
     .map(
@@ -347,7 +456,21 @@ writes it within milliseconds: test/e2e/claude-code.test.ts › 4b) (timing targ
 | transcript | hook | verdict | read (cap 64 MiB) | ${runtimes.map((r) => `${r.label} ms (× bare) | ${r.label} peak MB, over bare`).join(' | ')} |
 |---|---|---|---|${runtimes.map(() => '---|---|').join('')}
 ${rows.map((row) => rowText(row, runtimes)).join('\n')}
-${wrong.length > 0 ? `\nWrong answers (not results):\n\n${wrong.join('\n')}\n` : ''}`,
+${
+  replayRows.length > 0
+    ? `
+\`context-ceiling replay --json --jobs 1\` over each transcript (alone in a \`~/.claude/projects\` folder; Node's run its
+own, \`--runtime node\`): replay reads the whole file forwards, so what is bounded is its memory whatever one line
+holds. The answer column is what every run must print; time is the median of ${RUNS} runs; memory is the median peak
+RSS of ${PEAK_RUNS} runs, over the yardstick's \`node -e 0\` and over the same command's replay of an empty history
+(the CLI's own footprint). Target: at most ${TARGET_MB} MB over an empty history (no line here is one replay keeps).
+
+| transcript | answer | ${runtimes.map((r) => `${r.label} ms | ${r.label} peak MB`).join(' | ')} |
+|---|---|${runtimes.map(() => '---|---|').join('')}
+${replayRows.map((row) => replayRowText(row, runtimes)).join('\n')}
+`
+    : ''
+}${wrong.length > 0 ? `\nWrong answers (not results):\n\n${wrong.join('\n')}\n` : ''}`,
   );
   process.stderr.write('bench: wrote bench/RESULTS.md\n');
   if (wrong.length > 0) process.exitCode = 1;
