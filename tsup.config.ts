@@ -93,7 +93,7 @@ const TERSER_TOPLEVEL: NonNullable<Options['plugins']>[number] = {
  * top-level binding a function reaches (its scope's info), and each name new to V8's string table is hashed and
  * inserted when the cache is read; once a run has added ~1,060 strings the table doubles and rehashes all of Node's
  * (~0.53 M instructions on Node 26.12.1). Terser's own two-character names were 112 of a guard run's new strings, and
- * took warn, block, PreCompact and the monitor over that line (bench/RESULTS.md, 2026-11-27). Fixed here, not read from
+ * took warn, block, PreCompact and the monitor over that line (bench/HISTORY.md, 2026-11-27). Fixed here, not read from
  * the building Node: the build must give the same bundles on any machine.
  */
 const MANGLE_SINGLE = 'etnrisoaucldpfhmgbyvwkxjqzETNRISOAUCLDPFHMGBYVWKXJQZ$_';

@@ -4,7 +4,8 @@
  * the user runs it: `node cli.cjs replay` with Bun on the PATH, which hands the run to Bun. Every run's
  * output is checked: ours against counts
  * the generator knows and against a naive in-process replay (every line parsed), ccusage against the
- * generator's token totals. Writes a dated section to bench/RESULTS.md.
+ * generator's token totals. Writes a dated section to bench/RESULTS.md (the table before it kept beside it, older ones
+ * moved to bench/HISTORY.md).
  *
  *   npm run bench:replay      (BENCH_REPLAY_ROUNDS=10 BENCH_REPLAY_SESSIONS=40 BENCH_REPLAY_SESSION_MIB=10;
  *                              BUN=path/to/bun, else `bun` on PATH, else bun@BUN_VERSION fetched into bench/.data)
@@ -22,7 +23,7 @@ import { replayFile } from '../src/cli/replay-file.js';
 import { bunOutreads } from '../src/cli/replay-runtime.js';
 import { findOnPath } from '../src/io/on-path.js';
 import { findLtsNode, NODE_LTS_VERSION } from './lts-node.js';
-import { writeSection } from './results.js';
+import { appendToHistory, writeSection } from './results.js';
 
 const ROOT = findRoot(import.meta.dirname ?? process.cwd());
 const DATA = join(ROOT, 'bench', '.data');
@@ -453,13 +454,21 @@ registry: what a user installing Node today runs) and Bun, and ours as typed
 (\`node cli.cjs\` with Bun on the PATH: the Node CLI hands the run to Bun, and that handover is timed); every
 run's answer is checked, and a wrong one stops the bench. Target: replay / ccusage ≤ 1.
 `;
-// Each run appends its dated table under the section's header, keeping earlier runs.
+// Each run appends its dated table under the section's header after the one before it (the two read side by side);
+// older tables move to bench/HISTORY.md, oldest first.
 const begin = '<!-- replay-ccusage:begin -->';
 const end = '<!-- replay-ccusage:end -->';
 const at = current.indexOf(begin);
 const firstRun = at === -1 ? -1 : current.indexOf('\n### ', at);
 const runs = firstRun === -1 || firstRun > current.indexOf(end) ? '' : current.slice(firstRun + 1, current.indexOf(end)).trim();
-const body = `${header}\n${runs.startsWith('### ') ? `${runs}\n\n` : ''}${table}`;
+const tables = runs.startsWith('### ') ? runs.split(/\n(?=### )/).map((run) => run.trim()) : [];
+appendToHistory(
+  join(ROOT, 'bench', 'HISTORY.md'),
+  'replay-ccusage',
+  '## Replay against ccusage: earlier tables',
+  tables.slice(0, -1).join('\n\n'),
+);
+const body = `${header}\n${tables.length > 0 ? `${tables[tables.length - 1]}\n\n` : ''}${table}`;
 writeSection(path, 'replay-ccusage', body);
 const rates = throughput(files, expected.bytes);
 const mark = (rate: number) => (rate >= 150 ? '✓' : '✗');

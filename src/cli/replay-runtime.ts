@@ -22,7 +22,7 @@ const TOOK_RUN = 'replay';
 /**
  * From this Node on, replay reads a history about as fast as under Bun, and a handover (Bun started after a Node
  * start) only costs: measured pair by pair over 401 MiB, Node's own run over the run handed to Bun took 1.09× under
- * Node 20, 0.98× under 22, 0.90× under 24 and 26 (bench/RESULTS.md, 2026-11-27).
+ * Node 20, 0.98× under 22, 0.90× under 24 and 26 (bench/HISTORY.md, 2026-11-27).
  */
 export const NODE_AS_FAST_AS_BUN = 22;
 

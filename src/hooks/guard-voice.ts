@@ -2,7 +2,7 @@
  * What the guard does only when it speaks, beside the wording (core/guard-text.ts) and the recovery skill's name
  * (io/recovery-skill.ts): the one-time notices and the event log. A warning's band is claimed before, by the guard
  * itself (io/warning-claim.ts). Linked into the guard's bundle: a second bundle loaded for a speaking verdict cost more
- * than its functions, lazy in the guard's code cache, cost an allowed call (bench/RESULTS.md, 2026-11-27).
+ * than its functions, lazy in the guard's code cache, cost an allowed call (bench/HISTORY.md, 2026-11-27).
  */
 import { join } from '../io/join-path.js';
 import { noticeKey, renderNotice, type Notice } from '../core/guard-text.js';

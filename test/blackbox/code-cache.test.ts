@@ -53,7 +53,7 @@ describe('the code cache of the hook bundles', { tags: ['hook'] }, () => {
   });
 
   // A speaking verdict runs from the guard's bundle alone: a second bundle, with its own cache to read, cost a warning
-  // more than its lazy functions cost an allow (bench/RESULTS.md, 2026-11-27).
+  // more than its lazy functions cost an allow (bench/HISTORY.md, 2026-11-27).
   it('a run of another kind (a warning after allows) writes it once more, holding both; each kind once', async () => {
     const { cache, run } = setUp();
     expect((await run()).reason).toBe('allow below-ceiling');

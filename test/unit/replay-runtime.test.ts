@@ -30,7 +30,7 @@ describe('settleReplayRuntime', () => {
   });
 });
 
-describe('bunOutreads: which Node hands a replay to Bun (bench/RESULTS.md, 2026-11-27)', () => {
+describe('bunOutreads: which Node hands a replay to Bun (bench/HISTORY.md, 2026-11-27)', () => {
   it.each([
     ['20.20.2', true],
     ['21.7.3', true],
