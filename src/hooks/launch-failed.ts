@@ -5,13 +5,13 @@
  * status line whose bundle did not load; under a Bun older than the one the suite passes with, Node runs the hook instead.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { join } from '../io/join-path.js';
 import { BUN_FLOOR } from '../core/bun-floor.js';
 import { ENV } from '../core/env-names.js';
 import { isEntryName, NODE_HOOK, unknownEntryMessage } from '../core/hook-table.js';
 import { homeDirectory } from '../io/home.js';
+import { readRegularText } from '../io/read-safe.js';
 import { STATUSLINE_FAILED } from '../core/statusline.js';
 import { describeError, failureLine, packageVersion, STATUSLINE_EVENT, writeLastErrorIn } from '../io/last-error.js';
 import { createStateDir, existingPrivateDir, resolveStateDir } from '../io/state-dir.js';
@@ -97,7 +97,9 @@ function failedToLoad(name: string, error: unknown): void {
  */
 function userPolicyStateDir(): string | undefined {
   try {
-    const raw = readFileSync(join(homeDirectory(), '.claude', 'context-ceiling.json'), 'utf8').slice(0, 1024 * 1024);
+    // As the policy reader reads it (io/config.ts): a regular file, never a blocking read of a FIFO, at most 256 KiB.
+    const raw = readRegularText(join(homeDirectory(), '.claude', 'context-ceiling.json'), 256 * 1024);
+    if (raw === undefined) return undefined;
     const stated = (JSON.parse(raw) as { stateDir?: unknown }).stateDir;
     return typeof stated === 'string' && isAbsolute(stated) ? stated : undefined;
   } catch {

@@ -4,7 +4,8 @@
  * `status` and `doctor` show, and `doctor` must not say ✓ over it. A policy file that does not validate (a
  * typo in the user's strict policy) is named in the guard's next message, not only under debug.
  */
-import { cpSync, existsSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -24,8 +25,9 @@ const transcriptAt = (tokens: number, name = 'claude/t.jsonl') =>
   );
 
 /** The installed hook, as the settings install wrote run it. */
-async function installedHook(event: string, input: Record<string, unknown>) {
+async function installedHook(event: string, input: Record<string, unknown>, timeout?: number) {
   const result = await execa(process.execPath, [join(runtime(), 'hook.cjs'), event], {
+    ...(timeout ? { timeout } : {}),
     input: JSON.stringify({ session_id: 's1', cwd: sandbox().project, ...input }),
     env: sandbox().env({ CLAUDE_PROJECT_DIR: sandbox().project }),
     extendEnv: false,
@@ -33,7 +35,7 @@ async function installedHook(event: string, input: Record<string, unknown>) {
     reject: false,
     stripFinalNewline: false,
   });
-  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr) };
+  return { exitCode: result.exitCode, stdout: String(result.stdout), stderr: String(result.stderr), timedOut: result.timedOut };
 }
 
 type Doctor = { ok: boolean; checks: Array<{ name: string; status: string; detail: string }> };
@@ -75,6 +77,20 @@ describe('a half-updated runtime copy', () => {
     await installedHook('session-start', { transcript_path: transcriptAt(1_000), source: 'startup' });
     expect(JSON.parse(readFileSync(join(state, 'last-error.json'), 'utf8')).event).toBe('session-start');
     expect((await doctor()).checks.find((c) => c.name === 'errors')!.detail).toMatch(/^the session-start hook failed at /);
+  });
+
+  it("a FIFO where the user's policy file would be: the failed hook answers at once and keeps its last error in the default place", async () => {
+    // Read as a regular file only, never opened for a blocking read: a FIFO with no writer would hold the hook until
+    // Claude Code's timeout.
+    await cliOk(['install']);
+    mkdirSync(join(sandbox().home, '.claude'), { recursive: true });
+    execFileSync('mkfifo', [join(sandbox().home, '.claude', 'context-ceiling.json')]);
+    rmSync(join(runtime(), 'hook-session-start.cjs'));
+    const run = await installedHook('session-start', { transcript_path: transcriptAt(1_000), source: 'startup' }, 15_000);
+    expect(run.timedOut).toBe(false);
+    expect(run.exitCode).toBe(0);
+    expect(run.stderr).toMatch(/^context-ceiling: the session-start hook failed and let everything through: MODULE_NOT_FOUND/);
+    expect(JSON.parse(readFileSync(lastError(), 'utf8')).event).toBe('session-start');
   });
 
   it('launch-failed.cjs missing too: the launcher itself still says, in one line, that the hook let everything through', async () => {
