@@ -58,7 +58,7 @@ export function scanRecords(
       stats.bytes += read;
       const end = carry + read;
       if (read === 0) {
-        if (carry > 0 && skipped === -1) parseLines(buffer.subarray(0, carry), 0, carry, carry, onRecord, stats); // a last line without newline
+        if (carry > 0 && skipped === -1) parseLines(buffer.subarray(0, carry), 0, carry, true, onRecord, stats); // a last line without newline
         return stats;
       }
       let start = 0;
@@ -74,7 +74,7 @@ export function scanRecords(
         start = newline + 1;
       }
       // Each byte is searched for a newline once: from where the carried line's bytes end, forward.
-      const restFrom = parseLines(buffer.subarray(0, end), start, Math.max(start, carry), -1, onRecord, stats);
+      const restFrom = parseLines(buffer.subarray(0, end), start, Math.max(start, carry), false, onRecord, stats);
       carry = end - restFrom;
       // A line that goes on past this read, of a type never read (a long tool result, progress), is not kept. Sniffed
       // while its first bytes are few: a type written after a long message is not looked for again at every read.
@@ -113,22 +113,22 @@ function keepBuffer(buffer: Buffer): void {
 
 /**
  * Parse each line of `block` from `lineStart` that may matter, once; `searchFrom`: where to look for the first
- * newline (the bytes before it hold none). `lastEnd`: where a last line without a newline ends (-1: such a line is
- * left unread). Returns where the unread rest begins.
+ * newline (the bytes before it hold none). `toEnd`: the block's end also ends a line (the file's last, without a
+ * newline); otherwise a line without one is left unread. Returns where the unread rest begins.
  */
 function parseLines(
   block: Buffer,
   lineStart: number,
   searchFrom: number,
-  lastEnd: number,
+  toEnd: boolean,
   onRecord: (record: unknown) => void,
   stats: FileScan,
 ): number {
   while (lineStart < block.length) {
     let lineEnd = block.indexOf(NEWLINE, searchFrom);
     if (lineEnd === -1) {
-      if (lastEnd === -1) return lineStart;
-      lineEnd = lastEnd;
+      if (!toEnd) return lineStart;
+      lineEnd = block.length;
     }
     const start = lineStart;
     lineStart = lineEnd + 1;
